@@ -1,0 +1,264 @@
+"""The primitive every board number derives from: weighted counts by distinct score.
+
+For each distinct score (descending) we keep the weighted count of positives and of
+negatives, the number of rows of each, and the weighted sum of scores. Every curve
+(threshold sweep, value curve, ROC, AUC) is a cumulative sum over it; re-pricing is
+O(#distinct scores), never O(#rows).
+
+Threshold rule, everywhere: a row is predicted positive ("act") iff ``score >= t``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ._checks import check_binary_scores
+from ._errors import InputError
+
+__all__ = ["ScoreCounts", "ThresholdCounts", "Confusion", "score_counts", "threshold_counts", "confusion_at", "confusion_from_counts"]
+
+
+def _nan_safe(x):
+    return None if x is None or (isinstance(x, float) and not np.isfinite(x)) else x
+
+
+@dataclass(frozen=True, slots=True, kw_only=True, eq=False)
+class ScoreCounts:
+    """Weighted counts per distinct score, scores in descending order.
+
+    Attributes
+    ----------
+    scores : ndarray of shape (k,)
+        Distinct scores (after binning, if ``resolution`` is set), strictly descending.
+    pos, neg : ndarray of shape (k,)
+        Weighted count of positives / negatives with exactly that score.
+    pos_rows, neg_rows : ndarray of shape (k,), int64
+        Unweighted number of positive / negative rows with that score (for bootstrap draws).
+    score_sum : ndarray of shape (k,)
+        Weighted sum of the *original* scores in the cell (equals ``scores * (pos+neg)``
+        when ``resolution`` is None); calibration needs it.
+    resolution : float or None
+        Bin width used to group scores; None means exact.
+    """
+
+    scores: np.ndarray
+    pos: np.ndarray
+    neg: np.ndarray
+    pos_rows: np.ndarray
+    neg_rows: np.ndarray
+    score_sum: np.ndarray
+    resolution: float | None = None
+
+    @property
+    def n(self) -> float:
+        return float(self.pos.sum() + self.neg.sum())
+
+    @property
+    def n_pos(self) -> float:
+        return float(self.pos.sum())
+
+    @property
+    def n_neg(self) -> float:
+        return float(self.neg.sum())
+
+    @property
+    def n_rows(self) -> int:
+        return int(self.pos_rows.sum() + self.neg_rows.sum())
+
+
+@dataclass(frozen=True, slots=True, kw_only=True, eq=False)
+class ThresholdCounts:
+    """Cumulative confusion counts at every distinct score used as a threshold.
+
+    Attributes
+    ----------
+    thresholds : ndarray of shape (k,)
+        Distinct scores, descending. At ``thresholds[i]`` a row is positive iff score >= it.
+    tp, fp, fn, tn : ndarray of shape (k,)
+        Weighted confusion counts at each threshold. ``tp + fn == n_pos`` everywhere.
+    n, n_pos, n_neg : float
+        Total, positive and negative weight.
+    resolution : float or None
+        Score binning used (None: exact).
+    """
+
+    thresholds: np.ndarray
+    tp: np.ndarray
+    fp: np.ndarray
+    fn: np.ndarray
+    tn: np.ndarray
+    n: float
+    n_pos: float
+    n_neg: float
+    resolution: float | None = None
+
+
+def _bin_scores(s: np.ndarray, resolution: float) -> np.ndarray:
+    # floor to the grid so that a bin's representative never exceeds any member:
+    # acting at the representative acts on the whole bin.
+    return np.floor(s / resolution) * resolution
+
+
+def score_counts(y_true, y_score, *, sample_weight=None, resolution=None) -> ScoreCounts:
+    """Group rows by distinct score: the sufficient statistic of DESIGN §2.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        0/1 or boolean labels; 1 is the positive class.
+    y_score : array-like of shape (n,)
+        Finite real scores; higher means more likely positive.
+    sample_weight : array-like of shape (n,), default=None
+        Non-negative weights. Rows of zero weight still count in ``pos_rows``/``neg_rows``.
+    resolution : float, default=None
+        If given, scores are floored to multiples of it before grouping.
+
+    Returns
+    -------
+    ScoreCounts
+
+    Examples
+    --------
+    >>> c = score_counts([0, 1, 1, 0], [0.1, 0.8, 0.8, 0.4])
+    >>> c.scores.tolist(), c.pos.tolist(), c.neg.tolist()
+    ([0.8, 0.4, 0.1], [2.0, 0.0, 0.0], [0.0, 1.0, 1.0])
+    """
+    y, s, w = check_binary_scores(y_true, y_score, sample_weight)
+    if resolution is not None and not (np.isfinite(resolution) and resolution > 0):
+        raise InputError(f"resolution must be a positive number or None; got {resolution!r}.")
+    return _score_counts(y, s, w, resolution)
+
+
+def _score_counts(y, s, w, resolution=None) -> ScoreCounts:
+    key = _bin_scores(s, resolution) if resolution is not None else s
+    order = np.argsort(-key, kind="stable")
+    ks = key[order]
+    if len(ks) == 0:
+        empty = np.zeros(0)
+        return ScoreCounts(scores=empty, pos=empty, neg=empty, pos_rows=np.zeros(0, np.int64),
+                           neg_rows=np.zeros(0, np.int64), score_sum=empty, resolution=resolution)
+    starts = np.flatnonzero(np.r_[True, ks[1:] != ks[:-1]])
+    yo = y[order].astype(bool)
+    wo = w[order]
+    pos = np.add.reduceat(np.where(yo, wo, 0.0), starts)
+    neg = np.add.reduceat(np.where(yo, 0.0, wo), starts)
+    pos_rows = np.add.reduceat(yo.astype(np.int64), starts)
+    neg_rows = np.add.reduceat((~yo).astype(np.int64), starts)
+    score_sum = np.add.reduceat(s[order] * wo, starts)
+    return ScoreCounts(scores=ks[starts], pos=pos, neg=neg, pos_rows=pos_rows, neg_rows=neg_rows,
+                       score_sum=score_sum, resolution=resolution)
+
+
+def cumulate(counts: ScoreCounts) -> ThresholdCounts:
+    """Cumulative counts from per-score counts (O(k))."""
+    tp = np.cumsum(counts.pos)
+    fp = np.cumsum(counts.neg)
+    n_pos, n_neg = counts.n_pos, counts.n_neg
+    return ThresholdCounts(thresholds=counts.scores, tp=tp, fp=fp, fn=n_pos - tp, tn=n_neg - fp,
+                           n=n_pos + n_neg, n_pos=n_pos, n_neg=n_neg, resolution=counts.resolution)
+
+
+def threshold_counts(y_true, y_score, *, sample_weight=None, resolution=None) -> ThresholdCounts:
+    """Confusion counts at every distinct score used as threshold (``score >= t``).
+
+    Equivalent to ``sklearn.metrics.confusion_matrix(y, score >= t, labels=[0, 1])`` for
+    every ``t`` in ``thresholds``, computed with one stable sort and cumulative sums.
+
+    Examples
+    --------
+    >>> c = threshold_counts([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> c.thresholds.tolist(), c.tp.tolist(), c.fp.tolist()
+    ([0.8, 0.4, 0.35, 0.1], [1.0, 1.0, 2.0, 2.0], [0.0, 1.0, 1.0, 2.0])
+    """
+    return cumulate(score_counts(y_true, y_score, sample_weight=sample_weight, resolution=resolution))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True, eq=False)
+class Confusion:
+    """Counts and SPEC §3.1 metrics at one threshold. Undefined metrics are NaN, and
+    ``undefined`` maps each such metric to the reason (e.g. "no predicted positives")."""
+
+    threshold: float
+    tp: float
+    fp: float
+    fn: float
+    tn: float
+    accuracy: float
+    precision: float
+    recall: float
+    fpr: float
+    specificity: float
+    f1: float
+    positive_rate: float
+    undefined: dict = field(default_factory=dict)
+
+    @property
+    def n(self) -> float:
+        return self.tp + self.fp + self.fn + self.tn
+
+    def to_dict(self) -> dict:
+        keys = ("threshold", "tp", "fp", "fn", "tn", "accuracy", "precision", "recall", "fpr", "specificity", "f1", "positive_rate")
+        out = {k: _nan_safe(float(getattr(self, k))) for k in keys}
+        out["undefined"] = dict(self.undefined)
+        return out
+
+
+def _ratio(num, den, name, reason, undefined):
+    if den == 0:
+        undefined[name] = reason
+        return float("nan")
+    return float(num / den)
+
+
+def metrics_from_cells(tp, fp, fn, tn, threshold=float("nan")) -> Confusion:
+    """SPEC §3.1 metrics from the four (weighted) cells; 0/0 is NaN with its reason."""
+    tp, fp, fn, tn = float(tp), float(fp), float(fn), float(tn)
+    und: dict[str, str] = {}
+    n = tp + fp + fn + tn
+    return Confusion(
+        threshold=float(threshold), tp=tp, fp=fp, fn=fn, tn=tn,
+        accuracy=_ratio(tp + tn, n, "accuracy", "no rows", und),
+        precision=_ratio(tp, tp + fp, "precision", "no predicted positives at this threshold", und),
+        recall=_ratio(tp, tp + fn, "recall", "no positive cases", und),
+        fpr=_ratio(fp, fp + tn, "fpr", "no negative cases", und),
+        specificity=_ratio(tn, fp + tn, "specificity", "no negative cases", und),
+        f1=_ratio(2 * tp, 2 * tp + fp + fn, "f1", "no positive cases and no predicted positives", und),
+        positive_rate=_ratio(tp + fp, n, "positive_rate", "no rows", und),
+        undefined=und,
+    )
+
+
+def confusion_from_counts(counts: ScoreCounts, threshold: float) -> Confusion:
+    """Confusion at ``threshold`` from per-score counts, O(k); rows with score >= t act."""
+    act = counts.scores >= threshold
+    tp = counts.pos[act].sum()
+    fp = counts.neg[act].sum()
+    return metrics_from_cells(tp, fp, counts.n_pos - tp, counts.n_neg - fp, threshold)
+
+
+def confusion_at(y_true, y_score, threshold, *, sample_weight=None) -> Confusion:
+    """Counts and metrics at one threshold (act iff ``score >= threshold``).
+
+    Examples
+    --------
+    SPEC §3.1 worked example (TP=8, FP=12, FN=2, TN=78):
+
+    >>> y = [1] * 10 + [0] * 90
+    >>> s = [1] * 8 + [0] * 2 + [1] * 12 + [0] * 78
+    >>> c = confusion_at(y, s, 0.5)
+    >>> round(c.accuracy, 4), round(c.precision, 4), round(c.recall, 4), round(c.f1, 4)
+    (0.86, 0.4, 0.8, 0.5333)
+    """
+    y, s, w = check_binary_scores(y_true, y_score, sample_weight)
+    if not np.isfinite(threshold):
+        if not (isinstance(threshold, float) and threshold == np.inf):
+            raise InputError(f"threshold must be a finite number or +inf (act on no one); got {threshold!r}.")
+    act = s >= threshold
+    pos = y == 1
+    tp = w[act & pos].sum()
+    fp = w[act & ~pos].sum()
+    fn = w[~act & pos].sum()
+    tn = w[~act & ~pos].sum()
+    return metrics_from_cells(tp, fp, fn, tn, threshold)
