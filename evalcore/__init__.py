@@ -13,6 +13,17 @@ from .counts import (
     score_counts,
     threshold_counts,
 )
+from .value import (
+    CELLS,
+    SegmentCurves,
+    ValueCurve,
+    ValueTable,
+    auc_from_counts,
+    bayes_threshold,
+    price_curve,
+    segment_curves,
+    value_curve,
+)
 
 __all__ = [
     "InputError",
@@ -24,4 +35,13 @@ __all__ = [
     "confusion_from_counts",
     "score_counts",
     "threshold_counts",
+    "CELLS",
+    "SegmentCurves",
+    "ValueCurve",
+    "ValueTable",
+    "auc_from_counts",
+    "bayes_threshold",
+    "price_curve",
+    "segment_curves",
+    "value_curve",
 ]
