@@ -1,0 +1,1 @@
+"""Application services of evalboard: storage, charts, export, CLI, demo data."""
