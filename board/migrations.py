@@ -1,0 +1,182 @@
+"""Schema migrations for the evalboard store: an ordered list of explicit steps.
+
+Each step is a function ``step(conn: sqlalchemy.Connection) -> None``. Step number
+``k`` (1-based) is ``MIGRATIONS[k - 1]``; the ``schema_version`` table holds one row
+per applied step (``version``, ``name``, ``applied_at``), so the current version is
+its largest ``version`` and the table doubles as a history.
+
+To change the schema, **append** one function to ``MIGRATIONS``. Never edit or
+reorder a step that has shipped: databases in the field have already run it. Steps
+spell out their own DDL with frozen table definitions (a local ``MetaData``) instead
+of importing the ORM models of ``board.store``: the models describe the *latest*
+schema, a step describes one change, and replaying old steps must still give the
+same result after the models have moved on.
+
+All pending steps run in one transaction together with their ``schema_version``
+rows, so a failing step leaves the database exactly at its previous version. On
+SQLite this relies on the engine emitting its own ``BEGIN`` (see
+``board.store``), because the ``sqlite3`` driver's legacy mode would otherwise
+auto-commit each DDL statement.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timezone
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+__all__ = ["MIGRATIONS", "SQLITE_BEGIN_OPTION", "SchemaTooNewError", "current_version", "latest_version", "migrate"]
+
+#: Execution option read by the SQLite ``begin`` hook of ``board.store``: its value is
+#: appended to ``BEGIN`` (``"IMMEDIATE"`` takes the write lock up front, so two writers
+#: queue on the busy timeout instead of failing on a lock upgrade). Ignored elsewhere.
+SQLITE_BEGIN_OPTION = "evalboard_sqlite_begin"
+
+Migration = Callable[[Connection], None]
+
+
+class SchemaTooNewError(RuntimeError):
+    """The database was migrated by a newer evalboard than the code now running."""
+
+
+_version_meta = sa.MetaData()
+_schema_version = sa.Table(
+    "schema_version",
+    _version_meta,
+    sa.Column("version", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("name", sa.String(200), nullable=False),
+    sa.Column("applied_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+
+def _m0001_initial(conn: Connection) -> None:
+    """Datasets, value tables with their versions, and evaluations."""
+    meta = sa.MetaData()
+    # sqlite_autoincrement: ids are never reused after a delete. Pages, URLs and caches
+    # key on these ids; a reused id would silently show another dataset's results.
+    sa.Table(
+        "datasets",
+        meta,
+        sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column("name", sa.String, nullable=False),
+        sa.Column("filename", sa.String, nullable=False),
+        sa.Column("sha256", sa.String(64), nullable=False, unique=True),
+        sa.Column("size_bytes", sa.BigInteger, nullable=False),
+        sa.Column("n_rows", sa.BigInteger, nullable=False),
+        sa.Column("uploader", sa.String, nullable=False, server_default=""),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("mapping", sa.Text, nullable=False),
+        sa.Column("report", sa.Text, nullable=False),
+        sqlite_autoincrement=True,
+    )
+    sa.Table(
+        "value_tables",
+        meta,
+        sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column("name", sa.String, nullable=False, unique=True),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sqlite_autoincrement=True,
+    )
+    versions = sa.Table(
+        "value_table_versions",
+        meta,
+        sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column("table_id", sa.Integer, sa.ForeignKey("value_tables.id"), nullable=False, index=True),
+        sa.Column("label", sa.String, nullable=False),
+        sa.Column("status", sa.String, nullable=False, server_default="draft"),
+        sa.Column("amounts", sa.Text, nullable=False),
+        sa.Column("effective_date", sa.Date, nullable=True),
+        sa.Column("reason", sa.Text, nullable=False, server_default=""),
+        sa.Column("author", sa.String, nullable=False, server_default=""),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("row_version", sa.Integer, nullable=False, server_default="1"),
+        sa.UniqueConstraint("table_id", "label", name="uq_value_table_versions_label"),
+        sqlite_autoincrement=True,
+    )
+    # At most one open draft per value table, enforced by the database itself.
+    sa.Index(
+        "uq_value_table_versions_one_draft",
+        versions.c.table_id,
+        unique=True,
+        sqlite_where=sa.text("status = 'draft'"),
+        postgresql_where=sa.text("status = 'draft'"),
+    )
+    sa.Table(
+        "evaluations",
+        meta,
+        sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column("dataset_id", sa.Integer, sa.ForeignKey("datasets.id"), nullable=False, index=True),
+        sa.Column(
+            "value_table_version_id", sa.Integer, sa.ForeignKey("value_table_versions.id"), nullable=True, index=True
+        ),
+        sa.Column("models", sa.Text, nullable=False),
+        sa.Column("config", sa.Text, nullable=False),
+        sa.Column("result", sa.Text, nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sqlite_autoincrement=True,
+    )
+    meta.create_all(conn)
+
+
+#: The ordered migration steps. Append only.
+MIGRATIONS: list[Migration] = [
+    _m0001_initial,
+]
+
+
+def latest_version() -> int:
+    """The version a fully migrated database has: the number of steps."""
+    return len(MIGRATIONS)
+
+
+def current_version(conn: Connection) -> int:
+    """The version of the database behind ``conn`` (0 when never migrated)."""
+    if not sa.inspect(conn).has_table(_schema_version.name):
+        return 0
+    return int(conn.execute(sa.select(sa.func.coalesce(sa.func.max(_schema_version.c.version), 0))).scalar_one())
+
+
+def migrate(engine: Engine) -> list[int]:
+    """Apply every pending step, in order, in one transaction.
+
+    Parameters
+    ----------
+    engine : sqlalchemy.Engine
+        The database to bring up to date.
+
+    Returns
+    -------
+    list of int
+        The versions applied by this call (empty when the database was current).
+
+    Raises
+    ------
+    SchemaTooNewError
+        The database is at a version above ``latest_version()``: it was written by a
+        newer evalboard, and this code must not touch it.
+    """
+    steps = list(MIGRATIONS)  # read at call time, so an appended step is picked up
+    with engine.connect() as conn:
+        conn.execution_options(**{SQLITE_BEGIN_OPTION: "IMMEDIATE"})
+        with conn.begin():
+            _version_meta.create_all(conn, checkfirst=True)
+            have = current_version(conn)
+            if have > len(steps):
+                raise SchemaTooNewError(
+                    f"The database is at schema version {have}, but this evalboard only knows versions "
+                    f"up to {len(steps)}. Upgrade evalboard (or point EVALBOARD_DB_URL at another database); "
+                    "nothing was changed."
+                )
+            applied = []
+            for version, step in enumerate(steps[have:], start=have + 1):
+                step(conn)
+                conn.execute(
+                    _schema_version.insert().values(
+                        version=version, name=step.__name__, applied_at=datetime.now(timezone.utc)
+                    )
+                )
+                applied.append(version)
+    return applied

@@ -1,0 +1,567 @@
+"""board.store against a real SQLite file in tmp_path (never the repo's data/)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+from datetime import date, timezone
+
+import pytest
+import sqlalchemy as sa
+from sqlalchemy.orm import Session
+
+from board import migrations
+from board import store as store_mod
+from board.store import (
+    ConflictError,
+    CorruptFileError,
+    DatasetInUseError,
+    DatasetRecord,
+    MissingFileError,
+    NotFoundError,
+    Store,
+)
+from evalcore._errors import InputError
+
+RAW_A = b"label,score\n1,0.9\n0,0.2\n"
+RAW_B = b"label,score\n0,0.4\n1,0.7\n1,0.8\n"
+
+
+@pytest.fixture
+def data_dir(tmp_path, monkeypatch):
+    monkeypatch.delenv("EVALBOARD_DB_URL", raising=False)
+    monkeypatch.delenv("EVALBOARD_DATA_DIR", raising=False)
+    return tmp_path / "data"
+
+
+@pytest.fixture
+def store(data_dir):
+    with Store(data_dir=data_dir) as s:
+        yield s
+
+
+def save(store: Store, raw: bytes = RAW_A, **kw) -> DatasetRecord:
+    args = dict(name="October", filename="oct.csv", raw=raw, mapping={"label": "label"}, report={"ok": True}, n_rows=2)
+    args.update(kw)
+    return store.save_dataset(**args)
+
+
+def upload_files(data_dir) -> list[str]:
+    """Every file under uploads/ (temporary and set-aside files included)."""
+    root = data_dir / "uploads"
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
+
+
+def count_rows(data_dir, table: str) -> int:
+    con = sqlite3.connect(data_dir / "evalboard.sqlite")
+    try:
+        return con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+    finally:
+        con.close()
+
+
+# --------------------------------------------------------------------------- migrations
+
+
+def test_fresh_database_gets_latest_version(data_dir):
+    with Store(data_dir=data_dir) as s:
+        assert s.applied_migrations == [1]
+        assert s.schema_version == migrations.latest_version() == 1
+    assert (data_dir / "evalboard.sqlite").is_file()
+    assert (data_dir / "uploads").is_dir()
+    con = sqlite3.connect(data_dir / "evalboard.sqlite")
+    try:
+        assert con.execute("SELECT version, name FROM schema_version").fetchall() == [(1, "_m0001_initial")]
+    finally:
+        con.close()
+
+
+def test_reopening_does_not_rerun_migrations(data_dir, monkeypatch):
+    calls = []
+    real = migrations.MIGRATIONS[0]
+
+    def spy(conn):
+        calls.append(1)
+        real(conn)
+
+    monkeypatch.setattr(migrations, "MIGRATIONS", [spy])
+    with Store(data_dir=data_dir) as s:
+        save(s)
+    with Store(data_dir=data_dir) as s:
+        assert s.applied_migrations == []
+        assert s.schema_version == 1
+        assert len(s.list_datasets()) == 1
+    assert calls == [1]
+
+
+def test_database_at_version_1_is_upgraded_by_an_appended_step(data_dir, monkeypatch):
+    with Store(data_dir=data_dir) as s:
+        rec = save(s)
+    calls = []
+
+    def _m0002_add_note(conn):
+        calls.append(1)
+        conn.execute(sa.text("ALTER TABLE datasets ADD COLUMN note TEXT"))
+
+    monkeypatch.setattr(migrations, "MIGRATIONS", [*migrations.MIGRATIONS, _m0002_add_note])
+    with Store(data_dir=data_dir) as s:
+        assert s.applied_migrations == [2]
+        assert s.schema_version == 2
+        assert s.get_dataset(rec.id).to_dict() == rec.to_dict()  # data survives the upgrade
+    with Store(data_dir=data_dir) as s:
+        assert s.applied_migrations == []
+    assert calls == [1]
+    con = sqlite3.connect(data_dir / "evalboard.sqlite")
+    try:
+        assert "note" in [r[1] for r in con.execute("PRAGMA table_info(datasets)")]
+        assert con.execute("SELECT version, name FROM schema_version ORDER BY version").fetchall() == [
+            (1, "_m0001_initial"),
+            (2, "_m0002_add_note"),
+        ]
+    finally:
+        con.close()
+
+
+def test_failing_step_rolls_back_all_its_ddl(data_dir, monkeypatch):
+    with Store(data_dir=data_dir):
+        pass
+
+    def _m0002_broken(conn):
+        conn.execute(sa.text("CREATE TABLE scratch (x INTEGER)"))
+        conn.execute(sa.text("ALTER TABLE datasets ADD COLUMN note TEXT"))
+        raise RuntimeError("step failed half-way")
+
+    monkeypatch.setattr(migrations, "MIGRATIONS", [*migrations.MIGRATIONS, _m0002_broken])
+    with pytest.raises(RuntimeError, match="half-way"):
+        Store(data_dir=data_dir)
+    con = sqlite3.connect(data_dir / "evalboard.sqlite")
+    try:
+        tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        assert "scratch" not in tables
+        assert "note" not in [r[1] for r in con.execute("PRAGMA table_info(datasets)")]
+        assert con.execute("SELECT max(version) FROM schema_version").fetchone() == (1,)
+    finally:
+        con.close()
+
+
+def test_failing_first_migration_leaves_an_empty_database(data_dir, monkeypatch):
+    real = migrations.MIGRATIONS[0]
+
+    def _m0001_broken(conn):
+        real(conn)
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(migrations, "MIGRATIONS", [_m0001_broken])
+    with pytest.raises(RuntimeError, match="boom"):
+        Store(data_dir=data_dir)
+    con = sqlite3.connect(data_dir / "evalboard.sqlite")
+    try:
+        assert con.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall() == []
+    finally:
+        con.close()
+
+
+def test_database_newer_than_the_code_is_refused(data_dir, monkeypatch):
+    original = list(migrations.MIGRATIONS)
+
+    def _m0002_future(conn):
+        conn.execute(sa.text("CREATE TABLE future (x INTEGER)"))
+
+    monkeypatch.setattr(migrations, "MIGRATIONS", [*original, _m0002_future])
+    with Store(data_dir=data_dir):
+        pass
+    monkeypatch.setattr(migrations, "MIGRATIONS", original)
+    with pytest.raises(migrations.SchemaTooNewError, match="schema version 2, but this evalboard only knows versions up to 1"):
+        Store(data_dir=data_dir)
+
+
+def test_migrated_schema_matches_the_orm_models(store):
+    inspector = sa.inspect(store.engine)
+    models = store_mod._Base.metadata
+    assert set(inspector.get_table_names()) == set(models.tables) | {"schema_version"}
+    for name, table in models.tables.items():
+        db_cols = {c["name"]: c for c in inspector.get_columns(name)}
+        assert set(db_cols) == {c.name for c in table.columns}, name
+        for col in table.columns:
+            assert db_cols[col.name]["nullable"] == col.nullable, f"{name}.{col.name}"
+        db_fks = {(fk["constrained_columns"][0], fk["referred_table"]) for fk in inspector.get_foreign_keys(name)}
+        assert db_fks == {(fk.parent.name, fk.column.table.name) for fk in table.foreign_keys}, name
+
+
+def test_sqlite_pragmas(store):
+    with store.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == store_mod.SQLITE_BUSY_TIMEOUT_MS
+
+
+# --------------------------------------------------------------------------- configuration
+
+
+def test_env_db_url_is_honoured(tmp_path, monkeypatch):
+    other = tmp_path / "elsewhere" / "other.sqlite"
+    monkeypatch.setenv("EVALBOARD_DB_URL", f"sqlite:///{other}")
+    data_dir = tmp_path / "data"
+    with Store(data_dir=data_dir) as s:
+        assert s.url == f"sqlite:///{other}"
+        rec = save(s)
+    assert other.is_file()
+    assert not (data_dir / "evalboard.sqlite").exists()
+    assert (data_dir / "uploads" / rec.sha256[:2] / rec.sha256).is_file()  # files stay under data_dir
+    con = sqlite3.connect(other)
+    try:
+        assert con.execute("SELECT sha256 FROM datasets").fetchall() == [(rec.sha256,)]
+    finally:
+        con.close()
+
+
+def test_explicit_url_beats_env(tmp_path, monkeypatch):
+    monkeypatch.setenv("EVALBOARD_DB_URL", f"sqlite:///{tmp_path / 'env.sqlite'}")
+    with Store(url=f"sqlite:///{tmp_path / 'arg.sqlite'}", data_dir=tmp_path / "d"):
+        pass
+    assert (tmp_path / "arg.sqlite").is_file()
+    assert not (tmp_path / "env.sqlite").exists()
+
+
+def test_env_data_dir_is_the_default(tmp_path, monkeypatch):
+    monkeypatch.delenv("EVALBOARD_DB_URL", raising=False)
+    monkeypatch.setenv("EVALBOARD_DATA_DIR", str(tmp_path / "dd"))
+    with Store() as s:
+        assert s.data_dir == tmp_path / "dd"
+    assert (tmp_path / "dd" / "evalboard.sqlite").is_file()
+
+
+# --------------------------------------------------------------------------- datasets
+
+
+def test_save_and_read_back_a_dataset(store, data_dir):
+    rec = save(store, uploader="ana", mapping={"label": "label", "scores": {"A": "score"}}, report={"n_dropped": 0})
+    sha = hashlib.sha256(RAW_A).hexdigest()
+    assert rec.sha256 == sha
+    assert rec.size_bytes == len(RAW_A) == 24
+    assert (rec.name, rec.filename, rec.n_rows, rec.uploader) == ("October", "oct.csv", 2, "ana")
+    assert rec.mapping == {"label": "label", "scores": {"A": "score"}}
+    assert rec.report == {"n_dropped": 0}
+    assert rec.created_at.tzinfo is not None and rec.created_at.utcoffset().total_seconds() == 0
+    assert (data_dir / "uploads" / sha[:2] / sha).read_bytes() == RAW_A
+    assert upload_files(data_dir) == [f"{sha[:2]}/{sha}"]
+    assert store.get_dataset(rec.id).to_dict() == rec.to_dict()
+    assert store.find_dataset_by_sha(sha).id == rec.id
+    assert store.find_dataset_by_sha("0" * 64) is None
+    assert store.load_bytes(rec) == RAW_A
+    assert store.load_bytes(rec.id) == RAW_A
+    d = rec.to_dict()
+    assert json.loads(json.dumps(d)) == d
+    assert d["created_at"].endswith("+00:00")
+
+
+def test_same_bytes_twice_updates_the_existing_record(store, data_dir):
+    first = save(store, uploader="ana")
+    second = save(store, name="October v2", filename="copy.csv", mapping={"label": "y"}, report={"ok": False},
+                  uploader="bob")
+    assert second.id == first.id
+    assert (second.name, second.filename, second.mapping, second.report) == (
+        "October v2", "copy.csv", {"label": "y"}, {"ok": False})
+    assert second.uploader == "ana" and second.created_at == first.created_at
+    assert count_rows(data_dir, "datasets") == 1
+    assert upload_files(data_dir) == [f"{first.sha256[:2]}/{first.sha256}"]
+    assert store.get_dataset(first.id).mapping == {"label": "y"}
+
+
+def test_list_is_newest_first_and_ids_are_never_reused(store):
+    a = save(store, RAW_A, name="a")
+    b = save(store, RAW_B, name="b")
+    assert [r.name for r in store.list_datasets()] == ["b", "a"]
+    store.delete_dataset(b.id)
+    c = save(store, RAW_B, name="c")
+    assert c.id > b.id > a.id
+    assert [r.name for r in store.list_datasets()] == ["c", "a"]
+
+
+def test_missing_dataset_is_a_clear_key_error(store):
+    with pytest.raises(KeyError, match="No dataset with id 42 in the store") as info:
+        store.get_dataset(42)
+    assert isinstance(info.value, NotFoundError)
+    with pytest.raises(KeyError, match="No dataset with id 42"):
+        store.load_bytes(42)
+    with pytest.raises(KeyError, match="No dataset with id 42"):
+        store.delete_dataset(42)
+
+
+def test_load_bytes_detects_a_missing_or_corrupt_file(store):
+    rec = save(store)
+    path = store.upload_path(rec.sha256)
+    path.write_bytes(RAW_A.replace(b"0.9", b"0.8"))
+    with pytest.raises(CorruptFileError, match=f"is corrupt: its SHA-256 is .*, expected {rec.sha256}"):
+        store.load_bytes(rec.id)
+    path.unlink()
+    with pytest.raises(MissingFileError, match="is missing from .*Upload the same file again") as info:
+        store.load_bytes(rec)
+    assert isinstance(info.value, FileNotFoundError)
+
+
+def test_reuploading_restores_a_missing_file(store, data_dir):
+    rec = save(store)
+    store.upload_path(rec.sha256).unlink()
+    again = save(store)
+    assert again.id == rec.id
+    assert store.load_bytes(rec.id) == RAW_A
+
+
+def test_restart_lists_and_loads_identical_bytes(data_dir):
+    with Store(data_dir=data_dir) as s:
+        rec = save(s, uploader="ana")
+        draft = s.save_value_table_draft("loan anti-fraud", {"tp": 18500, "fp": -3200, "fn": -22000, "tn": 120})
+    with Store(data_dir=data_dir) as s:
+        assert [r.to_dict() for r in s.list_datasets()] == [rec.to_dict()]
+        assert s.load_bytes(rec.id) == RAW_A
+        assert s.get_value_table_draft("loan anti-fraud").to_dict() == draft.to_dict()
+
+
+def test_delete_removes_row_and_file(store, data_dir):
+    keep = save(store, RAW_B, name="keep")
+    rec = save(store)
+    store.delete_dataset(rec.id)
+    assert [r.id for r in store.list_datasets()] == [keep.id]
+    assert upload_files(data_dir) == [f"{keep.sha256[:2]}/{keep.sha256}"]
+    with pytest.raises(KeyError):
+        store.get_dataset(rec.id)
+
+
+def test_delete_refuses_a_dataset_with_evaluations_unless_asked(store, data_dir):
+    rec = save(store)
+    store.save_evaluation(rec.id, models=["A"], config={}, result={"ev": 1.0})
+    with pytest.raises(DatasetInUseError, match="has 1 stored evaluation"):
+        store.delete_dataset(rec.id)
+    assert store.load_bytes(rec.id) == RAW_A
+    assert len(store.list_evaluations(rec.id)) == 1
+    store.delete_dataset(rec.id, with_evaluations=True)
+    assert store.list_datasets() == [] and store.list_evaluations() == []
+    assert upload_files(data_dir) == []
+
+
+def test_save_dataset_lists_every_invalid_argument(store, data_dir):
+    with pytest.raises(InputError) as info:
+        store.save_dataset(name=" ", filename="f.csv", raw=b"", mapping={"x": float("nan")}, report=[], n_rows=-1)
+    codes = sorted((p.column, p.code) for p in info.value.problems)
+    assert codes == [("mapping", "not_json"), ("n_rows", "invalid_value"), ("name", "empty"), ("raw", "empty"),
+                     ("report", "invalid_type")]
+    assert "n_rows must be an int >= 0, got -1" in str(info.value)
+    assert store.list_datasets() == [] and upload_files(data_dir) == []
+
+
+# --------------------------------------------------------------------------- failures leave nothing half-written
+
+
+def _boom(*args, **kwargs):
+    raise OSError("simulated failure")
+
+
+def test_failed_commit_leaves_no_row_and_no_file(store, data_dir, monkeypatch):
+    monkeypatch.setattr(Session, "commit", _boom)
+    with pytest.raises(OSError, match="simulated"):
+        save(store)
+    monkeypatch.undo()
+    assert count_rows(data_dir, "datasets") == 0
+    assert upload_files(data_dir) == []
+
+
+def test_failed_flush_leaves_no_row_and_no_file(store, data_dir, monkeypatch):
+    real_flush = Session.flush
+
+    def flush(self, *args, **kwargs):
+        if self.new:
+            raise OSError("simulated failure")
+        return real_flush(self, *args, **kwargs)
+
+    monkeypatch.setattr(Session, "flush", flush)
+    with pytest.raises(OSError, match="simulated"):
+        save(store)
+    monkeypatch.undo()
+    assert count_rows(data_dir, "datasets") == 0
+    assert upload_files(data_dir) == []
+
+
+@pytest.mark.parametrize("step", ["fsync", "replace"])
+def test_failed_file_write_leaves_no_row_and_no_file(store, data_dir, monkeypatch, step):
+    monkeypatch.setattr(store_mod.os, step, _boom)
+    with pytest.raises(OSError, match="simulated"):
+        save(store)
+    monkeypatch.undo()
+    assert count_rows(data_dir, "datasets") == 0
+    assert upload_files(data_dir) == []  # the temporary file is gone too
+
+
+def test_failed_reupload_keeps_the_existing_file_and_row(store, data_dir, monkeypatch):
+    rec = save(store)
+    monkeypatch.setattr(Session, "commit", _boom)
+    with pytest.raises(OSError, match="simulated"):
+        save(store, name="renamed", mapping={"label": "other"})
+    monkeypatch.undo()
+    assert store.get_dataset(rec.id).to_dict() == rec.to_dict()
+    assert store.load_bytes(rec.id) == RAW_A
+
+
+def test_failed_new_upload_leaves_existing_datasets_untouched(store, data_dir, monkeypatch):
+    rec = save(store)
+    monkeypatch.setattr(Session, "commit", _boom)
+    with pytest.raises(OSError, match="simulated"):
+        save(store, RAW_B, name="other")
+    monkeypatch.undo()
+    assert [r.to_dict() for r in store.list_datasets()] == [rec.to_dict()]
+    assert upload_files(data_dir) == [f"{rec.sha256[:2]}/{rec.sha256}"]
+    assert store.load_bytes(rec.id) == RAW_A
+
+
+def test_failed_commit_of_a_delete_keeps_row_and_file(store, data_dir, monkeypatch):
+    rec = save(store)
+    monkeypatch.setattr(Session, "commit", _boom)
+    with pytest.raises(OSError, match="simulated"):
+        store.delete_dataset(rec.id)
+    monkeypatch.undo()
+    assert store.get_dataset(rec.id).to_dict() == rec.to_dict()
+    assert upload_files(data_dir) == [f"{rec.sha256[:2]}/{rec.sha256}"]
+    assert store.load_bytes(rec.id) == RAW_A
+
+
+# --------------------------------------------------------------------------- value tables
+
+TABLE = {"tp": 18500.0, "fp": -3200.0, "fn": -22000.0, "tn": 120.0, "unit": "CNY", "confidence": {"tp": 0.8}}
+
+
+def test_draft_is_created_then_updated_in_place(store):
+    assert store.get_value_table_draft("loan anti-fraud") is None
+    first = store.save_value_table_draft("loan anti-fraud", TABLE, author="ana", reason="first cut")
+    assert (first.label, first.status, first.row_version, first.table_name) == ("draft", "draft", 1, "loan anti-fraud")
+    assert first.amounts == TABLE and first.reason == "first cut" and first.author == "ana"
+    assert first.created_at == first.updated_at and first.created_at.tzinfo == timezone.utc
+    second = store.save_value_table_draft("loan anti-fraud", {**TABLE, "fp": -3000.0}, author="bob",
+                                          expected_row_version=1)
+    assert second.id == first.id and second.row_version == 2
+    assert second.amounts["fp"] == -3000.0 and second.author == "bob"
+    assert second.reason == "first cut"  # reason=None keeps it
+    assert second.created_at == first.created_at and second.updated_at >= first.updated_at
+    assert store.get_value_table_draft("loan anti-fraud").to_dict() == second.to_dict()
+    assert store.list_value_tables() == ["loan anti-fraud"]
+
+
+def test_draft_label_reason_and_effective_date(store):
+    store.save_value_table_draft("t", TABLE, label="v2026.Q4", effective_date=date(2026, 10, 1), reason="Q4")
+    rec = store.save_value_table_draft("t", TABLE, reason="")
+    assert (rec.label, rec.effective_date, rec.reason) == ("v2026.Q4", date(2026, 10, 1), "")
+    assert rec.to_dict()["effective_date"] == "2026-10-01"
+
+
+def test_stale_row_version_is_a_conflict_and_writes_nothing(store):
+    store.save_value_table_draft("loan anti-fraud", TABLE, author="ana")
+    stored = store.save_value_table_draft("loan anti-fraud", {**TABLE, "tn": 100.0}, author="ana",
+                                          expected_row_version=1)
+    with pytest.raises(ConflictError, match=r"changed by 'ana' .*stored row_version 2, you expected 1\)\. "
+                                            r"Nothing was saved\. Stored amounts: .*\"tn\": 100\.0") as info:
+        store.save_value_table_draft("loan anti-fraud", {**TABLE, "tn": 0.0}, author="bob", expected_row_version=1)
+    assert info.value.current.to_dict() == stored.to_dict()
+    assert info.value.expected_row_version == 1
+    assert store.get_value_table_draft("loan anti-fraud").to_dict() == stored.to_dict()
+    assert isinstance(info.value, Store.ConflictError)
+
+
+def test_expected_row_version_zero_means_no_draft_yet(store):
+    created = store.save_value_table_draft("t", TABLE, expected_row_version=0)
+    assert created.row_version == 1
+    with pytest.raises(ConflictError, match="stored row_version 1, you expected 0"):
+        store.save_value_table_draft("t", TABLE, expected_row_version=0)
+    with pytest.raises(ConflictError, match="there is no open draft") as info:
+        store.save_value_table_draft("new table", TABLE, expected_row_version=3)
+    assert info.value.current is None
+    assert store.list_value_tables() == ["t"]  # the failed call did not create "new table"
+
+
+def test_tables_are_independent_and_listed_by_name(store):
+    store.save_value_table_draft("b decision", {"tp": 1})
+    store.save_value_table_draft("a decision", {"tp": 2})
+    store.save_value_table_draft("b decision", {"tp": 3})
+    assert store.list_value_tables() == ["a decision", "b decision"]
+    assert store.get_value_table_draft("a decision").amounts == {"tp": 2}
+    assert store.get_value_table_draft("b decision").row_version == 2
+
+
+def test_database_allows_one_open_draft_per_table(store):
+    rec = store.save_value_table_draft("t", TABLE)
+    with pytest.raises(sa.exc.IntegrityError):
+        with store.engine.begin() as conn:
+            conn.execute(
+                sa.text(
+                    "INSERT INTO value_table_versions (table_id, label, status, amounts, created_at, updated_at) "
+                    "VALUES (:t, 'other', 'draft', '{}', '2026-01-01', '2026-01-01')"
+                ),
+                {"t": rec.table_id},
+            )
+
+
+def test_value_table_invalid_arguments(store):
+    with pytest.raises(InputError) as info:
+        store.save_value_table_draft("", ["tp"], expected_row_version=-1, effective_date="2026-10-01")
+    assert sorted(p.column for p in info.value.problems) == ["amounts", "effective_date", "expected_row_version", "name"]
+    assert store.list_value_tables() == []
+
+
+def test_concurrent_draft_saves_from_threads_all_land(store):
+    store.save_value_table_draft("t", {"n": 0})
+    errors = []
+
+    def worker(k):
+        try:
+            for i in range(5):
+                store.save_value_table_draft("t", {"n": k * 10 + i}, author=f"w{k}")
+        except Exception as exc:  # surfaced by the assert below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert store.get_value_table_draft("t").row_version == 1 + 4 * 5
+
+
+# --------------------------------------------------------------------------- evaluations
+
+
+def test_evaluations_save_list_get(store):
+    a = save(store, RAW_A)
+    b = save(store, RAW_B)
+    v = store.save_value_table_draft("t", TABLE)
+    e1 = store.save_evaluation(a.id, models={"A": "score"}, config={"n_resamples": 1000}, result={"ev": None})
+    e2 = store.save_evaluation(b.id, models=["A", "B"], config={}, result={"ev": 2.5}, value_table_version_id=v.id)
+    e3 = store.save_evaluation(a.id, models=["A"], config={}, result={"ev": 1.5})
+    assert [e.id for e in store.list_evaluations()] == [e3, e2, e1]
+    assert [e.id for e in store.list_evaluations(a.id)] == [e3, e1]
+    got = store.get_evaluation(e2)
+    assert (got.dataset_id, got.value_table_version_id, got.models, got.result) == (b.id, v.id, ["A", "B"], {"ev": 2.5})
+    assert store.get_evaluation(e1).result == {"ev": None}
+    assert store.get_value_table_version(got.value_table_version_id).amounts == TABLE
+    d = got.to_dict()
+    assert json.loads(json.dumps(d)) == d
+
+
+def test_evaluation_errors(store):
+    rec = save(store)
+    with pytest.raises(KeyError, match="No dataset with id 99"):
+        store.save_evaluation(99, models=[], config={}, result={})
+    with pytest.raises(KeyError, match="No value-table version with id 7"):
+        store.save_evaluation(rec.id, models=[], config={}, result={}, value_table_version_id=7)
+    with pytest.raises(InputError, match="result cannot be stored as JSON"):
+        store.save_evaluation(rec.id, models=[], config={}, result={"ev": float("nan")})
+    with pytest.raises(KeyError, match="No evaluation with id 5"):
+        store.get_evaluation(5)
+    assert store.list_evaluations() == []
+
+
+def test_default_url_points_into_the_data_dir(tmp_path, monkeypatch):
+    monkeypatch.delenv("EVALBOARD_DB_URL", raising=False)
+    assert store_mod.default_url(tmp_path) == f"sqlite:///{(tmp_path / 'evalboard.sqlite').resolve()}"
+    monkeypatch.setenv("EVALBOARD_DB_URL", "postgresql://u:p@h/db")
+    assert store_mod.default_url(tmp_path) == "postgresql://u:p@h/db"
