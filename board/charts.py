@@ -1,0 +1,135 @@
+"""Plotly figure builders: result -> go.Figure. No Streamlit calls, no math beyond layout.
+
+Every chart says whether it shows value (gains positive) or loss.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from evalcore import CELLS, SegmentCurves, ValueCurve
+
+PALETTE = ["#0B5FFF", "#E4572E", "#17BEBB", "#FFC914", "#76B041", "#8E44AD"]
+MAX_POINTS = 4000  # points drawn per curve; the numbers themselves are always exact
+CELL_LABELS = {"tp": "TP", "fp": "FP", "fn": "FN", "tn": "TN"}
+
+
+def _money(x: float, unit: str = "") -> str:
+    if x is None or not np.isfinite(x):
+        return "—"
+    return f"{x:+,.2f} {unit}".strip()
+
+
+def _thin(idx: np.ndarray, keep: list[int]) -> np.ndarray:
+    if len(idx) <= MAX_POINTS:
+        return idx
+    step = np.linspace(0, len(idx) - 1, MAX_POINTS).astype(int)
+    return np.unique(np.r_[idx[step], keep])
+
+
+def value_curve_figure(curves: dict[str, ValueCurve], deployed: dict[str, float], *, unit: str = "",
+                       bands: dict | None = None, height: int = 460) -> go.Figure:
+    """EV per decision against the threshold for each model, with optimum, deployed and
+    Bayes thresholds, act-on-everyone/no-one lines and the flatness band.
+
+    ``bands`` optionally maps model -> (grid, low, high), a bootstrap CI band of the curve.
+    """
+    fig = go.Figure()
+    for j, (name, c) in enumerate(curves.items()):
+        color = PALETTE[j % len(PALETTE)]
+        x, y = c.thresholds[1:], c.ev[1:]  # drop +inf (act on no one: drawn as a line)
+        if len(x) == 0:
+            continue
+        keep = [int(np.argmax(y))]
+        idx = _thin(np.arange(len(x)), keep)
+        if bands and name in bands:
+            g, lo, hi = bands[name]
+            fig.add_trace(go.Scatter(x=np.r_[g, g[::-1]], y=np.r_[hi, lo[::-1]], fill="toself", line=dict(width=0),
+                                     fillcolor=color, opacity=0.15, name=f"{name}: 95% band", hoverinfo="skip"))
+        fig.add_trace(go.Scatter(x=x[idx], y=y[idx], mode="lines", line=dict(color=color, width=2.5, shape="vh"),
+                                 name=f"{name}: EV(t)",
+                                 hovertemplate="t=%{x:.4g}<br>EV=%{y:,.2f} " + unit + "<extra>" + name + "</extra>"))
+        if c.score_kind == "decision":
+            continue
+        if np.isfinite(c.t_opt):
+            lo_t, hi_t = c.t_opt_interval
+            fig.add_trace(go.Scatter(x=[c.t_opt], y=[c.ev_opt], mode="markers", marker=dict(size=13, color=color, symbol="star"),
+                                     name=f"{name}: optimum t={c.t_opt:.4g}",
+                                     hovertemplate=f"optimum (t in ({lo_t:.4g}, {hi_t:.4g}])<br>EV=%{{y:,.2f}} {unit}<extra></extra>"))
+            f_lo, f_hi = c.flatness
+            if np.isfinite(f_lo) and np.isfinite(f_hi) and f_hi > f_lo:
+                fig.add_vrect(x0=f_lo, x1=f_hi, fillcolor=color, opacity=0.08, line_width=0,
+                              annotation_text=f"{name}: within {c.flat_tol:.0%} of optimum", annotation_position="top left",
+                              annotation_font_size=11)
+        t_dep = deployed.get(name)
+        if t_dep is not None:
+            fig.add_vline(x=t_dep, line=dict(color=color, dash="dash", width=1.5))
+            fig.add_trace(go.Scatter(x=[t_dep], y=[c.ev_at(t_dep)], mode="markers", marker=dict(size=10, color=color, symbol="circle-open", line=dict(width=2)),
+                                     name=f"{name}: deployed t={t_dep:.4g}", hovertemplate="deployed<br>EV=%{y:,.2f} " + unit + "<extra></extra>"))
+        if np.isfinite(c.bayes_threshold):
+            fig.add_vline(x=c.bayes_threshold, line=dict(color=color, dash="dot", width=1.5),
+                          annotation_text=f"t* {c.bayes_threshold:.3g}", annotation_position="bottom right", annotation_font_size=11)
+        fig.add_hline(y=c.ev_all, line=dict(color=color, dash="longdash", width=1), opacity=0.6,
+                      annotation_text=f"{name}: act on everyone", annotation_position="bottom left", annotation_font_size=10)
+        fig.add_hline(y=c.ev_none, line=dict(color=color, dash="dashdot", width=1), opacity=0.6,
+                      annotation_text=f"{name}: act on no one", annotation_position="top left", annotation_font_size=10)
+    fig.update_layout(height=height, margin=dict(l=10, r=10, t=30, b=10), hovermode="x",
+                      xaxis_title="threshold t (act when score ≥ t)",
+                      yaxis_title=f"expected VALUE per decision ({unit or 'money'}; gains positive)",
+                      legend=dict(orientation="h", y=-0.2), uirevision="curve")
+    return fig
+
+
+def segment_heatmap_figure(seg: SegmentCurves, *, unit: str = "", height: int = 360) -> go.Figure:
+    """Threshold × segment heatmap of EV per decision, each segment's optimum marked."""
+    labels = [f"{lv} (n={n:,.0f})" for lv, n in zip(seg.levels, seg.n)]
+    z = seg.ev
+    lim = float(np.nanmax(np.abs(z))) if np.isfinite(z).any() else 1.0
+    fig = go.Figure(go.Heatmap(
+        x=seg.grid, y=labels, z=z, colorscale="RdBu", zmid=0, zmin=-lim, zmax=lim,
+        colorbar=dict(title=f"EV per decision<br>({unit or 'money'})"),
+        hovertemplate=seg.column + "=%{y}<br>t=%{x:.4g}<br>EV=%{z:,.2f} " + unit + "<extra></extra>"))
+    ok = np.isfinite(seg.t_opt) & (seg.t_opt <= seg.grid.max()) & (seg.t_opt >= seg.grid.min())
+    fig.add_trace(go.Scatter(
+        x=seg.t_opt[ok], y=np.array(labels)[ok], mode="markers", marker=dict(symbol="star", size=14, color="#FFC914", line=dict(color="black", width=1)),
+        name="segment optimum", customdata=seg.ev_opt[ok],
+        hovertemplate="optimum t=%{x:.4g}<br>EV=%{customdata:,.2f} " + unit + "<extra></extra>"))
+    fig.add_vline(x=seg.deployed, line=dict(color="black", dash="dash", width=1.5), annotation_text="deployed",
+                  annotation_font_size=11)
+    fig.update_layout(height=height, margin=dict(l=10, r=10, t=30, b=10), xaxis_title="threshold t (act when score ≥ t)",
+                      yaxis_title=seg.column, showlegend=False)
+    return fig
+
+
+def attribution_figure(terms: dict[str, float], *, unit: str = "", title: str = "", height: int = 320) -> go.Figure:
+    """Value waterfall: the TP, FP, FN, TN terms → net EV per decision."""
+    labels = [CELL_LABELS[c] for c in CELLS]
+    values = [terms[c] for c in CELLS]
+    net = float(sum(values))
+    fig = go.Figure(go.Waterfall(
+        x=labels + ["net EV"], y=values + [net], measure=["relative"] * 4 + ["total"],
+        text=[_money(v, unit) for v in values + [net]], textposition="outside",
+        increasing=dict(marker=dict(color="#2E8B57")), decreasing=dict(marker=dict(color="#C0392B")),
+        totals=dict(marker=dict(color="#0B5FFF")), connector=dict(line=dict(color="#888"))))
+    fig.update_layout(title=title or None, height=height, margin=dict(l=10, r=10, t=40 if title else 20, b=10),
+                      yaxis_title=f"VALUE per decision ({unit or 'money'})", showlegend=False)
+    return fig
+
+
+def delta_waterfall_figure(terms_a: dict[str, float], terms_b: dict[str, float], *, names=("A", "B"),
+                           unit: str = "", height: int = 320) -> go.Figure:
+    """Where the money moved from model A to B: per outcome, (count_B − count_A) × amount / N."""
+    a, b = names
+    deltas = [terms_b[c] - terms_a[c] for c in CELLS]
+    start = float(sum(terms_a.values()))
+    end = float(sum(terms_b.values()))
+    fig = go.Figure(go.Waterfall(
+        x=[f"EV {a}"] + [f"Δ{CELL_LABELS[c]}" for c in CELLS] + [f"EV {b}"],
+        y=[start] + deltas + [end], measure=["absolute"] + ["relative"] * 4 + ["total"],
+        text=[_money(v, unit) for v in [start] + deltas + [end]], textposition="outside",
+        increasing=dict(marker=dict(color="#2E8B57")), decreasing=dict(marker=dict(color="#C0392B")),
+        totals=dict(marker=dict(color="#0B5FFF")), connector=dict(line=dict(color="#888"))))
+    fig.update_layout(height=height, margin=dict(l=10, r=10, t=20, b=10), showlegend=False,
+                      yaxis_title=f"VALUE per decision ({unit or 'money'})")
+    return fig

@@ -1,0 +1,120 @@
+"""Application services shared by pages, the CLI and the export (no Streamlit here).
+
+Pages call these through the cached wrappers in :mod:`board.state`; the CLI calls them
+directly, so the app and the CLI can never disagree.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+import numpy as np
+
+from evalcore import InputError, ValueTable
+from evalcore.counts import ScoreCounts, score_counts
+from evalcore.data import ColumnMapping, Predictions, read_table, validate
+
+from . import demo
+
+DEFAULT_TABLE_NAME = demo.DEMO_VALUE_TABLE["name"]
+
+
+def sha256(raw: bytes) -> str:
+    return hashlib.sha256(raw).hexdigest()
+
+
+def ensure_demo(store):
+    """Store the demo dataset (and the demo value table) once; return the dataset record."""
+    raw = demo.demo_csv_bytes()
+    rec = store.find_dataset_by_sha(sha256(raw))
+    if rec is None:
+        preds = validate(read_table(raw, demo.DEMO_FILENAME), ColumnMapping.from_dict(demo.DEMO_MAPPING))
+        rec = store.save_dataset(name=demo.DEMO_NAME, filename=demo.DEMO_FILENAME, raw=raw,
+                                 mapping=demo.DEMO_MAPPING, report=preds.summary(), n_rows=preds.n_rows,
+                                 uploader="evalboard demo")
+    if store.get_value_table_draft(DEFAULT_TABLE_NAME) is None:
+        store.save_value_table_draft(DEFAULT_TABLE_NAME, dict(demo.DEMO_VALUE_TABLE), author="evalboard demo",
+                                     reason="SPEC §2.2 example amounts")
+    return rec
+
+
+def load_predictions(store, dataset_id: int) -> Predictions:
+    """Re-read a stored dataset and validate it with its stored mapping."""
+    rec = store.get_dataset(dataset_id)
+    raw = store.load_bytes(rec)
+    return validate(read_table(raw, rec.filename), ColumnMapping.from_dict(rec.mapping))
+
+
+def load_value_table(store, name: str = DEFAULT_TABLE_NAME) -> tuple[ValueTable, int | None]:
+    """The current draft of a named value table and its row version (None if it is the built-in demo)."""
+    draft = store.get_value_table_draft(name)
+    if draft is None:
+        return ValueTable.from_dict(demo.DEMO_VALUE_TABLE), None
+    return ValueTable.from_dict(draft.amounts), draft.row_version
+
+
+def model_counts(preds: Predictions, model: str) -> ScoreCounts:
+    return score_counts(preds.y_true, preds.scores[model], sample_weight=preds.sample_weight)
+
+
+def default_threshold(preds: Predictions, model: str) -> float:
+    """The deployed threshold before the user sets one: 0.5 for probabilities and
+    decisions, the middle of the score range for raw scores (there is no natural default)."""
+    if preds.score_kinds[model] == "score":
+        s = preds.scores[model]
+        return float((s.min() + s.max()) / 2.0)
+    return 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class ThresholdRange:
+    low: float
+    high: float
+    step: float
+
+
+def threshold_range(preds: Predictions, model: str) -> ThresholdRange:
+    """Slider range in the score's own units."""
+    kind = preds.score_kinds[model]
+    if kind in ("probability", "decision"):
+        return ThresholdRange(0.0, 1.0, 0.001)
+    s = preds.scores[model]
+    lo, hi = float(np.floor(s.min())), float(np.ceil(s.max()))
+    if hi <= lo:
+        hi = lo + 1.0
+    return ThresholdRange(lo, hi, float(10 ** np.floor(np.log10((hi - lo) / 1000))))
+
+
+__all__ = ["ensure_demo", "load_predictions", "load_value_table", "model_counts", "default_threshold",
+           "threshold_range", "sha256", "InputError"]
+
+
+def operating_table(curves: dict, deployed: dict, unit: str = "") -> "list[dict]":
+    """Rows of the 'at the deployed threshold' table, one per model (numbers from evalcore)."""
+    rows = []
+    for name, c in curves.items():
+        t = deployed[name]
+        m = c.confusion_at(t)
+        lo, hi = c.t_opt_interval
+        rows.append({
+            "model": name, "deployed t": t, "TP": m.tp, "FP": m.fp, "FN": m.fn, "TN": m.tn,
+            "accuracy": m.accuracy, "precision": m.precision, "recall": m.recall, "F1": m.f1, "FPR": m.fpr,
+            "positive rate": m.positive_rate, "EV at deployed": c.ev_at(t), "t_opt": c.t_opt,
+            "t_opt interval": f"({lo:.4g}, {hi:.4g}]" if np.isfinite(c.t_opt) else "—",
+            "EV at optimum": c.ev_opt, "Bayes t*": c.bayes_threshold,
+            "flat range (±1%)": f"[{c.flatness[0]:.4g}, {c.flatness[1]:.4g}]" if np.isfinite(c.flatness[0]) else "—",
+            "sharpness": c.sharpness,
+        })
+    return rows
+
+
+def calibration_gap_notes(curves: dict, *, limit: float = 0.1) -> list[str]:
+    """A note per model whose Bayes t* and empirical optimum disagree by more than ``limit``."""
+    notes = []
+    for name, c in curves.items():
+        if np.isfinite(c.bayes_threshold) and np.isfinite(c.t_opt) and abs(c.bayes_threshold - c.t_opt) > limit:
+            notes.append(f"{name}: the closed-form Bayes threshold t* = {c.bayes_threshold:.3f} and the empirical optimum "
+                         f"{c.t_opt:.3f} differ by {abs(c.bayes_threshold - c.t_opt):.3f} (> {limit}): the scores are "
+                         "probably miscalibrated — check the Calibration page before trusting t*.")
+    return notes

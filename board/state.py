@@ -1,0 +1,113 @@
+"""Session/URL state and cached wrappers for the Streamlit pages.
+
+Widgets shared by all pages live in the entry point's sidebar (they never disappear on a
+page switch). Big objects are cached by a small key (dataset id + file hash), never by
+hashing a frame (Streamlit samples large frames when hashing).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import streamlit as st
+
+from evalcore import InputError
+from evalcore.counts import ScoreCounts
+from evalcore.data import Predictions
+
+from . import services
+from .store import Store
+
+DATASET_KEY = "dataset"  # sidebar selectbox, bound to the URL (?dataset=ID)
+TABLE_KEY = "value_table_name"
+
+
+@st.cache_resource
+def get_store(url: str | None = None, data_dir: str | None = None) -> Store:
+    store = Store(url=url, data_dir=data_dir)
+    services.ensure_demo(store)
+    return store
+
+
+def store() -> Store:
+    return get_store(os.environ.get("EVALBOARD_DB_URL"), os.environ.get("EVALBOARD_DATA_DIR"))
+
+
+@st.cache_resource(max_entries=8, show_spinner="Reading the dataset …")
+def _predictions(dataset_id: int, sha: str, _store: Store) -> Predictions:
+    return services.load_predictions(_store, dataset_id)
+
+
+@st.cache_resource(max_entries=32)
+def _counts(dataset_id: int, sha: str, model: str, _preds: Predictions) -> ScoreCounts:
+    return services.model_counts(_preds, model)
+
+
+def current_dataset_id() -> int | None:
+    return st.session_state.get(DATASET_KEY)
+
+
+def current_predictions() -> Predictions | None:
+    """The dataset chosen in the sidebar, validated; shows an error and returns None if it
+    cannot be read (e.g. its file was removed)."""
+    ds = current_dataset_id()
+    if ds is None:
+        return None
+    s = store()
+    try:
+        rec = s.get_dataset(ds)
+        return _predictions(rec.id, rec.sha256, s)
+    except InputError as err:
+        st.error("The stored dataset no longer validates:\n\n" + "\n".join(f"- {p}" for p in err.problems))
+    except Exception as err:  # noqa: BLE001 - a broken store must not show a traceback
+        st.error(f"The dataset could not be opened: {err}")
+    return None
+
+
+def counts_for(preds: Predictions, model: str) -> ScoreCounts:
+    rec = store().get_dataset(current_dataset_id())
+    return _counts(rec.id, rec.sha256, model, preds)
+
+
+def committed_table():
+    """The committed value table of this session (survives page switches), loaded from the store once."""
+    name = st.session_state.get(TABLE_KEY, services.DEFAULT_TABLE_NAME)
+    key = f"committed_table::{name}"
+    if key not in st.session_state:
+        table, row_version = services.load_value_table(store(), name)
+        st.session_state[key] = (table, row_version)
+    return st.session_state[key]
+
+
+def set_committed_table(table, row_version) -> None:
+    name = st.session_state.get(TABLE_KEY, services.DEFAULT_TABLE_NAME)
+    st.session_state[f"committed_table::{name}"] = (table, row_version)
+
+
+def threshold_key(model: str) -> str:
+    return f"threshold_{model}"
+
+
+def deployed_threshold(preds: Predictions, model: str) -> float:
+    """The deployed threshold of a model (session state, shared by pages; default per services)."""
+    return float(st.session_state.get(f"committed_{threshold_key(model)}", services.default_threshold(preds, model)))
+
+
+def sidebar() -> None:
+    """The shared sidebar: dataset and value table choice (bound to the URL)."""
+    s = store()
+    records = s.list_datasets()
+    ids = [r.id for r in records]
+    names = {r.id: f"{r.name} · {r.n_rows:,} rows" for r in records}
+    if st.session_state.get(DATASET_KEY) not in ids:
+        demo_id = next((r.id for r in records if r.uploader == "evalboard demo"), ids[0] if ids else None)
+        st.session_state[DATASET_KEY] = demo_id
+    with st.sidebar:
+        st.selectbox("Dataset", ids, format_func=lambda i: names.get(i, str(i)), key=DATASET_KEY,
+                     bind="query-params", help="Shared by every page. Upload more on the Upload page.")
+        tables = s.list_value_tables() or [services.DEFAULT_TABLE_NAME]
+        if st.session_state.get(TABLE_KEY) not in tables:
+            st.session_state[TABLE_KEY] = tables[0]
+        st.selectbox("Value table", tables, key=TABLE_KEY, bind="query-params",
+                     help="The decision whose outcomes are priced; edit it on the Value table page.")

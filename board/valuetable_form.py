@@ -1,0 +1,76 @@
+"""Convert between a ValueTable and the editor's frame, re-validating on the server.
+
+The data editor's min/max/required checks run only in the browser, so every edited frame
+goes through :func:`table_from_frame`, which returns the problems next to their field.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from evalcore import CELLS, InputError, ValueTable
+
+MEANING = {
+    "tp": "acted, and the case was positive",
+    "fp": "acted, the case was negative",
+    "fn": "did not act, the case was positive",
+    "tn": "did not act, the case was negative",
+}
+
+
+def frame_from_table(table: ValueTable) -> pd.DataFrame:
+    return pd.DataFrame({
+        "outcome": [c.upper() for c in CELLS],
+        "meaning": [MEANING[c] for c in CELLS],
+        "amount": [float(getattr(table, c)) for c in CELLS],
+        "confidence": [float(table.confidence[c]) for c in CELLS],
+        "description": [str(table.descriptions.get(c, "")) for c in CELLS],
+        "source": [str(table.sources.get(c, "")) for c in CELLS],
+    })
+
+
+def _num(x):
+    if x is None:
+        return None
+    if isinstance(x, str):
+        x = x.strip().replace(",", "")
+        if not x:
+            return None
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        return "not a number"
+    return v if math.isfinite(v) else "not a number"
+
+
+def table_from_frame(frame: pd.DataFrame, *, unit: str, prevalence, name: str) -> tuple[ValueTable | None, list[str]]:
+    """Validate an edited frame; returns (table, []) or (None, problems with the field named)."""
+    problems = []
+    amounts, conf, desc, src = {}, {}, {}, {}
+    for i, cell in enumerate(CELLS):
+        row = frame.iloc[i]
+        a = _num(row["amount"])
+        if a is None:
+            problems.append(f"{cell.upper()} amount is blank: enter the money gained per event (a cost is negative).")
+        elif isinstance(a, str):
+            problems.append(f"{cell.upper()} amount {row['amount']!r} is not a number.")
+        else:
+            amounts[cell] = a
+        c = _num(row["confidence"])
+        if c is None:
+            c = 1.0
+        if isinstance(c, str) or not (0 < c <= 1):
+            problems.append(f"{cell.upper()} confidence {row['confidence']!r} must be in (0, 1] (1 = amount known exactly).")
+        else:
+            conf[cell] = c
+        desc[cell] = "" if pd.isna(row["description"]) else str(row["description"])
+        src[cell] = "" if pd.isna(row["source"]) else str(row["source"])
+    if problems:
+        return None, problems
+    try:
+        return ValueTable(**amounts, confidence=conf, prevalence=prevalence, unit=unit, descriptions=desc,
+                          sources=src, name=name), []
+    except InputError as err:
+        return None, [str(p) for p in err.problems]

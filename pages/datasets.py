@@ -1,0 +1,34 @@
+"""Datasets: every stored dataset, the one in use, and switching between them."""
+
+import pandas as pd
+import streamlit as st
+
+from board import state
+
+st.title("Datasets")
+s = state.store()
+records = s.list_datasets()
+current = state.current_dataset_id()
+st.caption("The dataset chosen here (or in the sidebar) is used by every page. Files are stored by content: "
+           "uploading the same file again reuses it.")
+rows = [{"id": r.id, "in use": "●" if r.id == current else "", "name": r.name, "file": r.filename, "rows": r.n_rows,
+         "positive rate": r.report.get("positive_rate"), "models": ", ".join(r.mapping.get("scores", {})),
+         "uploaded": r.created_at.strftime("%Y-%m-%d %H:%M UTC") if r.created_at else "", "by": r.uploader,
+         "sha256": r.sha256[:12]} for r in records]
+st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
+             column_config={"positive rate": st.column_config.NumberColumn(format="percent")})
+
+
+def _use(ds_id):
+    st.session_state[state.DATASET_KEY] = ds_id
+
+
+for r in records:
+    if r.id != current:
+        st.button(f"Use “{r.name}”", key=f"datasets_use_{r.id}", on_click=_use, args=(r.id,))
+if current is not None:
+    rec = s.get_dataset(current)
+    with st.expander(f"Validation report of “{rec.name}”"):
+        st.json(rec.report)
+    with st.expander("Column mapping"):
+        st.json(rec.mapping)

@@ -1,0 +1,61 @@
+"""Threshold–value: the exact EV curve of each model, its optimum, and the segments."""
+
+import pandas as pd
+import streamlit as st
+
+from board import charts, services, state, ui
+from evalcore import price_curve, segment_curves
+
+preds = state.current_predictions()
+if preds is None:
+    st.stop()
+table, _ = state.committed_table()
+unit = table.unit
+st.title("Threshold–value curve")
+st.caption(f"Expected VALUE per decision (gains positive) at every distinct score, priced with “{table.name}”. "
+           "Act when score ≥ t. Exact: no threshold grid.")
+
+models = list(preds.scores)
+deployed = {}
+cols = st.columns(len(models))
+for col, m in zip(cols, models):
+    rng = services.threshold_range(preds, m)
+    key = state.threshold_key(m)
+
+    def _commit(m=m, key=key):
+        st.session_state[f"committed_{key}"] = st.session_state[key]
+
+    value = min(max(state.deployed_threshold(preds, m), rng.low), rng.high)
+    deployed[m] = col.slider(f"Deployed threshold of {m} ({preds.score_kinds[m]})", rng.low, rng.high, value, rng.step,
+                             key=key, on_change=_commit, format="%.3f")
+
+curves = {m: price_curve(state.counts_for(preds, m), table, score_kind=preds.score_kinds[m]) for m in models}
+st.plotly_chart(charts.value_curve_figure(curves, deployed, unit=unit), key="tv_curve")
+for note in services.calibration_gap_notes(curves):
+    st.warning(note)
+
+rows = services.operating_table(curves, deployed, unit)
+metric_cols = st.columns(len(models))
+for col, r in zip(metric_cols, rows):
+    col.metric(f"{r['model']}: EV per decision at deployed t", ui.fmt(r["EV at deployed"], unit=unit, signed=True),
+               delta=ui.fmt(r["EV at optimum"] - r["EV at deployed"], unit=unit, signed=True) + " available at the optimum")
+st.dataframe(pd.DataFrame(rows).set_index("model").T.astype(str), width="stretch")
+for m, c in curves.items():
+    if c.score_kind == "decision":
+        st.info(f"{m} is a hard 0/1 decision: it has a single operating point, not a curve.")
+    ui.undefined_notes(c.undefined, prefix=f"{m}: ")
+
+st.subheader("Where the value comes from (at the deployed threshold)")
+wcols = st.columns(len(models))
+for col, m in zip(wcols, models):
+    col.plotly_chart(charts.attribution_figure(curves[m].attribution_at(deployed[m]), unit=unit, title=m), key=f"tv_attr_{m}")
+
+if preds.segments:
+    st.subheader("By segment: threshold × segment heatmap of EV per decision")
+    a, b = st.columns(2)
+    seg_col = a.selectbox("Segment column", list(preds.segments), key="tv_segment")
+    seg_model = b.selectbox("Model", models, key="tv_seg_model")
+    seg = segment_curves(preds.y_true, preds.scores[seg_model], preds.segments[seg_col], table, column=seg_col,
+                         deployed=deployed[seg_model], sample_weight=preds.sample_weight, score_kind=preds.score_kinds[seg_model])
+    st.plotly_chart(charts.segment_heatmap_figure(seg, unit=unit), key="tv_heatmap")
+    st.caption("Stars mark each segment's own optimum (exact); the grid is for display only.")

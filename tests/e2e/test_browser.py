@@ -1,0 +1,47 @@
+"""What a person does, in a real browser: open the board, upload a file, edit the value table."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import shot, wait_for_app
+
+pytestmark = pytest.mark.e2e
+
+
+def test_board_opens_on_demo(page, server):
+    page.goto(server)
+    wait_for_app(page)
+    expect(page.get_by_role("heading", name="Decision board")).to_be_visible()
+    expect(page.get_by_test_id("stMetricValue").first).to_contain_text("EUR")
+    shot(page, "board")
+    assert not page.errors, page.errors
+
+
+def test_upload_csv_shows_summary(page, server, tmp_path):
+    csv = tmp_path / "predictions.csv"
+    rows = ["is_fraud,score_a,segment"] + [f"{i % 2},{(i % 10) / 10 + 0.05:.2f},{'ab'[i % 3 == 0]}" for i in range(200)]
+    csv.write_text("\n".join(rows) + "\n")
+    page.goto(server + "/upload")
+    wait_for_app(page)
+    page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(csv))
+    wait_for_app(page)
+    expect(page.get_by_text(re.compile(r"Valid: 200 rows"))).to_be_visible(timeout=60_000)
+    shot(page, "upload-summary")
+    page.get_by_role("button", name="Save and use this dataset").click()
+    wait_for_app(page)
+    expect(page.get_by_text(re.compile(r"Saved as dataset #\d+"))).to_be_visible()
+    assert not page.errors, page.errors
+
+
+def test_upload_bad_csv_lists_every_problem(page, server, tmp_path):
+    csv = tmp_path / "bad.csv"
+    csv.write_text("is_fraud,score_a\n1,0.9\n0,1.7\n,0.3\n1,inf\n")
+    page.goto(server + "/upload")
+    wait_for_app(page)
+    page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(csv))
+    wait_for_app(page)
+    expect(page.get_by_text(re.compile(r"problems? found"))).to_be_visible(timeout=60_000)
+    shot(page, "upload-problems")
+    assert not page.errors, page.errors
