@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._checks import check_binary_scores
-from ._errors import InputError
+from ._errors import InputError, ProblemList
 
-__all__ = ["ScoreCounts", "ThresholdCounts", "Confusion", "score_counts", "threshold_counts", "confusion_at", "confusion_from_counts"]
+__all__ = ["ScoreCounts", "ThresholdCounts", "Confusion", "score_counts", "threshold_counts", "cumulate", "confusion_at",
+           "confusion_from_counts", "metrics_from_cells"]
 
 
 def _nan_safe(x):
@@ -35,7 +36,8 @@ class ScoreCounts:
     pos, neg : ndarray of shape (k,)
         Weighted count of positives / negatives with exactly that score.
     pos_rows, neg_rows : ndarray of shape (k,), int64
-        Unweighted number of positive / negative rows with that score (for bootstrap draws).
+        Unweighted number of positive / negative rows of positive weight with that score
+        (for bootstrap draws).
     score_sum : ndarray of shape (k,)
         Weighted sum of the *original* scores in the cell (equals ``scores * (pos+neg)``
         when ``resolution`` is None); calibration needs it.
@@ -50,6 +52,27 @@ class ScoreCounts:
     neg_rows: np.ndarray
     score_sum: np.ndarray
     resolution: float | None = None
+    # cumulative sums shared by every re-pricing (value.price_curve); filled on first use
+    _cache: dict = field(default_factory=dict, init=False, repr=False)
+
+    def _cumulative(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(+inf then scores, cumulative pos, cumulative neg)``, each of shape (k + 1,),
+        starting at the "act on no one" point (0, 0); computed once, read-only."""
+        if "cum" not in self._cache:
+            k = len(self.scores)
+            thresholds = np.empty(k + 1)
+            thresholds[0] = np.inf
+            thresholds[1:] = self.scores
+            out = []
+            for a in (self.pos, self.neg):
+                c = np.empty(k + 1)
+                c[0] = 0.0
+                np.cumsum(a, out=c[1:])
+                out.append(c)
+            for a in (thresholds, *out):
+                a.flags.writeable = False
+            self._cache["cum"] = (thresholds, out[0], out[1])
+        return self._cache["cum"]
 
     @property
     def n(self) -> float:
@@ -96,9 +119,26 @@ class ThresholdCounts:
 
 
 def _bin_scores(s: np.ndarray, resolution: float) -> np.ndarray:
-    # floor to the grid so that a bin's representative never exceeds any member:
-    # acting at the representative acts on the whole bin.
-    return np.floor(s / resolution) * resolution
+    """Floor every score to the grid ``k * resolution`` exactly, in float arithmetic.
+
+    The representative never exceeds any member of its bin (acting at the representative
+    acts on the whole bin) and the next grid point lies above every member. ``np.floor(s /
+    r) * r`` alone gets both wrong for some scores (e.g. 0.7 / 0.1 = 6.999…), so one
+    correction step follows. When ``1 / resolution`` is an integer m (0.1, 1e-4 …) the grid
+    is ``k / m``, which makes decimal grid points such as 0.3 their own representative.
+    """
+    m = round(1.0 / resolution) if resolution <= 1.0 else 0
+    if m >= 1 and abs(m * resolution - 1.0) <= 1e-12:
+        def grid(k):
+            return k / m
+        k = np.floor(s * m)
+    else:
+        def grid(k):
+            return k * resolution
+        k = np.floor(s / resolution)
+    k[grid(k) > s] -= 1.0
+    k[grid(k + 1.0) <= s] += 1.0
+    return grid(k)
 
 
 def score_counts(y_true, y_score, *, sample_weight=None, resolution=None) -> ScoreCounts:
@@ -111,13 +151,23 @@ def score_counts(y_true, y_score, *, sample_weight=None, resolution=None) -> Sco
     y_score : array-like of shape (n,)
         Finite real scores; higher means more likely positive.
     sample_weight : array-like of shape (n,), default=None
-        Non-negative weights. Rows of zero weight still count in ``pos_rows``/``neg_rows``.
+        Non-negative weights. Rows of zero weight are dropped before grouping (as
+        scikit-learn's ranking metrics do), so a zero weight is the same as no row: its
+        score is not a threshold and it is not counted in ``pos_rows``/``neg_rows``.
     resolution : float, default=None
-        If given, scores are floored to multiples of it before grouping.
+        If given, scores are floored to the grid ``k * resolution`` before grouping (the
+        representative of a bin is its lower edge, never above any member); the result
+        states it. None means exact.
 
     Returns
     -------
     ScoreCounts
+
+    Raises
+    ------
+    InputError
+        Non-binary labels, non-finite scores, bad weights or a bad ``resolution`` — every
+        problem at once.
 
     Examples
     --------
@@ -125,13 +175,52 @@ def score_counts(y_true, y_score, *, sample_weight=None, resolution=None) -> Sco
     >>> c.scores.tolist(), c.pos.tolist(), c.neg.tolist()
     ([0.8, 0.4, 0.1], [2.0, 0.0, 0.0], [0.0, 1.0, 1.0])
     """
-    y, s, w = check_binary_scores(y_true, y_score, sample_weight)
-    if resolution is not None and not (np.isfinite(resolution) and resolution > 0):
-        raise InputError(f"resolution must be a positive number or None; got {resolution!r}.")
-    return _score_counts(y, s, w, resolution)
+    problems = _check_resolution(resolution)
+    y, s, w = _check_all(problems, y_true, y_score, sample_weight)
+    return _score_counts(y, s, w, None if resolution is None else float(resolution))
+
+
+def _check_all(problems: ProblemList, y_true, y_score, sample_weight):
+    """``check_binary_scores`` plus problems already found, raised together."""
+    try:
+        out = check_binary_scores(y_true, y_score, sample_weight)
+    except InputError as err:
+        raise InputError(err.problems + problems.problems) from None
+    problems.raise_if_any()
+    return out
+
+
+def _check_resolution(resolution) -> ProblemList:
+    problems = ProblemList()
+    if resolution is None:
+        return problems
+    try:
+        r = float(resolution)
+    except (TypeError, ValueError):
+        r = float("nan")
+    if isinstance(resolution, bool) or not (np.isfinite(r) and r > 0):
+        problems.add("resolution_invalid", f"resolution must be a positive finite number or None; got {resolution!r}.",
+                     "Pass e.g. 1e-4 to bin probabilities, or None for the exact curve.", column="resolution")
+    return problems
+
+
+def _check_threshold(threshold, problems: ProblemList | None = None) -> ProblemList:
+    problems = ProblemList() if problems is None else problems
+    try:
+        t = float(threshold)
+    except (TypeError, ValueError):
+        t = float("nan")
+    if isinstance(threshold, bool) or np.isnan(t):
+        problems.add("threshold_invalid", f"threshold must be a number (+inf acts on no one, -inf on everyone); got {threshold!r}.",
+                     "Pass the score at or above which the model acts.", column="threshold")
+    return problems
 
 
 def _score_counts(y, s, w, resolution=None) -> ScoreCounts:
+    if not w.all():
+        # a zero weight is no row (sklearn drops them too): no threshold, no row count
+        keep = w != 0
+        y, s, w = y[keep], s[keep], w[keep]
     key = _bin_scores(s, resolution) if resolution is not None else s
     order = np.argsort(-key, kind="stable")
     ks = key[order]
@@ -152,10 +241,19 @@ def _score_counts(y, s, w, resolution=None) -> ScoreCounts:
 
 
 def cumulate(counts: ScoreCounts) -> ThresholdCounts:
-    """Cumulative counts from per-score counts (O(k))."""
+    """Cumulative counts from per-score counts (O(k)): the threshold sweep without the rows.
+
+    Examples
+    --------
+    >>> c = cumulate(score_counts([1, 0, 1], [0.9, 0.5, 0.5]))
+    >>> c.thresholds.tolist(), c.tp.tolist(), c.fp.tolist(), c.fn.tolist(), c.tn.tolist()
+    ([0.9, 0.5], [1.0, 2.0], [0.0, 1.0], [1.0, 0.0], [1.0, 0.0])
+    """
     tp = np.cumsum(counts.pos)
     fp = np.cumsum(counts.neg)
-    n_pos, n_neg = counts.n_pos, counts.n_neg
+    # totals from the same sums, so that fn and tn are exactly 0 when acting on everyone
+    n_pos = float(tp[-1]) if len(tp) else 0.0
+    n_neg = float(fp[-1]) if len(fp) else 0.0
     return ThresholdCounts(thresholds=counts.scores, tp=tp, fp=fp, fn=n_pos - tp, tn=n_neg - fp,
                            n=n_pos + n_neg, n_pos=n_pos, n_neg=n_neg, resolution=counts.resolution)
 
@@ -165,6 +263,10 @@ def threshold_counts(y_true, y_score, *, sample_weight=None, resolution=None) ->
 
     Equivalent to ``sklearn.metrics.confusion_matrix(y, score >= t, labels=[0, 1])`` for
     every ``t`` in ``thresholds``, computed with one stable sort and cumulative sums.
+    Parameters are those of :func:`score_counts`. ``fp``/``tp`` equal scikit-learn's
+    ``roc_curve(..., drop_intermediate=False)`` fps/tps (``fpr * n_neg``, ``tpr * n_pos``)
+    after its leading ``inf`` threshold. With ``resolution``, thresholds are the bins'
+    lower edges and a row acts iff its bin's edge is >= t.
 
     Examples
     --------
@@ -213,7 +315,14 @@ def _ratio(num, den, name, reason, undefined):
 
 
 def metrics_from_cells(tp, fp, fn, tn, threshold=float("nan")) -> Confusion:
-    """SPEC §3.1 metrics from the four (weighted) cells; 0/0 is NaN with its reason."""
+    """SPEC §3.1 metrics from the four (weighted) cells; 0/0 is NaN with its reason.
+
+    Examples
+    --------
+    >>> c = metrics_from_cells(0, 0, 10, 90)  # always predicts negative
+    >>> c.accuracy, c.precision, c.recall, c.undefined
+    (0.9, nan, 0.0, {'precision': 'no predicted positives at this threshold'})
+    """
     tp, fp, fn, tn = float(tp), float(fp), float(fn), float(tn)
     und: dict[str, str] = {}
     n = tp + fp + fn + tn
@@ -231,7 +340,13 @@ def metrics_from_cells(tp, fp, fn, tn, threshold=float("nan")) -> Confusion:
 
 
 def confusion_from_counts(counts: ScoreCounts, threshold: float) -> Confusion:
-    """Confusion at ``threshold`` from per-score counts, O(k); rows with score >= t act."""
+    """Confusion at ``threshold`` from per-score counts, O(k); rows with score >= t act.
+
+    With binned counts (``counts.resolution`` set) a whole bin acts iff its lower edge is
+    >= t, so the result equals the rows' confusion only for thresholds on the grid.
+    """
+    _check_threshold(threshold).raise_if_any()
+    threshold = float(threshold)
     act = counts.scores >= threshold
     tp = counts.pos[act].sum()
     fp = counts.neg[act].sum()
@@ -251,10 +366,8 @@ def confusion_at(y_true, y_score, threshold, *, sample_weight=None) -> Confusion
     >>> round(c.accuracy, 4), round(c.precision, 4), round(c.recall, 4), round(c.f1, 4)
     (0.86, 0.4, 0.8, 0.5333)
     """
-    y, s, w = check_binary_scores(y_true, y_score, sample_weight)
-    if not np.isfinite(threshold):
-        if not (isinstance(threshold, float) and threshold == np.inf):
-            raise InputError(f"threshold must be a finite number or +inf (act on no one); got {threshold!r}.")
+    y, s, w = _check_all(_check_threshold(threshold), y_true, y_score, sample_weight)
+    threshold = float(threshold)
     act = s >= threshold
     pos = y == 1
     tp = w[act & pos].sum()
