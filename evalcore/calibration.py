@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 from scipy import optimize, special, stats
+from scipy.linalg import LinAlgWarning
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.isotonic import IsotonicRegression
 from sklearn.linear_model import LogisticRegression
@@ -444,16 +445,30 @@ def _logistic_fit(x, y, w):
     # standardise for conditioning, then map the coefficients back to the original x
     mean = np.average(x, weights=w)
     sd = np.sqrt(np.average((x - mean) ** 2, weights=w))
-    z = ((x - mean) / sd)[:, None]
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", ConvergenceWarning)
-        try:
-            model = _logistic_model().fit(z, y, sample_weight=w)
-        except ConvergenceWarning:
-            return np.nan, np.nan, "the logistic regression did not converge"
-    b = float(model.coef_[0, 0]) / sd
-    a = float(model.intercept_[0]) - b * mean
+    z = (x - mean) / sd
+    b0, a0, converged = _fit_standardised(z, y, w)
+    if not converged:
+        return np.nan, np.nan, "the logistic regression did not converge"
+    b = b0 / sd
+    a = a0 - b * mean
     return float(b), float(a), None
+
+
+def _fit_standardised(z, y, w):
+    """Fit on a standardised feature; judge convergence by the score equations.
+
+    scikit-learn's Newton solver may warn and fall back to L-BFGS near the optimum (line
+    search at float precision); the warning alone says nothing about the answer, so we
+    silence it and check the gradient of the mean log-likelihood ourselves instead.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        warnings.simplefilter("ignore", LinAlgWarning)
+        model = _logistic_model().fit(z[:, None], y, sample_weight=w)
+    b, a = float(model.coef_[0, 0]), float(model.intercept_[0])
+    r = w * (y - special.expit(a + b * z)) / np.sum(w)
+    converged = max(abs(r.sum()), abs((r * z).sum())) < 1e-6
+    return b, a, converged
 
 
 def calibration_slope_intercept(y_true, y_prob, *, sample_weight=None) -> tuple[float, float]:
@@ -871,17 +886,12 @@ def _fit_map(y, s, w, method, score_kind) -> CalibrationMap:
                               notes=("all scores are equal: the map is the constant (smoothed) positive rate",), **common)
     mean = np.average(x, weights=w)
     sd = np.sqrt(np.average((x - mean) ** 2, weights=w))
-    z = ((x - mean) / sd)[:, None]
-    zz = np.vstack([z, z])
-    yy = np.r_[np.ones(len(x), dtype=np.int8), np.zeros(len(x), dtype=np.int8)]
-    ww = np.r_[w * t, w * (1.0 - t)]
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", ConvergenceWarning)
-        model = _logistic_model().fit(zz, yy, sample_weight=ww)
-    notes = ("the Platt logistic fit stopped before full convergence",) if any(
-        issubclass(c.category, ConvergenceWarning) for c in caught) else ()
-    b = float(model.coef_[0, 0]) / sd
-    a = float(model.intercept_[0]) - b * mean
+    z = (x - mean) / sd
+    # soft targets as two weighted copies of each row: label 1 with weight w·t, 0 with w·(1−t)
+    b0, a0, converged = _fit_standardised(np.r_[z, z], np.r_[np.ones(len(x)), np.zeros(len(x))], np.r_[w * t, w * (1.0 - t)])
+    notes = () if converged else ("the Platt logistic fit stopped before full convergence",)
+    b = b0 / sd
+    a = a0 - b * mean
     return CalibrationMap(slope=b, intercept=a, notes=notes, **common)
 
 
