@@ -13,6 +13,8 @@ import numpy as np
 import pandas as pd
 import pytest
 import statsmodels.api as sm
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import special
 from sklearn.calibration import _sigmoid_calibration, calibration_curve
 from sklearn.isotonic import IsotonicRegression
@@ -602,3 +604,54 @@ def test_segment_with_one_class_is_reported_not_raised():
 def test_segment_shape_error():
     with pytest.raises(InputError, match="one value per row"):
         segment_calibration([0, 1], [0.2, 0.3], ["a"])
+
+
+# --------------------------------------------------------------------------- properties
+
+_edgy = st.sampled_from([0.0, 0.1, 0.2, 0.3, 0.6, 0.7, 0.9, 1.0, 0.1 + 0.2, 0.7 - 1e-16])
+_probs = st.one_of(st.floats(0.0, 1.0, allow_nan=False), _edgy)
+
+
+@st.composite
+def _samples(draw):
+    n = draw(st.integers(1, 40))
+    p = np.array(draw(st.lists(_probs, min_size=n, max_size=n)))
+    y = np.array(draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)))
+    w = np.array(draw(st.lists(st.sampled_from([0.0, 0.5, 1.0, 2.0, 3.0]), min_size=n, max_size=n)))
+    if w.sum() == 0:
+        w[0] = 1.0
+    return y, p, w
+
+
+@settings(max_examples=150, deadline=None)
+@given(_samples(), st.integers(1, 12), st.sampled_from(["uniform", "quantile"]))
+def test_properties(sample, n_bins, strategy):
+    y, p, w = sample
+    r = reliability(y, p, sample_weight=w, n_bins=n_bins, strategy=strategy)
+    assert sum(b.count for b in r.bins) == pytest.approx(w.sum())  # bin counts sum to N
+    assert sum(b.n_rows for b in r.bins) == len(y)
+    assert len(r.bins) == r.n_bins and (r.n_bins == n_bins if strategy == "uniform" else r.n_bins <= n_bins)
+    for b in r.bins:
+        if not b.empty:
+            assert b.low - 1e-12 <= b.mean_pred <= b.high + 1e-12  # a bin's mean lies inside it
+            assert b.frac_pos_low <= b.frac_pos + 1e-12 and b.frac_pos <= b.frac_pos_high + 1e-12
+    assert 0.0 <= r.ece <= 1.0 and 0.0 <= r.brier <= 1.0
+    # ECE is at least the calibration-in-the-large gap |mean y − mean p| (triangle inequality),
+    # with equality for a single bin
+    gap = abs(np.average(y, weights=w) - np.average(p, weights=w))
+    assert r.ece >= gap - 1e-12
+    assert ece(y, p, sample_weight=w, n_bins=1) == pytest.approx(gap, abs=1e-12)
+    # row order does not matter
+    perm = np.random.default_rng(0).permutation(len(y))
+    rp = reliability(y[perm], p[perm], sample_weight=w[perm], n_bins=n_bins, strategy=strategy)
+    assert rp.ece == pytest.approx(r.ece, abs=1e-12) and [b.count for b in rp.bins] == pytest.approx([b.count for b in r.bins])
+    json.dumps(r.to_dict(), allow_nan=False)
+
+
+def test_wilson_coverage_by_simulation():
+    # ~95% coverage for a small bin (n=30, p=0.2); Monte-Carlo SE of the coverage ≈ 0.003
+    rng = np.random.default_rng(0)
+    k = rng.binomial(30, 0.2, size=20_000)
+    lo, hi = wilson_interval(k, 30)
+    coverage = np.mean((lo <= 0.2) & (0.2 <= hi))
+    assert 0.93 < coverage < 0.98
