@@ -497,9 +497,8 @@ def calibration_slope_intercept(y_true, y_prob, *, sample_weight=None) -> tuple[
     return b, a
 
 
-def _reliability(y, p, w, *, n_bins, strategy, edges=None) -> Reliability:
-    if edges is None:
-        edges = _edges(p, w, n_bins, strategy)
+def _reliability(y, p, w, *, n_bins, strategy) -> Reliability:
+    edges = _edges(p, w, n_bins, strategy)
     k = len(edges) - 1
     idx = _bin_index(p, edges)
     W, WY, WP = _bin_sums(y, p, w, idx, k)
