@@ -29,7 +29,7 @@ def _thin(idx: np.ndarray, keep: list[int]) -> np.ndarray:
 
 
 def value_curve_figure(curves: dict[str, ValueCurve], deployed: dict[str, float], *, unit: str = "",
-                       bands: dict | None = None, height: int = 460) -> go.Figure:
+                       bands: dict | None = None, height: int = 460, log_x: bool = False) -> go.Figure:
     """EV per decision against the threshold for each model, with optimum, deployed and
     Bayes thresholds, act-on-everyone/no-one lines and the flatness band.
 
@@ -59,9 +59,9 @@ def value_curve_figure(curves: dict[str, ValueCurve], deployed: dict[str, float]
                                      hovertemplate=f"optimum (t in ({lo_t:.4g}, {hi_t:.4g}])<br>EV=%{{y:,.2f}} {unit}<extra></extra>"))
             f_lo, f_hi = c.flatness
             if np.isfinite(f_lo) and np.isfinite(f_hi) and f_hi > f_lo:
-                fig.add_vrect(x0=f_lo, x1=f_hi, fillcolor=color, opacity=0.08, line_width=0,
-                              annotation_text=f"{name}: within {c.flat_tol:.0%} of optimum", annotation_position="top left",
-                              annotation_font_size=11)
+                fig.add_vrect(x0=f_lo, x1=f_hi, fillcolor=color, opacity=0.10, line_width=0)
+                fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", marker=dict(symbol="square", size=12, color=color, opacity=0.25),
+                                         name=f"{name}: EV within {c.flat_tol:.0%} of optimum for t in [{f_lo:.4g}, {f_hi:.4g}]"))
         t_dep = deployed.get(name)
         if t_dep is not None:
             fig.add_vline(x=t_dep, line=dict(color=color, dash="dash", width=1.5))
@@ -69,15 +69,22 @@ def value_curve_figure(curves: dict[str, ValueCurve], deployed: dict[str, float]
                                      name=f"{name}: deployed t={t_dep:.4g}", hovertemplate="deployed<br>EV=%{y:,.2f} " + unit + "<extra></extra>"))
         if np.isfinite(c.bayes_threshold):
             fig.add_vline(x=c.bayes_threshold, line=dict(color=color, dash="dot", width=1.5),
-                          annotation_text=f"t* {c.bayes_threshold:.3g}", annotation_position="bottom right", annotation_font_size=11)
-        fig.add_hline(y=c.ev_all, line=dict(color=color, dash="longdash", width=1), opacity=0.6,
-                      annotation_text=f"{name}: act on everyone", annotation_position="bottom left", annotation_font_size=10)
-        fig.add_hline(y=c.ev_none, line=dict(color=color, dash="dashdot", width=1), opacity=0.6,
-                      annotation_text=f"{name}: act on no one", annotation_position="top left", annotation_font_size=10)
+                          annotation_text=f"t* {c.bayes_threshold:.3g}", annotation_position="top right", annotation_font_size=11)
+    if curves:
+        # acting on everyone / no one does not depend on the model: one pair of reference lines
+        c = next(iter(curves.values()))
+        fig.add_hline(y=c.ev_all, line=dict(color="#555", dash="longdash", width=1),
+                      annotation_text=f"act on everyone: {_money(c.ev_all, unit)}", annotation_position="bottom left",
+                      annotation_font_size=11)
+        fig.add_hline(y=c.ev_none, line=dict(color="#555", dash="dashdot", width=1),
+                      annotation_text=f"act on no one: {_money(c.ev_none, unit)}", annotation_position="top left",
+                      annotation_font_size=11)
     fig.update_layout(height=height, margin=dict(l=10, r=10, t=30, b=10), hovermode="x",
                       xaxis_title="threshold t (act when score ≥ t)",
                       yaxis_title=f"expected VALUE per decision ({unit or 'money'}; gains positive)",
                       legend=dict(orientation="h", y=-0.2), uirevision="curve")
+    if log_x:
+        fig.update_xaxes(type="log", title="threshold t (act when score ≥ t), log scale")
     return fig
 
 

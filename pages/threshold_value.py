@@ -30,7 +30,9 @@ for col, m in zip(cols, models):
                              key=key, on_change=_commit, format="%.3f")
 
 curves = {m: price_curve(state.counts_for(preds, m), table, score_kind=preds.score_kinds[m]) for m in models}
-st.plotly_chart(charts.value_curve_figure(curves, deployed, unit=unit), key="tv_curve")
+log_x = st.toggle("Log threshold axis (for rare positives, where the optimum sits at small scores)", key="tv_log_x",
+                  value=all(k == "probability" for k in preds.score_kinds.values()) and preds.positive_rate < 0.1)
+st.plotly_chart(charts.value_curve_figure(curves, deployed, unit=unit, log_x=log_x), key="tv_curve")
 for note in services.calibration_gap_notes(curves):
     st.warning(note)
 

@@ -45,3 +45,31 @@ def test_upload_bad_csv_lists_every_problem(page, server, tmp_path):
     expect(page.get_by_text(re.compile(r"problems? found"))).to_be_visible(timeout=60_000)
     shot(page, "upload-problems")
     assert not page.errors, page.errors
+
+
+def test_edit_fn_amount_moves_optimum(page, server):
+    page.goto(server + "/threshold")
+    wait_for_app(page)
+    before = page.get_by_text(re.compile(r"new: optimum t=")).first.text_content()
+    page.goto(server + "/value-table")
+    wait_for_app(page)
+    editor = page.get_by_test_id("stDataFrame").first
+    # the grid is a canvas: click the first data cell (TP, outcome), then walk to FN/amount with the keyboard
+    editor.click(position={"x": 30, "y": 35 + 17})
+    for key in ["ArrowRight", "ArrowRight", "ArrowDown", "ArrowDown", "Enter"]:
+        page.keyboard.press(key)
+    inp = page.get_by_test_id("portal").locator(".gdg-clip-region").locator("input, textarea").first
+    inp.fill("-90000")
+    inp.press("Enter")
+    wait_for_app(page)
+    expect(page.get_by_text(re.compile(r"FN -90,000\.00"))).to_be_visible()
+    shot(page, "value-table-edited")
+    # the edit lives in the session: switch page through the sidebar (a full reload would start a new session)
+    page.get_by_test_id("stSidebarNavLink").filter(has_text="Threshold").click()
+    wait_for_app(page)
+    after = page.get_by_text(re.compile(r"new: optimum t=")).first.text_content()
+    shot(page, "threshold-after-edit")
+    assert before != after, (before, after)
+    assert float(after.split("t=")[1]) < float(before.split("t=")[1])  # costlier misses → act earlier
+    assert not page.errors, page.errors
+

@@ -1,0 +1,5 @@
+import sys
+
+from board.cli import main
+
+sys.exit(main())

@@ -1,0 +1,183 @@
+"""Command line: ``python -m board validate|evaluate …`` for pipelines and the weekly automation.
+
+Exit code 0 on success, 2 on bad input or bad arguments, with every problem printed and
+never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from evalcore import InputError, ValueTable
+from evalcore.data import ColumnMapping, read_table, validate
+
+EXIT_BAD_INPUT = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # argparse exits 2 already; keep its message, add a hint
+        self.print_usage(sys.stderr)
+        print(f"error: {message}\nRun with --help for every option.", file=sys.stderr)
+        raise SystemExit(EXIT_BAD_INPUT)
+
+
+def _pair(text: str) -> tuple[str, str]:
+    if "=" not in text:
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
+    name, value = text.split("=", 1)
+    if not name or not value:
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE with both parts, got {text!r}")
+    return name, value
+
+
+def _add_data_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--predictions", required=True, type=Path, help="CSV or Parquet file, one row per decision")
+    p.add_argument("--label", required=True, help="label column")
+    p.add_argument("--score", required=True, action="append", type=_pair, metavar="NAME=COL",
+                   help="model name and its score column (once or twice)")
+    p.add_argument("--score-kind", action="append", type=_pair, default=[], metavar="NAME=KIND",
+                   help="probability | score | decision (default: guessed from the values)")
+    p.add_argument("--positive", default=None, help="label value of the positive class (default: 1/true/yes)")
+    p.add_argument("--segment", action="append", default=[], metavar="COL")
+    p.add_argument("--time", default=None, metavar="COL")
+    p.add_argument("--group", default=None, metavar="COL")
+    p.add_argument("--feature", action="append", default=[], metavar="COL")
+    p.add_argument("--weight", default=None, metavar="COL")
+    p.add_argument("--drop-missing-labels", action="store_true", help="confirm dropping rows whose label is missing")
+    p.add_argument("--max-mb", type=int, default=2048, help="refuse files larger than this (MB)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m board", description="evalboard: decide whether to ship a model, in money.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    v = sub.add_parser("validate", help="check a predictions file and print its summary or every problem")
+    _add_data_args(v)
+    e = sub.add_parser("evaluate", help="compute the board and write JSON (and HTML/PDF)")
+    _add_data_args(e)
+    e.add_argument("--value-table", type=Path, default=None, help="JSON with tp, fp, fn, tn (and unit, confidence, prevalence)")
+    for cell in ("tp", "fp", "fn", "tn"):
+        e.add_argument(f"--{cell}", type=float, default=None, help=f"value per {cell.upper()} event (gain +, cost −)")
+    e.add_argument("--unit", default="")
+    e.add_argument("--prevalence", type=float, default=None, help="production positive rate")
+    e.add_argument("--threshold", action="append", type=_pair, default=[], metavar="NAME=T")
+    e.add_argument("--n-resamples", type=int, default=1000)
+    e.add_argument("--method", choices=["percentile", "bca"], default="percentile")
+    e.add_argument("--scheme", choices=["rows", "stratified", "cluster"], default="rows")
+    e.add_argument("--strata", default=None, metavar="COL", help="segment column for --scheme stratified")
+    e.add_argument("--seed", type=int, default=0)
+    e.add_argument("--json", type=Path, default=None, metavar="OUT.json", help="write the JSON here (default: stdout)")
+    e.add_argument("--html", type=Path, default=None, metavar="OUT.html")
+    e.add_argument("--pdf", type=Path, default=None, metavar="OUT.pdf")
+    return parser
+
+
+def _mapping(args) -> ColumnMapping:
+    scores = dict(args.score)
+    problems = []
+    if len(scores) != len(args.score):
+        problems.append("two --score options use the same model name; give each model its own name.")
+    kinds = dict(args.score_kind)
+    for name in kinds:
+        if name not in scores:
+            problems.append(f"--score-kind names model {name!r}, which has no --score.")
+    if problems:
+        raise InputError("\n".join(problems))
+    return ColumnMapping(label=args.label, scores=scores, score_kinds=kinds, positive=args.positive,
+                         segments=tuple(args.segment), time=args.time, group=args.group, features=tuple(args.feature),
+                         weight=args.weight, drop_missing_labels=args.drop_missing_labels)
+
+
+def _load(args):
+    path: Path = args.predictions
+    if not path.is_file():
+        raise InputError(f"--predictions {path}: no such file.")
+    raw = path.read_bytes()
+    frame = read_table(raw, path.name, max_bytes=args.max_mb * 2**20)
+    return validate(frame, _mapping(args))
+
+
+def _table(args) -> ValueTable:
+    cells = {c: getattr(args, c) for c in ("tp", "fp", "fn", "tn")}
+    if args.value_table is not None:
+        if any(v is not None for v in cells.values()):
+            raise InputError("give either --value-table or --tp/--fp/--fn/--tn, not both.")
+        try:
+            d = json.loads(args.value_table.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as err:
+            raise InputError(f"--value-table {args.value_table}: cannot read JSON ({err}).") from None
+        if not isinstance(d, dict):
+            raise InputError(f"--value-table {args.value_table}: expected a JSON object with tp, fp, fn, tn.")
+        return ValueTable.from_dict(d)
+    missing = [c for c, v in cells.items() if v is None]
+    if missing:
+        raise InputError(f"the value table needs --value-table FILE or all of --tp --fp --fn --tn; missing: "
+                         + ", ".join(f"--{c}" for c in missing) + ".")
+    return ValueTable(**cells, unit=args.unit, prevalence=args.prevalence)
+
+
+def cmd_validate(args) -> int:
+    preds = _load(args)
+    print(json.dumps({"valid": True, **preds.summary()}, indent=2, ensure_ascii=False))
+    return 0
+
+
+def cmd_evaluate(args) -> int:
+    from evalcore.board import BoardConfig, evaluate
+
+    problems = []
+    preds = table = None
+    for step in (_load, _table):
+        try:
+            out = step(args)
+        except InputError as err:
+            problems += err.problems
+            continue
+        if step is _load:
+            preds = out
+        else:
+            table = out
+    if problems:
+        raise InputError(problems)
+    thresholds = {}
+    for name, t in args.threshold:
+        try:
+            thresholds[name] = float(t)
+        except ValueError:
+            raise InputError(f"--threshold {name}={t}: {t!r} is not a number.") from None
+    config = BoardConfig(thresholds=thresholds, n_resamples=args.n_resamples, method=args.method, seed=args.seed,
+                         scheme=args.scheme, strata_column=args.strata)
+    result = evaluate(preds, table, config)
+    text = json.dumps(result.to_dict(), indent=2, ensure_ascii=False, allow_nan=False)
+    if args.json:
+        args.json.write_text(text + "\n", encoding="utf-8")
+    else:
+        print(text)
+    if args.html or args.pdf:
+        from board import export
+
+        if args.html:
+            export.write_html(result, args.html)
+        if args.pdf:
+            export.write_pdf(result, args.pdf)
+    return 0
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return {"validate": cmd_validate, "evaluate": cmd_evaluate}[args.command](args)
+    except BrokenPipeError:  # e.g. piped into `head`
+        return 0
+    except InputError as err:
+        n = len(err.problems)
+        print(f"{n} problem{'s' if n != 1 else ''} found:", file=sys.stderr)
+        for p in err.problems:
+            print(f"- {p}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+
+
+if __name__ == "__main__":
+    sys.exit(main())
