@@ -1,0 +1,194 @@
+"""Plotly figure builders for the Drift page: drift results -> go.Figure.
+
+No Streamlit calls and no statistics: every number drawn comes from ``evalcore.drift``.
+Windows are placed on the x-axis at their last day ("window ending on ...").
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from evalcore.drift import CalibrationDrift, DriftReport, FeatureDrift, LabelDrift
+
+LIGHT_COLORS = {"green": "#2E9E44", "yellow": "#F2B705", "red": "#D62828", "grey": "#9AA0A6"}
+LEVEL_COLORS = {-1: "#9AA0A6", 0: "#0B5FFF", 1: "#F2B705", 2: "#D62828"}
+FAMILY_TITLES = {"feature": "Feature drift", "label": "Label drift", "calibration": "Calibration drift"}
+BELOW_NOISE_NAME = "below noise floor"
+TOO_FEW_NAME = "too few rows"
+X_TITLE = "window ending on"
+
+
+def _fmt(x, spec: str = ".3f") -> str:
+    return "—" if x is None or not np.isfinite(x) else format(float(x), spec)
+
+
+def _window_ends(windows) -> list[str]:
+    return [(w.end - pd.Timedelta(days=1)).strftime("%Y-%m-%d") for w in windows]
+
+
+def drift_lights_figure(report: DriftReport, *, height: int = 150) -> go.Figure:
+    """The three lights side by side; hovering a light shows its one-line reason."""
+    fams = ["feature", "label", "calibration"]
+    lights = [report.lights[f] for f in fams]
+    fig = go.Figure(go.Scatter(
+        x=[FAMILY_TITLES[f] for f in fams], y=[0, 0, 0], mode="markers+text",
+        marker=dict(size=46, color=[LIGHT_COLORS[l.color] for l in lights], line=dict(color="#333", width=1)),
+        text=[l.color for l in lights], textposition="bottom center", customdata=[l.reason for l in lights],
+        hovertemplate="%{x}: %{text}<br>%{customdata}<extra></extra>", name="drift lights", showlegend=False))
+    fig.update_layout(height=height, margin=dict(l=10, r=10, t=10, b=10), template="plotly_white")
+    fig.update_yaxes(visible=False, range=[-1, 0.6])
+    fig.update_xaxes(showgrid=False)
+    return fig
+
+
+def feature_heatmap_figure(fd: FeatureDrift, *, height: int | None = None) -> go.Figure:
+    """Features × windows heatmap of the drift statistic, coloured relative to each feature's
+    red threshold (1 = at the threshold), so KS and PSI rows share one scale.
+
+    Cells whose statistic is below its noise floor carry an open circle; windows with too few
+    rows carry a cross. Hover shows the statistic, its noise floor, rows and status.
+    """
+    x = _window_ends(fd.windows)
+    y = [f"{f} ({'KS' if k == 'ks' else 'PSI'})" for f, k in zip(fd.features, fd.kinds)]
+    fig = go.Figure()
+    if not fd.features or not fd.windows:
+        fig.add_annotation(text=fd.reason, showarrow=False, x=0.5, y=0.5, xref="paper", yref="paper")
+        fig.update_layout(height=height or 200, template="plotly_white")
+        return fig
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rel = fd.statistic / fd.red_threshold[:, None]
+    status = fd.status
+    n_cur = fd.n_cur
+    hover = [[f"{y[i]}<br>{X_TITLE} {x[j]}<br>statistic {_fmt(fd.statistic[i, j], '.4f')}"
+              f"<br>noise floor {_fmt(fd.noise_floor[i, j], '.4f')}<br>rows {n_cur[i, j]:,} vs reference {fd.n_ref[i]:,}"
+              f"<br>status: {status[i, j]}" for j in range(len(x))] for i in range(len(y))]
+    text = [[_fmt(v, ".2f") for v in row] for row in fd.statistic]
+    fig.add_trace(go.Heatmap(
+        z=rel, x=x, y=y, zmin=0, zmax=2, text=text, texttemplate="%{text}", hovertext=hover, hoverinfo="text",
+        colorscale=[[0, "#EAF4EA"], [0.5, "#F2B705"], [0.5001, "#F4A259"], [1, "#D62828"]],
+        colorbar=dict(title="statistic ÷ red threshold"), name="drift statistic"))
+    below = fd.below_noise
+    bi, bj = np.nonzero(below)
+    fig.add_trace(go.Scatter(x=[x[j] for j in bj], y=[y[i] for i in bi], mode="markers", name=BELOW_NOISE_NAME,
+                             marker=dict(symbol="circle-open", size=16, color="#555", line=dict(width=1.5)),
+                             hovertemplate="below its noise floor: indistinguishable from sampling noise<extra></extra>"))
+    ti, tj = np.nonzero(status == "too few rows")
+    fig.add_trace(go.Scatter(x=[x[j] for j in tj], y=[y[i] for i in ti], mode="markers", name=TOO_FEW_NAME,
+                             marker=dict(symbol="x-thin-open", size=14, color="#333", line=dict(width=2)),
+                             hovertemplate="too few rows: noise floor above the threshold<extra></extra>"))
+    method = "exact KS" if fd.ks_method == "exact" else f"binned KS ({fd.n_bins} reference-quantile bins)"
+    fig.update_layout(
+        height=height or max(260, 34 * len(y) + 140), template="plotly_white",
+        title=dict(text=f"Feature drift vs reference {fd.reference.label} — {method}", font=dict(size=15)),
+        xaxis_title=X_TITLE, legend=dict(orientation="h", y=-0.25), margin=dict(l=10, r=10, t=50, b=10))
+    fig.update_yaxes(autorange="reversed")
+    return fig
+
+
+def feature_distribution_figure(fd: FeatureDrift, feature: str, *, window: int = -1, height: int = 380) -> go.Figure:
+    """Reference vs current distribution of one feature in one window (default: the latest).
+
+    Numeric: the two ECDFs on the reference's frozen grid (exact at every grid value).
+    Categorical: the share of each level, with the ``(missing)`` and ``(unseen)`` buckets
+    shown when either sample has rows in them.
+    """
+    i = fd.features.index(feature)
+    ref = fd.references[i]
+    w = fd.windows[window]
+    cur = fd.window_counts[i][window].astype(float)
+    fig = go.Figure()
+    stat_name = "KS" if fd.kinds[i] == "ks" else "PSI"
+    if ref.kind == "ks":
+        # codes 2k+1 are "equal to edge k": the cumulative share there is the ECDF at the edge
+        at_edge = np.arange(1, 2 * ref.edges.size, 2)
+        fr = np.cumsum(ref.counts)[at_edge] / max(ref.n, 1)
+        fc = np.cumsum(cur)[at_edge] / max(cur.sum(), 1)
+        fig.add_trace(go.Scatter(x=ref.edges, y=fr, mode="lines", line=dict(shape="hv", color="#555", width=2),
+                                 name=f"reference {fd.reference.label}"))
+        fig.add_trace(go.Scatter(x=ref.edges, y=fc, mode="lines", line=dict(shape="hv", color="#D62828", width=2),
+                                 name=f"window {w.label}"))
+        fig.update_yaxes(title="share of rows ≤ x (ECDF)", range=[0, 1.02])
+        fig.update_xaxes(title=feature)
+    else:
+        keep = [k for k, lev in enumerate(ref.levels) if not (lev in ("(missing)", "(unseen)") and ref.counts[k] + cur[k] == 0)]
+        levels = [str(ref.levels[k]) for k in keep]
+        fig.add_trace(go.Bar(x=levels, y=ref.counts[keep] / max(ref.n, 1), name=f"reference {fd.reference.label}", marker_color="#555"))
+        fig.add_trace(go.Bar(x=levels, y=cur[keep] / max(cur.sum(), 1), name=f"window {w.label}", marker_color="#D62828"))
+        fig.update_layout(barmode="group")
+        fig.update_yaxes(title="share of rows", tickformat=".0%")
+        fig.update_xaxes(title=feature)
+    j = window % len(fd.windows)
+    fig.update_layout(
+        height=height, template="plotly_white", legend=dict(orientation="h", y=-0.2),
+        title=dict(text=f"{feature}: {stat_name} {_fmt(fd.statistic[i, j])} (noise floor {_fmt(fd.noise_floor[i, j])}, "
+                        f"{fd.status[i, j]})", font=dict(size=15)), margin=dict(l=10, r=10, t=50, b=10))
+    return fig
+
+
+def label_rate_figure(ld: LabelDrift, *, height: int = 380) -> go.Figure:
+    """Positive rate per window with Wilson 95% bands against the reference rate and its band.
+
+    Markers: red where the two-proportion test is significant, grey where too few rows.
+    A possible label-definition change is marked at the estimated step day.
+    """
+    x = _window_ends(ld.windows)
+    fig = go.Figure()
+    if x:
+        fig.add_trace(go.Scatter(x=x + x[::-1], y=np.r_[ld.high, ld.low[::-1]], fill="toself", line=dict(width=0),
+                                 fillcolor="rgba(11,95,255,0.15)", name="Wilson 95% interval", hoverinfo="skip"))
+    fig.add_trace(go.Scatter(
+        x=x, y=ld.rate, mode="lines+markers", name="positive rate", line=dict(color="#0B5FFF", width=2),
+        marker=dict(size=9, color=[LEVEL_COLORS[int(v)] for v in ld.level]),
+        customdata=np.c_[ld.low, ld.high, ld.p_value, ld.n] if x else None,
+        hovertemplate=("%{x}: %{y:.2%} [%{customdata[0]:.2%}, %{customdata[1]:.2%}]<br>p = %{customdata[2]:.2g}, "
+                       "rows %{customdata[3]:,.0f}<extra></extra>")))
+    if np.isfinite(ld.ref_rate):
+        fig.add_hline(y=ld.ref_rate, line=dict(color="#555", dash="dash", width=1.5),
+                      annotation_text=f"reference {ld.ref_rate:.2%}", annotation_position="top left")
+        fig.add_hrect(y0=ld.ref_interval[0], y1=ld.ref_interval[1], fillcolor="#555", opacity=0.08, line_width=0)
+    if ld.label_definition_change and ld.step_date is not None:
+        fig.add_vline(x=ld.step_date.strftime("%Y-%m-%d"), line=dict(color="#D62828", dash="dot", width=1.5))
+        fig.add_annotation(x=ld.step_date.strftime("%Y-%m-%d"), y=1, yref="paper", showarrow=False, yanchor="bottom",
+                           text="possible label-definition change", font=dict(color="#D62828", size=12))
+    fig.update_layout(height=height, template="plotly_white", legend=dict(orientation="h", y=-0.25),
+                      title=dict(text=f"Label drift — positive rate per window (two-proportion test, α = {ld.alpha:g})", font=dict(size=15)),
+                      margin=dict(l=10, r=10, t=50, b=10))
+    fig.update_yaxes(title="observed positive rate", tickformat=".1%", rangemode="tozero")
+    fig.update_xaxes(title=X_TITLE)
+    return fig
+
+
+def calibration_drift_figure(cd: CalibrationDrift, *, height: int = 480) -> go.Figure:
+    """O/E per window (with the interval of its ratio to the reference, scaled back to O/E)
+    against the reference O/E and the unchanged band; ECE per window against the reference ECE.
+    """
+    x = _window_ends(cd.windows)
+    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.08, row_heights=[0.62, 0.38],
+                        subplot_titles=("observed / expected (O/E)", f"ECE ({cd.n_bins} uniform bins)"))
+    lo, hi = cd.ratio_low * cd.ref_oe, cd.ratio_high * cd.ref_oe
+    if x:
+        hi_drawn = np.where(np.isfinite(hi), hi, np.nan)
+        fig.add_trace(go.Scatter(x=x + x[::-1], y=np.r_[hi_drawn, lo[::-1]], fill="toself", line=dict(width=0),
+                                 fillcolor="rgba(11,95,255,0.15)", name="95% interval (vs reference)", hoverinfo="skip"), row=1, col=1)
+    fig.add_trace(go.Scatter(x=x, y=cd.oe, mode="lines+markers", name="O/E", line=dict(color="#0B5FFF", width=2),
+                             marker=dict(size=9, color=[LEVEL_COLORS[int(v)] for v in cd.level]),
+                             customdata=np.c_[cd.ratio, cd.observed, cd.expected] if x else None,
+                             hovertemplate=("%{x}: O/E %{y:.3f}<br>ratio to reference %{customdata[0]:.3f}"
+                                            "<br>O %{customdata[1]:,.0f}, E %{customdata[2]:,.1f}<extra></extra>")), row=1, col=1)
+    if np.isfinite(cd.ref_oe):
+        fig.add_hline(y=cd.ref_oe, line=dict(color="#555", dash="dash", width=1.5), row=1, col=1,
+                      annotation_text=f"reference {cd.ref_oe:.2f}", annotation_position="top left")
+        for b in cd.band:
+            fig.add_hline(y=cd.ref_oe * b, line=dict(color="#999", dash="dot", width=1), row=1, col=1)
+    fig.add_trace(go.Scatter(x=x, y=cd.ece, mode="lines+markers", name="ECE", line=dict(color="#E4572E", width=2)), row=2, col=1)
+    if np.isfinite(cd.ref_ece):
+        fig.add_hline(y=cd.ref_ece, line=dict(color="#555", dash="dash", width=1.5), row=2, col=1,
+                      annotation_text=f"reference {cd.ref_ece:.3f}", annotation_position="top left")
+    fig.update_layout(height=height, template="plotly_white", legend=dict(orientation="h", y=-0.15),
+                      title=dict(text=f"Calibration drift — O/E band {cd.band[0]:g}–{cd.band[1]:g} × reference", font=dict(size=15)),
+                      margin=dict(l=10, r=10, t=60, b=10))
+    fig.update_xaxes(title=X_TITLE, row=2, col=1)
+    return fig
