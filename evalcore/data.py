@@ -1,0 +1,1410 @@
+"""Reading and validating the predictions upload (SPEC §2.1).
+
+Two steps, both raising :class:`~evalcore.InputError` with *every* problem found:
+
+1. :func:`read_table` turns the uploaded bytes (CSV in any common encoding and
+   delimiter, or Parquet) into a :class:`pandas.DataFrame`. The frame's index holds
+   the file's own row numbers (header = row 1, first data row = row 2), so problems
+   found later can point at the row a user sees in a spreadsheet.
+2. :func:`validate` checks the frame against a :class:`ColumnMapping` (which column is
+   the label, the score(s), segments, ...) and returns canonical :class:`Predictions`.
+
+Nothing is dropped silently: rows with a missing label are only dropped when the
+mapping says the user confirmed it (``drop_missing_labels=True``), and they are counted.
+
+Every problem has a stable ``code`` (see :data:`PROBLEM_CODES`).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ._errors import InputError, ProblemList
+
+__all__ = [
+    "SCORE_KINDS",
+    "PROBLEM_CODES",
+    "MISSING_LEVEL",
+    "ColumnMapping",
+    "Predictions",
+    "read_table",
+    "guess_mapping",
+    "validate",
+    "label_values",
+]
+
+SCORE_KINDS = ("auto", "probability", "score", "decision")
+
+#: The level that replaces a missing segment (or categorical feature) value.
+MISSING_LEVEL = "(missing)"
+
+#: Segment columns with more distinct levels than this are rejected (a per-segment
+#: curve over thousands of levels is noise, and the column is probably an id or a number).
+MAX_SEGMENT_LEVELS = 100
+
+#: Every problem code this module can raise, with what it means.
+PROBLEM_CODES = {
+    # read_table
+    "file_too_large": "the upload is larger than the size limit",
+    "empty_file": "the file has no bytes, or only whitespace",
+    "no_rows": "there is a header (or a schema) but no data rows",
+    "encoding": "the text is neither UTF-8 (with or without BOM), UTF-16 with BOM, nor GB18030/GBK",
+    "unsupported_format": "an Excel, zip or gzip file instead of CSV/Parquet",
+    "csv_parse": "the CSV cannot be parsed, e.g. a row with more or fewer fields than the header",
+    "parquet_invalid": "the Parquet file is corrupt or truncated",
+    "duplicate_columns": "two columns have the same header name",
+    # validate: the mapping itself
+    "mapping_invalid": "the mapping is malformed (wrong type, empty names)",
+    "no_score": "no score column is mapped",
+    "too_many_scores": "more than two score columns are mapped",
+    "score_kind_invalid": "a score kind is not one of SCORE_KINDS, or names an unknown model",
+    "missing_column": "a mapped column is not in the file",
+    "column_in_two_roles": "one column is mapped to two roles that exclude each other",
+    # label
+    "label_missing": "some labels are missing (drop them only with the user's confirmation)",
+    "label_not_binary": "the label has more than two distinct values",
+    "label_one_class": "the label has only one class (or one class has zero total weight)",
+    "positive_not_chosen": "the label values are not 0/1, true/false or yes/no, so the positive one must be picked",
+    "positive_not_found": "the chosen positive value is not among the label values",
+    # scores
+    "score_not_numeric": "a score column holds text that is not a number",
+    "score_missing": "a score is missing (NaN or empty)",
+    "score_not_finite": "a score is +inf or -inf",
+    "probability_out_of_range": "a score declared a probability lies outside [0, 1]",
+    "decision_not_binary": "a score declared a hard decision holds values other than 0 and 1",
+    # other roles
+    "weight_invalid": "a weight is negative, missing, infinite or not a number",
+    "weight_all_zero": "all weights are zero",
+    "time_unparseable": "a time value cannot be read as a date or timestamp",
+    "time_missing": "a time value is missing",
+    "group_missing": "a group id is missing",
+    "segment_too_many_levels": "a segment column has too many distinct levels to be a segment",
+}
+
+_BINARY_FAMILIES = (  # (positive, negative), compared case-insensitively
+    ("1", "0"),
+    ("true", "false"),
+    ("yes", "no"),
+    ("y", "n"),
+    ("t", "f"),
+    ("是", "否"),
+)
+_DELIMITERS = ",;\t|"
+_DELIM_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
+_N_EXAMPLES = 5
+
+
+# --------------------------------------------------------------------------- mapping
+
+
+@dataclass(frozen=True, slots=True, kw_only=True, eq=False)
+class ColumnMapping:
+    """Which column of the upload plays which role.
+
+    Attributes
+    ----------
+    label : str
+        The binary outcome column.
+    scores : dict of str to str
+        Model name -> score column; one or two entries, e.g. ``{"A": "score_old", "B": "score_new"}``.
+    score_kinds : dict of str to str, default={}
+        Model name -> one of :data:`SCORE_KINDS`; a missing entry means ``"auto"``.
+    positive : str or None, default=None
+        The label value (compared as ``str(value)``) that is the positive class. None picks
+        it automatically for 0/1, true/false, yes/no (and y/n, t/f, 是/否).
+    segments : tuple of str, default=()
+        Categorical columns to break results down by.
+    time : str or None, default=None
+        Date or timestamp column.
+    group : str or None, default=None
+        Cluster id (e.g. customer id) for the cluster bootstrap.
+    features : tuple of str, default=()
+        Columns used for drift only.
+    weight : str or None, default=None
+        Non-negative sample weight column.
+    drop_missing_labels : bool, default=False
+        The user's explicit confirmation that rows with a missing label may be dropped.
+    """
+
+    label: str
+    scores: dict = field(default_factory=dict)
+    score_kinds: dict = field(default_factory=dict)
+    positive: str | None = None
+    segments: tuple = ()
+    time: str | None = None
+    group: str | None = None
+    features: tuple = ()
+    weight: str | None = None
+    drop_missing_labels: bool = False
+
+    def __post_init__(self):
+        # Normalise friendly inputs (lists, a single string, "" for "none") so that the
+        # dataclass always holds the documented types; malformed values are left for
+        # validate() to report with the other problems.
+        def _tuple(v):
+            if v is None:
+                return ()
+            if isinstance(v, str):
+                return (v,) if v else ()
+            return tuple(dict.fromkeys(v))  # de-duplicate, keep order
+
+        object.__setattr__(self, "scores", dict(self.scores) if isinstance(self.scores, dict) else self.scores)
+        object.__setattr__(self, "score_kinds", dict(self.score_kinds or {}) if isinstance(self.score_kinds or {}, dict) else self.score_kinds)
+        object.__setattr__(self, "segments", _tuple(self.segments))
+        object.__setattr__(self, "features", _tuple(self.features))
+        for name in ("time", "group", "weight", "positive"):
+            if getattr(self, name) == "":
+                object.__setattr__(self, name, None)
+        if self.positive is not None and not isinstance(self.positive, str):
+            object.__setattr__(self, "positive", str(self.positive))
+
+    def to_dict(self) -> dict:
+        """JSON-safe dict; :meth:`from_dict` reverses it."""
+        return {
+            "label": self.label,
+            "scores": dict(self.scores) if isinstance(self.scores, dict) else self.scores,
+            "score_kinds": dict(self.score_kinds) if isinstance(self.score_kinds, dict) else self.score_kinds,
+            "positive": self.positive,
+            "segments": list(self.segments),
+            "time": self.time,
+            "group": self.group,
+            "features": list(self.features),
+            "weight": self.weight,
+            "drop_missing_labels": bool(self.drop_missing_labels),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "ColumnMapping":
+        """Build a mapping from :meth:`to_dict` output (unknown keys are an error).
+
+        Examples
+        --------
+        >>> m = ColumnMapping(label="y", scores={"A": "p"}, segments=["region"])
+        >>> ColumnMapping.from_dict(m.to_dict()).to_dict() == m.to_dict()
+        True
+        """
+        if not isinstance(d, dict):
+            raise InputError(_problem("mapping_invalid", f"A column mapping must be a dict; got {type(d).__name__}.",
+                                      "Pass the output of ColumnMapping.to_dict()."))
+        known = set(cls.__dataclass_fields__)
+        unknown = sorted(set(d) - known)
+        problems = ProblemList()
+        if unknown:
+            problems.add("mapping_invalid", f"Unknown key(s) in the column mapping: {', '.join(map(repr, unknown))}.",
+                         f"Use only {', '.join(sorted(known))}.")
+        if "label" not in d:
+            problems.add("mapping_invalid", "The column mapping has no 'label'.", "Choose the label column.", column="label")
+        problems.raise_if_any()
+        return cls(**d)
+
+
+def _problem(code, message, fix="", **kw):
+    p = ProblemList()
+    p.add(code, message, fix, **kw)
+    return p.problems[0]
+
+
+# --------------------------------------------------------------------------- result
+
+
+@dataclass(frozen=True, slots=True, kw_only=True, eq=False)
+class Predictions:
+    """A validated upload: canonical arrays, one entry per kept row, in file order.
+
+    Attributes
+    ----------
+    y_true : ndarray of shape (n,), int8
+        1 for the positive class, 0 otherwise.
+    scores : dict of str to ndarray of shape (n,), float64
+        Model name -> finite scores.
+    score_kinds : dict of str to str
+        Model name -> ``"probability"``, ``"score"`` or ``"decision"`` (never ``"auto"``).
+    sample_weight : ndarray of shape (n,), float64, or None
+    segments : dict of str to ndarray of shape (n,), object (str)
+        Column -> level of each row; missing values are the level :data:`MISSING_LEVEL`.
+    time : ndarray of shape (n,), datetime64[ns], or None
+    groups : ndarray of shape (n,), object (str), or None
+    features : DataFrame of shape (n, n_features)
+        Numeric features keep their dtype (NaN stays NaN); the others are categorical
+        with missing values as :data:`MISSING_LEVEL`. Index 0..n-1.
+    row_numbers : ndarray of shape (n,), int64
+        The kept rows' numbers in the file (header = row 1, first data row = row 2).
+    positive_label : str
+        The label value taken as positive.
+    dropped_rows : int
+        Rows dropped because their label was missing (only with the user's confirmation).
+    mapping : ColumnMapping
+    """
+
+    y_true: np.ndarray
+    scores: dict
+    score_kinds: dict
+    sample_weight: np.ndarray | None
+    segments: dict
+    time: np.ndarray | None
+    groups: np.ndarray | None
+    features: pd.DataFrame
+    row_numbers: np.ndarray
+    positive_label: str
+    dropped_rows: int
+    mapping: ColumnMapping
+
+    @property
+    def n_rows(self) -> int:
+        """Number of kept rows."""
+        return int(self.y_true.shape[0])
+
+    @property
+    def n_pos_rows(self) -> int:
+        """Number of positive rows (unweighted)."""
+        return int(np.count_nonzero(self.y_true))
+
+    @property
+    def n(self) -> float:
+        """Total weight (the number of rows when there are no weights)."""
+        return float(self.n_rows if self.sample_weight is None else self.sample_weight.sum())
+
+    @property
+    def n_pos(self) -> float:
+        """Weight of the positive rows (their number when there are no weights)."""
+        if self.sample_weight is None:
+            return float(self.n_pos_rows)
+        return float(self.sample_weight[self.y_true == 1].sum())
+
+    @property
+    def positive_rate(self) -> float:
+        """Weighted share of positives (NaN if the total weight is 0, which validation prevents)."""
+        n = self.n
+        return self.n_pos / n if n > 0 else float("nan")
+
+    def summary(self) -> dict:
+        """JSON-safe overview for the upload page and the stored validation report."""
+        models = {}
+        for name, s in self.scores.items():
+            models[name] = {
+                "column": self.mapping.scores.get(name),
+                "kind": self.score_kinds[name],
+                "min": float(s.min()) if len(s) else None,
+                "max": float(s.max()) if len(s) else None,
+                "n_distinct": int(pd.unique(s).shape[0]),
+            }
+        out = {
+            "rows": self.n_rows,
+            "positives": self.n_pos_rows,
+            "positive_rate": _json_float(self.positive_rate),
+            "label": {"column": self.mapping.label, "positive": self.positive_label},
+            "weighted": None if self.sample_weight is None else {
+                "column": self.mapping.weight, "total": self.n, "positive": self.n_pos},
+            "models": models,
+            "time": None,
+            "segments": {},
+            "n_groups": None,
+            "features": list(self.features.columns),
+            "dropped_rows": int(self.dropped_rows),
+        }
+        if self.time is not None and len(self.time):
+            first, last = self.time.min(), self.time.max()
+            out["time"] = {
+                "column": self.mapping.time,
+                "first": str(pd.Timestamp(first).isoformat()),
+                "last": str(pd.Timestamp(last).isoformat()),
+                "days": float((last - first) / np.timedelta64(1, "D")),
+            }
+        for col, levels in self.segments.items():
+            vc = pd.Series(levels).value_counts(sort=True)
+            out["segments"][col] = {str(k): int(v) for k, v in vc.items()}
+        if self.groups is not None:
+            out["n_groups"] = int(pd.unique(self.groups).shape[0])
+        return out
+
+
+def _json_float(x):
+    x = float(x)
+    return x if np.isfinite(x) else None
+
+
+# --------------------------------------------------------------------------- read_table
+
+
+def _fmt_size(n: int) -> str:
+    if n < 2**10:
+        return f"{n} bytes"
+    if n < 2**20:
+        return f"{n / 2**10:.1f} KB"
+    if n < 2**30:
+        return f"{n / 2**20:.1f} MB"
+    return f"{n / 2**30:.2f} GB"
+
+
+def read_table(raw: bytes, filename: str, *, max_bytes: int = 200 * 2**20) -> pd.DataFrame:
+    """Read an uploaded CSV or Parquet file into a DataFrame, or raise every problem.
+
+    Parameters
+    ----------
+    raw : bytes
+        The file's content.
+    filename : str
+        The uploaded name; used in messages and to recognise a file meant as Parquet.
+        The format itself is decided by the content (Parquet starts with ``b"PAR1"``).
+    max_bytes : int, default=200 MiB
+        Size limit of the upload.
+
+    Returns
+    -------
+    DataFrame
+        Columns named as in the header (surrounding whitespace stripped; an empty header
+        cell becomes ``"Unnamed: <i>"``). The index, named ``"row"``, holds the file's row
+        numbers: the header is row 1, the first data row is row 2 (for Parquet too).
+        ``frame.attrs["source"]`` says how the file was read (format, encoding, delimiter).
+
+    Raises
+    ------
+    InputError
+        Codes ``file_too_large``, ``empty_file``, ``no_rows``, ``encoding``,
+        ``unsupported_format``, ``csv_parse``, ``parquet_invalid``, ``duplicate_columns``.
+
+    Notes
+    -----
+    Text is decoded as UTF-8 (a BOM is stripped), UTF-16 when it has a BOM, then
+    GB18030 (a superset of GBK/GB2312). The delimiter is sniffed among ``, ; TAB |`` on
+    the first 64 KB, and checked by counting fields per line. CSV is parsed with
+    pyarrow (strict: every row must have as many fields as the header), falling back to
+    pandas' C parser only when pyarrow fails for another reason. Empty cells and the
+    usual NA spellings (``NA``, ``NaN``, ``null``, ``#N/A`` ...) are missing values.
+
+    Examples
+    --------
+    >>> df = read_table(b"y;p\\n1;0.9\\n0;0.2\\n", "x.csv")
+    >>> df.columns.tolist(), df.index.tolist(), df.attrs["source"]["delimiter"]
+    (['y', 'p'], [2, 3], ';')
+    """
+    if isinstance(raw, (bytearray, memoryview)):
+        raw = bytes(raw)
+    if not isinstance(raw, bytes):
+        raise InputError(_problem("unsupported_format", f"read_table expects the file's bytes; got {type(raw).__name__}.",
+                                  "Pass the uploaded file's content, e.g. uploaded.getvalue()."))
+    name = str(filename or "the file")
+    if len(raw) > max_bytes:
+        raise InputError(_problem(
+            "file_too_large",
+            f"{name} is {_fmt_size(len(raw))}; the upload limit is {_fmt_size(max_bytes)}.",
+            "Upload a smaller file (fewer rows or only the needed columns), or save it as Parquet, which is much smaller."))
+    if raw[:4] == b"PAR1":
+        return _read_parquet(raw, name)
+    if name.lower().endswith((".parquet", ".parq", ".pq")):
+        raise InputError(_problem("parquet_invalid", f"{name} is named like a Parquet file but does not start with the Parquet "
+                                  "signature (PAR1), so it is not a Parquet file or it is damaged.",
+                                  "Export the Parquet file again, or upload the data as CSV."))
+    if raw[:4] == b"PK\x03\x04" or raw[:8] == b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1":
+        raise InputError(_problem("unsupported_format", f"{name} looks like an Excel workbook (or a zip archive), not CSV or Parquet.",
+                                  "In Excel use File > Save As > 'CSV UTF-8 (comma delimited)', then upload the .csv."))
+    if raw[:2] == b"\x1f\x8b":
+        raise InputError(_problem("unsupported_format", f"{name} is gzip-compressed.", "Decompress it and upload the .csv inside."))
+    return _read_csv(raw, name)
+
+
+def _read_parquet(raw: bytes, name: str) -> pd.DataFrame:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        pfile = pq.ParquetFile(io.BytesIO(raw))
+        names = [str(c).strip() for c in pfile.schema_arrow.names]
+        dups = _duplicates(names)
+        table = None if dups else pfile.read()
+    except (pa.ArrowException, OSError, ValueError) as exc:
+        raise InputError(_problem("parquet_invalid", f"{name} starts like a Parquet file but cannot be read: {_short(exc)}.",
+                                  "The file is probably truncated or damaged; export it again (or upload a CSV).")) from None
+    if dups:
+        raise InputError(_dup_problem(dups, name))
+    try:
+        frame = table.to_pandas(date_as_object=False)
+    except (pa.ArrowException, ValueError, TypeError) as exc:
+        raise InputError(_problem("parquet_invalid", f"{name} was read but its columns cannot be converted: {_short(exc)}.",
+                                  "Write the file with plain column types (numbers, text, dates).")) from None
+    if not isinstance(frame.index, pd.RangeIndex):
+        frame = frame.reset_index()
+        names = [str(c).strip() for c in frame.columns]
+        dups = _duplicates(names)
+        if dups:
+            raise InputError(_dup_problem(dups, name))
+    frame.columns = [n if n else f"Unnamed: {i}" for i, n in enumerate(names)]
+    if frame.shape[1] == 0:
+        raise InputError(_problem("empty_file", f"{name} is a Parquet file without columns.", "Upload a file with data."))
+    if len(frame) == 0:
+        raise InputError(_problem("no_rows", f"{name} has the columns {_list(frame.columns)} but no rows.",
+                                  "Upload a file with at least one data row."))
+    frame.index = pd.RangeIndex(2, len(frame) + 2, name="row")
+    frame.attrs["source"] = {"format": "parquet", "encoding": None, "delimiter": None, "filename": name}
+    return frame
+
+
+def _short(exc: BaseException, limit: int = 300) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _list(items, limit: int = 30) -> str:
+    items = [str(i) for i in items]
+    shown = ", ".join(repr(i) for i in items[:limit])
+    return shown + (f", … ({len(items)} in all)" if len(items) > limit else "")
+
+
+def _duplicates(names) -> list[str]:
+    seen, dups = set(), []
+    for n in names:
+        if n in seen and n not in dups:
+            dups.append(n)
+        seen.add(n)
+    return dups
+
+
+def _dup_problem(dups, name):
+    return _problem("duplicate_columns",
+                    f"{name} has more than one column named {_list(dups)}; the columns cannot be told apart.",
+                    "Rename or remove the duplicated columns so that every header is unique.",
+                    column=dups[0])
+
+
+def _decode(raw: bytes, name: str) -> tuple[str, str]:
+    """Return ``(text, encoding)``; strips a BOM."""
+    if raw[:3] == b"\xef\xbb\xbf":
+        try:
+            return raw[3:].decode("utf-8"), "utf-8-sig"
+        except UnicodeDecodeError as exc:
+            _raise_encoding(raw[3:], exc, name)
+    if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        try:
+            return raw.decode("utf-16"), "utf-16"
+        except UnicodeDecodeError as exc:
+            _raise_encoding(raw, exc, name)
+    try:
+        return raw.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError as utf8_exc:
+        first_error = utf8_exc
+    if b"\x00" not in raw:
+        try:
+            return raw.decode("gb18030"), "gb18030"
+        except UnicodeDecodeError:
+            pass
+    _raise_encoding(raw, first_error, name)
+
+
+def _raise_encoding(raw: bytes, exc: UnicodeDecodeError, name: str):
+    line = raw.count(b"\n", 0, exc.start) + 1
+    bad = raw[exc.start: exc.start + 4].hex(" ")
+    binary = b"\x00" in raw[:4096]
+    what = "it looks like a binary file (or UTF-16 without a byte-order mark)" if binary else \
+        f"at line {line} the bytes {bad} are not valid UTF-8, and the file is not GB18030/GBK text either"
+    raise InputError(_problem(
+        "encoding", f"{name} cannot be read as text: {what}.",
+        "Save the file as 'CSV UTF-8' (in Excel: File > Save As > CSV UTF-8) and upload it again.",
+        rows=(line,) if not binary else (), n_rows=1 if not binary else 0)) from None
+
+
+def _records(sample: str, delimiter: str, limit: int = 50) -> list[list[str]]:
+    reader = csv.reader(io.StringIO(sample), delimiter=delimiter)
+    out = []
+    try:
+        for rec in reader:
+            if rec:
+                out.append(rec)
+            if len(out) >= limit:
+                break
+    except csv.Error:
+        pass
+    return out
+
+
+def _consistency(records) -> tuple[float, int]:
+    """(share of records with the header's field count, header field count)."""
+    if not records:
+        return 0.0, 0
+    width = len(records[0])
+    if width < 2:
+        return 0.0, width
+    rest = records[1:] or records
+    return sum(len(r) == width for r in rest) / len(rest), width
+
+
+def _sniff_delimiter(text: str) -> str:
+    sample = text[: 2**16]
+    if len(text) > len(sample):  # drop the partial last line
+        cut = sample.rfind("\n")
+        sample = sample[:cut] if cut > 0 else sample
+    try:
+        sniffed = csv.Sniffer().sniff(sample, delimiters=_DELIMITERS).delimiter
+    except csv.Error:
+        sniffed = None
+    if sniffed is not None:
+        share, width = _consistency(_records(sample, sniffed))
+        if share >= 0.9 and width >= 2:
+            return sniffed
+    # Fallback: count fields per line for every candidate; the best delimiter splits
+    # the header into the most columns that the data lines agree with.
+    best, best_key = ",", (0.0, 0)
+    for d in _DELIMITERS:
+        share, width = _consistency(_records(sample, d))
+        key = (share, width) if width >= 2 else (0.0, 0)
+        if key > best_key:
+            best, best_key = d, key
+    return best
+
+
+_INTERIOR_BLANK = re.compile(r"\n[ \t]*\r?\n(?=[ \t\r\n]*\S)")
+
+
+def _read_csv(raw: bytes, name: str) -> pd.DataFrame:
+    if not raw[:4096].strip() and not raw.strip():
+        raise InputError(_problem("empty_file", f"{name} is empty" + (" (only whitespace)." if raw else "."),
+                                  "Upload the file that holds the predictions (a header row and at least one data row)."))
+    text, encoding = _decode(raw, name)
+    # Leading blank lines are skipped but still count in the row numbers.
+    stripped = text.lstrip("\r\n")
+    lead = text[: len(text) - len(stripped)]
+    offset = lead.count("\n") + lead.replace("\r\n", "").count("\r")
+    text = stripped
+    if not text[:4096].strip() and not text.strip():
+        raise InputError(_problem("empty_file", f"{name} has no content (only whitespace).",
+                                  "Upload the file that holds the predictions (a header row and at least one data row)."))
+    delimiter = _sniff_delimiter(text)
+    header_reader = csv.reader(io.StringIO(text[: 2**20]), delimiter=delimiter)
+    try:
+        header = next(header_reader)
+    except (csv.Error, StopIteration) as exc:
+        raise InputError(_problem("csv_parse", f"The header line of {name} cannot be parsed: {_short(exc)}.",
+                                  "Check the first line: column names separated by a comma, semicolon, tab or |.",
+                                  rows=(offset + 1,), n_rows=1)) from None
+    names = [h.strip() for h in header]
+    names = [n if n else f"Unnamed: {i}" for i, n in enumerate(names)]
+    dups = _duplicates(names)
+    if dups:
+        raise InputError(_dup_problem(dups, name))
+
+    if encoding == "utf-8" and not offset:
+        data = raw
+    elif encoding == "utf-8-sig" and not offset:
+        data = raw[3:]
+    else:  # re-encode so that one parser path serves every encoding
+        data = text.encode("utf-8")
+    frame = _parse_csv(data, text, delimiter, names, name, offset)
+
+    if len(frame) == 0:
+        raise InputError(_problem("no_rows", f"{name} has a header ({_list(names, 12)}) but no data rows.",
+                                  "Upload a file with at least one data row below the header."))
+    # Row numbers as a spreadsheet shows them. Interior blank lines are skipped by the
+    # parser but still occupy a row, so only then do we pay for a scan.
+    if ("\n\n" in text or "\n\r\n" in text or "\r\r" in text) and _INTERIOR_BLANK.search(text, text.find("\n")):
+        numbers = _record_row_numbers(text, delimiter) + offset
+        if len(numbers) == len(frame):
+            frame.index = pd.Index(numbers, name="row")
+        else:  # pragma: no cover - defensive: parser and scanner disagree
+            frame.index = pd.RangeIndex(2 + offset, len(frame) + 2 + offset, name="row")
+    else:
+        frame.index = pd.RangeIndex(2 + offset, len(frame) + 2 + offset, name="row")
+    frame.attrs["source"] = {"format": "csv", "encoding": encoding, "delimiter": delimiter, "filename": name}
+    return frame
+
+
+def _record_row_numbers(text: str, delimiter: str) -> np.ndarray:
+    """1-based row number of every non-blank data record (blank lines count as rows)."""
+    out = []
+    row = 0
+    for rec in csv.reader(io.StringIO(text), delimiter=delimiter):
+        row += 1
+        if row == 1:
+            continue
+        if rec and any(f.strip() for f in rec):
+            out.append(row)
+    return np.asarray(out, dtype=np.int64)
+
+
+def _parse_csv(data: bytes, text: str, delimiter: str, names: list[str], name: str, offset: int) -> pd.DataFrame:
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    try:
+        table = pacsv.read_csv(
+            io.BytesIO(data),
+            read_options=pacsv.ReadOptions(column_names=names, skip_rows=1),
+            parse_options=pacsv.ParseOptions(delimiter=delimiter, newlines_in_values='"' in text),
+            convert_options=pacsv.ConvertOptions(strings_can_be_null=True),
+        )
+        return table.to_pandas(date_as_object=False)
+    except (pa.ArrowException, ValueError, TypeError, OverflowError) as exc:
+        arrow_error = exc
+    ragged = _ragged_lines(text, delimiter, len(names))
+    if ragged is not None:
+        raise InputError(ragged(name, offset)) from None
+    try:  # pyarrow failed for a reason other than the field count; try the C parser
+        return pd.read_csv(io.StringIO(text), sep=delimiter, header=0, names=names, dtype=None,
+                           on_bad_lines="error", low_memory=False)
+    except Exception as exc:  # noqa: BLE001 - any parser failure becomes a readable problem
+        raise InputError(_problem(
+            "csv_parse", f"{name} cannot be parsed as {_DELIM_NAMES[delimiter]}-separated values: {_short(exc)} "
+            f"(pyarrow said: {_short(arrow_error, 200)}).",
+            "Open the file in a text editor and check the quoting and the number of fields per line.")) from None
+
+
+def _ragged_lines(text: str, delimiter: str, width: int):
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    bad, count = [], 0
+    try:
+        next(reader)
+        for rec in reader:
+            if not rec:
+                continue
+            if len(rec) != width:
+                count += 1
+                if len(bad) < _N_EXAMPLES:
+                    bad.append((reader.line_num, len(rec)))
+    except csv.Error as exc:
+        line, why = reader.line_num, _short(exc)
+
+        def make_err(name, offset):
+            return _problem("csv_parse", f"{name} cannot be parsed at line {line + offset}: {why}.",
+                            "Check the quotes on that line (a field that contains the delimiter must be quoted).",
+                            rows=(line + offset,), n_rows=1)
+        return make_err
+    if not count:
+        return None
+
+    def make(name, offset):
+        first_line, first_n = bad[0]
+        return _problem(
+            "csv_parse",
+            f"{name}: the header has {width} fields ({_DELIM_NAMES[delimiter]}-separated) but {count} line(s) have a "
+            f"different number, first at line {first_line + offset} ({first_n} fields).",
+            "Make every line have as many fields as the header; quote fields that contain the delimiter.",
+            rows=[ln + offset for ln, _ in bad], n_rows=count)
+    return make
+
+
+# --------------------------------------------------------------------------- helpers for validate
+
+
+def _row_numbers(frame: pd.DataFrame) -> np.ndarray:
+    idx = frame.index
+    if idx.name == "row" and pd.api.types.is_integer_dtype(idx.dtype):
+        return np.asarray(idx, dtype=np.int64)
+    return np.arange(2, len(frame) + 2, dtype=np.int64)
+
+
+def _level_strings(uniques: pd.Index) -> np.ndarray:
+    """Canonical string for each distinct value: 1.0 -> '1', True -> 'True', text stripped."""
+    dtype = uniques.dtype
+    kind = getattr(dtype, "kind", "O")
+    if pd.api.types.is_bool_dtype(dtype):
+        return np.array([str(bool(v)) for v in uniques], dtype=object)
+    if kind in "iu":
+        return np.asarray(uniques).astype(str).astype(object)
+    if kind == "f":
+        a = np.asarray(uniques, dtype=np.float64)
+        integral = np.isfinite(a) & (np.abs(a) < 2**53)
+        integral &= a == np.round(np.where(integral, a, 0))
+        as_int = np.where(integral, a, 0).astype(np.int64).astype(str)
+        return np.where(integral, as_int, a.astype(str)).astype(object)
+    if kind == "M":
+        return np.asarray(pd.Index(uniques).astype(str), dtype=object)
+    if pd.api.types.is_string_dtype(dtype) and not pd.api.types.is_object_dtype(dtype):
+        return np.asarray(uniques.str.strip(), dtype=object)
+    return np.array([v.strip() if isinstance(v, str) else str(v) for v in uniques], dtype=object)
+
+
+def _factorize(series: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """(codes with -1 for missing, levels as str); blank strings count as missing."""
+    codes, uniques = series.factorize(use_na_sentinel=True)
+    if not isinstance(uniques, pd.Index):
+        uniques = pd.Index(uniques)
+    strs = _level_strings(uniques)
+    canon_codes, levels = pd.factorize(strs)
+    levels = np.asarray(levels, dtype=object)
+    blank = np.flatnonzero(levels == "")
+    if blank.size:  # "" (or only spaces) is a missing value, like an empty cell
+        canon_codes = np.where(canon_codes == blank[0], -1, canon_codes)
+        canon_codes = canon_codes - (canon_codes > blank[0])
+        levels = np.delete(levels, blank[0])
+    canon_codes = np.asarray(canon_codes, dtype=np.int64)
+    codes = np.asarray(codes, dtype=np.int64)
+    out = np.full(codes.shape, -1, dtype=np.int64)
+    ok = codes >= 0
+    out[ok] = canon_codes[codes[ok]]
+    return out, levels
+
+
+def _examples(rows: np.ndarray, mask: np.ndarray) -> tuple[list[int], int]:
+    idx = np.flatnonzero(mask)
+    return rows[idx[:_N_EXAMPLES]].tolist(), int(idx.size)
+
+
+def _value_examples(values, mask: np.ndarray, limit: int = 3) -> str:
+    idx = np.flatnonzero(mask)[: 50]
+    seen = []
+    for v in np.asarray(values, dtype=object)[idx]:
+        r = repr(v.strip() if isinstance(v, str) else v)
+        if r not in seen:
+            seen.append(r)
+        if len(seen) >= limit:
+            break
+    return ", ".join(seen)
+
+
+def _to_numeric(series: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """(float64 values with NaN for missing/non-numeric, mask of non-numeric text)."""
+    dtype = series.dtype
+    if pd.api.types.is_bool_dtype(dtype) or (pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_object_dtype(dtype)):
+        return series.to_numpy(dtype=np.float64, na_value=np.nan), np.zeros(len(series), dtype=bool)
+    if dtype.kind == "M" or isinstance(dtype, pd.DatetimeTZDtype):
+        vals = np.full(len(series), np.nan)
+        return vals, series.notna().to_numpy()
+    stripped = series.astype("str").str.strip() if not pd.api.types.is_string_dtype(dtype) or pd.api.types.is_object_dtype(dtype) \
+        else series.str.strip()
+    present = series.notna().to_numpy() & (stripped.fillna("") != "").to_numpy()
+    conv = pd.to_numeric(stripped.where(present, None), errors="coerce")
+    vals = conv.to_numpy(dtype=np.float64, na_value=np.nan)
+    return vals, present & np.isnan(vals) & ~_is_nan_text(stripped, present)
+
+
+def _is_nan_text(stripped: pd.Series, present: np.ndarray) -> np.ndarray:
+    # "nan" written out is a missing value, not text
+    return present & stripped.fillna("").str.lower().isin(["nan", "-nan", "na", "n/a", "null", "none"]).to_numpy()
+
+
+_DECIMAL_COMMA = re.compile(r"^[+-]?\d+,\d+$")
+
+
+def _numeric_fix(examples_text: str, default: str) -> str:
+    if re.search(r"'[+-]?\d+,\d+'", examples_text):
+        return ("The values look like they use a decimal comma (e.g. 0,75): save the file with a point as the "
+                "decimal separator, or " + default[0].lower() + default[1:])
+    return default
+
+
+# --------------------------------------------------------------------------- validate
+
+
+def validate(frame: pd.DataFrame, mapping: ColumnMapping) -> Predictions:
+    """Check an uploaded table against a column mapping; return canonical predictions.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        Usually the output of :func:`read_table`, whose index holds the file's row
+        numbers. For any other frame, row numbers are its position + 2 (as if it had been
+        read from a file with a header row).
+    mapping : ColumnMapping
+
+    Returns
+    -------
+    Predictions
+
+    Raises
+    ------
+    InputError
+        Lists every problem at once (see :data:`PROBLEM_CODES`), each with a few example
+        row numbers, the count of affected rows and the fix.
+
+    Notes
+    -----
+    Score kind ``"auto"`` resolves to ``"decision"`` when every value is 0 or 1, to
+    ``"probability"`` when every value lies in [0, 1], and to ``"score"`` otherwise.
+    Rows whose label is missing are problems unless ``mapping.drop_missing_labels`` is
+    True; then they are dropped, counted in ``dropped_rows``, and the other columns are
+    checked on the remaining rows only.
+
+    Examples
+    --------
+    >>> frame = read_table(b"y,p\\nyes,0.9\\nno,0.2\\nno,0.4\\n", "x.csv")
+    >>> pred = validate(frame, ColumnMapping(label="y", scores={"A": "p"}))
+    >>> pred.y_true.tolist(), pred.positive_label, pred.score_kinds, pred.row_numbers.tolist()
+    ([1, 0, 0], 'yes', {'A': 'probability'}, [2, 3, 4])
+    """
+    if not isinstance(mapping, ColumnMapping):
+        raise InputError(_problem("mapping_invalid", f"mapping must be a ColumnMapping; got {type(mapping).__name__}.",
+                                  "Build it with ColumnMapping(label=..., scores={...}) or ColumnMapping.from_dict(...)."))
+    if not isinstance(frame, pd.DataFrame):
+        raise InputError(_problem("mapping_invalid", f"frame must be a pandas DataFrame; got {type(frame).__name__}.",
+                                  "Read the upload with read_table first."))
+    problems = ProblemList()
+    rows = _row_numbers(frame)
+    n = len(frame)
+    columns = {str(c): c for c in frame.columns}
+
+    # --- the mapping and the columns it names ------------------------------------
+    _check_mapping_shape(mapping, problems)
+    dups = _duplicates([str(c) for c in frame.columns])
+    if dups:
+        problems.add("duplicate_columns", f"The table has more than one column named {_list(dups)}.",
+                     "Rename or remove the duplicated columns so that every header is unique.", column=dups[0])
+    roles = _roles(mapping)
+    available = [c for c in columns]
+    present = set()
+    for role, col in roles:
+        if not isinstance(col, str) or not col:
+            continue
+        if col in columns:
+            present.add(col)
+        elif not any(p.code == "missing_column" and p.column == col for p in problems.problems):
+            problems.add("missing_column", f"The {role} column {col!r} is not in the file. Available columns: {_list(available)}.",
+                         f"Choose the {role} column among the file's columns, or add a column named {col!r}.", column=col)
+    _check_roles(roles, problems)
+    if n == 0:
+        problems.add("no_rows", "The table has no rows.", "Upload a file with at least one data row.")
+        problems.raise_if_any()
+
+    def col(name):
+        return frame[columns[name]] if isinstance(name, str) and name in present and name not in dups else None
+
+    # --- label --------------------------------------------------------------------
+    keep = np.ones(n, dtype=bool)
+    y_true = None
+    positive_label = None
+    label = col(mapping.label)
+    if label is not None:
+        y_true, positive_label, keep = _check_label(label, mapping, rows, problems)
+    n_dropped = int(n - keep.sum())
+    krows = rows[keep]
+
+    def kept(series):
+        return series if n_dropped == 0 else series[keep]
+
+    # --- scores -------------------------------------------------------------------
+    scores, kinds = {}, {}
+    if isinstance(mapping.scores, dict):
+        for model, cname in mapping.scores.items():
+            s = col(cname)
+            if s is None:
+                continue
+            kind = mapping.score_kinds.get(model, "auto") if isinstance(mapping.score_kinds, dict) else "auto"
+            res = _check_score(kept(s), str(model), cname, kind if kind in SCORE_KINDS else "auto", krows, problems)
+            if res is not None:
+                scores[model], kinds[model] = res
+
+    # --- weight -------------------------------------------------------------------
+    weight = None
+    w = col(mapping.weight)
+    if w is not None:
+        weight = _check_weight(kept(w), mapping.weight, krows, problems)
+        if weight is not None and y_true is not None:
+            yk = y_true[keep]
+            for cls, cname in ((1, "positive"), (0, "negative")):
+                if (yk == cls).any() and weight[yk == cls].sum() == 0:
+                    problems.add("label_one_class", f"Every {cname} row ({positive_label!r} is positive) has weight 0, so in "
+                                 f"the weighted data there is only one class.",
+                                 "Check the weight column; both classes need some weight.", column=mapping.weight)
+
+    # --- time, group, segments, features ---------------------------------------------
+    time = None
+    t = col(mapping.time)
+    if t is not None:
+        time = _check_time(kept(t), mapping.time, krows, problems)
+    groups = None
+    g = col(mapping.group)
+    if g is not None:
+        codes, levels = _factorize(kept(g))
+        miss = codes < 0
+        if miss.any():
+            ex, cnt = _examples(krows, miss)
+            problems.add("group_missing", f"The group column {mapping.group!r} is empty in {cnt} row(s); every row needs "
+                         "a group id for the cluster bootstrap.",
+                         "Fill in the group ids, or unmap the group column.", column=mapping.group, rows=ex, n_rows=cnt)
+        else:
+            groups = levels[codes]
+    segments = {}
+    for cname in mapping.segments:
+        s = col(cname)
+        if s is None:
+            continue
+        codes, levels = _factorize(kept(s))
+        if len(levels) > MAX_SEGMENT_LEVELS:
+            problems.add("segment_too_many_levels",
+                         f"The segment column {cname!r} has {len(levels)} distinct values (e.g. {_list(levels[:3])}); "
+                         f"a segment may have at most {MAX_SEGMENT_LEVELS}.",
+                         "Use a categorical column (e.g. channel, region, new_user) or bin this one first; a numeric "
+                         "column can be mapped as a feature instead.", column=cname)
+            continue
+        lv = np.append(levels, MISSING_LEVEL) if MISSING_LEVEL not in set(levels) else levels
+        miss_code = int(np.flatnonzero(lv == MISSING_LEVEL)[0])
+        segments[cname] = lv[np.where(codes < 0, miss_code, codes)]
+
+    problems.raise_if_any()
+
+    features = _features(frame, [c for c in mapping.features if c in present], columns, keep, n_dropped)
+    return Predictions(
+        y_true=y_true[keep] if n_dropped else y_true,
+        scores=scores,
+        score_kinds=kinds,
+        sample_weight=weight,
+        segments=segments,
+        time=time,
+        groups=groups,
+        features=features,
+        row_numbers=krows.astype(np.int64, copy=False),
+        positive_label=positive_label,
+        dropped_rows=n_dropped,
+        mapping=mapping,
+    )
+
+
+def _check_mapping_shape(m: ColumnMapping, problems: ProblemList) -> None:
+    if not isinstance(m.label, str) or not m.label:
+        problems.add("mapping_invalid", f"The label column must be a column name; got {m.label!r}.",
+                     "Choose the label column.", column="label")
+    if not isinstance(m.scores, dict):
+        problems.add("mapping_invalid", f"scores must map model names to columns, e.g. {{'A': 'score'}}; got {type(m.scores).__name__}.",
+                     "Pass a dict of model name -> score column.", column="scores")
+        return
+    if len(m.scores) == 0:
+        problems.add("no_score", "No score column is mapped; at least one model's score is needed.",
+                     "Choose the column that holds model A's score (and optionally model B's).", column="scores")
+    elif len(m.scores) > 2:
+        problems.add("too_many_scores", f"{len(m.scores)} score columns are mapped ({_list(m.scores.values())}); the board "
+                     "compares at most two models.", "Keep one or two score columns (model A and model B).", column="scores")
+    for model, cname in m.scores.items():
+        if not isinstance(cname, str) or not cname or not str(model):
+            problems.add("mapping_invalid", f"Model {model!r} must name a score column; got {cname!r}.",
+                         "Choose a column for each model.", column="scores")
+    if not isinstance(m.score_kinds, dict):
+        problems.add("score_kind_invalid", "score_kinds must map model names to a kind.",
+                     f"Use a dict like {{'A': 'probability'}} with kinds among {SCORE_KINDS}.", column="score_kinds")
+        return
+    for model, kind in m.score_kinds.items():
+        if model not in m.scores:
+            problems.add("score_kind_invalid", f"A score kind is given for model {model!r}, which has no score column "
+                         f"(models: {_list(m.scores)}).", "Use the same model names in scores and score_kinds.", column="score_kinds")
+        elif kind not in SCORE_KINDS:
+            problems.add("score_kind_invalid", f"The score kind of model {model!r} is {kind!r}; it must be one of "
+                         f"{', '.join(map(repr, SCORE_KINDS))}.", "Pick 'auto' to let the data decide.", column="score_kinds")
+
+
+_EXCLUSIVE = ("label", "score", "time", "weight", "group")
+
+
+def _roles(m: ColumnMapping) -> list[tuple[str, str]]:
+    roles = [("label", m.label)]
+    if isinstance(m.scores, dict):
+        roles += [(f"score of model {model}", c) for model, c in m.scores.items()]
+    roles += [("time", m.time), ("group", m.group), ("weight", m.weight)]
+    roles += [("segment", c) for c in m.segments]
+    roles += [("feature", c) for c in m.features]
+    return [(r, c) for r, c in roles if c is not None]
+
+
+def _check_roles(roles, problems: ProblemList) -> None:
+    by_col: dict = {}
+    for role, c in roles:
+        if isinstance(c, str):
+            by_col.setdefault(c, []).append(role)
+    for c, rs in by_col.items():
+        if len(rs) < 2:
+            continue
+        base = [r.split(" ")[0] for r in rs]
+        exclusive = [r for r, b in zip(rs, base) if b in _EXCLUSIVE]
+        # allowed: segment + feature (a categorical used both ways), score + feature (score drift)
+        if not exclusive:
+            continue
+        if len(exclusive) == 1 and exclusive[0].startswith("score") and set(base) <= {"score", "feature"}:
+            continue
+        problems.add("column_in_two_roles", f"The column {c!r} is mapped as {' and as '.join(rs)}; a column can play "
+                     "only one of the roles label, score, time, weight and group (and is then neither segment nor feature).",
+                     f"Choose a different column for one of the roles of {c!r}.", column=c)
+
+
+def _check_label(series: pd.Series, m: ColumnMapping, rows: np.ndarray, problems: ProblemList):
+    n = len(series)
+    codes, levels = _factorize(series)
+    missing = codes < 0
+    n_missing = int(missing.sum())
+    keep = ~missing if (m.drop_missing_labels and n_missing) else np.ones(n, dtype=bool)
+    cname = m.label
+    if n_missing == n:
+        problems.add("label_missing", f"Every label in column {cname!r} is missing ({n} rows).",
+                     "Choose the column that holds the outcome.", column=cname, rows=rows[:_N_EXAMPLES], n_rows=n)
+        return None, None, keep
+    if n_missing and not m.drop_missing_labels:
+        ex, cnt = _examples(rows, missing)
+        problems.add("label_missing", f"The label column {cname!r} is empty in {cnt} of {n} rows; without a label these "
+                     "rows cannot be evaluated.",
+                     f"Fill in the labels, or confirm dropping {'this row' if cnt == 1 else f'these {cnt} rows'} "
+                     "(dropped rows are counted and reported).",
+                     column=cname, rows=ex, n_rows=cnt)
+    counts = np.bincount(codes[codes >= 0], minlength=len(levels))
+    if len(levels) > 2:
+        order = np.argsort(-counts, kind="stable")
+        shown = ", ".join(f"{levels[i]!r} ({counts[i]} rows)" for i in order[:10])
+        more = f", … ({len(levels)} values in all)" if len(levels) > 10 else ""
+        problems.add("label_not_binary", f"The label column {cname!r} must have exactly two distinct values; it has "
+                     f"{len(levels)}: {shown}{more}.",
+                     "Choose a binary outcome column, or recode the label to two values (e.g. 1 = positive, 0 = negative).",
+                     column=cname)
+        return None, None, keep
+    if len(levels) == 1:
+        problems.add("label_one_class", f"The label column {cname!r} has only one value, {levels[0]!r} (in all {int(counts[0])} "
+                     "labelled rows); evaluating a classifier needs both positives and negatives.",
+                     "Upload a validation set that contains both classes.", column=cname)
+        return None, None, keep
+    pos_code = _positive_code(levels, m.positive, cname, problems)
+    if pos_code is None:
+        return None, None, keep
+    y = (codes == pos_code).astype(np.int8)
+    return y, str(levels[pos_code]), keep
+
+
+def _positive_code(levels, positive, cname, problems):
+    values = [str(v) for v in levels]
+    if positive is None:
+        low = sorted(v.lower() for v in values)
+        for pos, neg in _BINARY_FAMILIES:
+            if low == sorted([pos, neg]):
+                return next(i for i, v in enumerate(values) if v.lower() == pos)
+        problems.add("positive_not_chosen", f"The label column {cname!r} has the values {_list(values)}; which one is the "
+                     "positive class (the event to act on, e.g. fraud, default, churn)?",
+                     "Pick the positive label value.", column=cname)
+        return None
+    p = str(positive).strip()
+    for cand in (lambda v: v == p, lambda v: v.lower() == p.lower()):
+        hits = [i for i, v in enumerate(values) if cand(v)]
+        if len(hits) == 1:
+            return hits[0]
+    try:  # "1.0" chosen for labels written 1
+        num = float(p)
+        hits = [i for i, v in enumerate(values) if _float_or_none(v) == num]
+        if len(hits) == 1:
+            return hits[0]
+    except ValueError:
+        pass
+    problems.add("positive_not_found", f"The positive label {positive!r} is not a value of the label column {cname!r}, "
+                 f"whose values are {_list(values)}.", "Pick the positive label among these values.", column=cname)
+    return None
+
+
+def _float_or_none(v):
+    try:
+        return float(v)
+    except ValueError:
+        return None
+
+
+def _check_score(series, model, cname, kind, rows, problems):
+    vals, nonnum = _to_numeric(series)
+    bad = False
+    who = f"The score column {cname!r} (model {model})"
+    if nonnum.any():
+        ex, cnt = _examples(rows, nonnum)
+        shown = _value_examples(series, nonnum)
+        problems.add("score_not_numeric", f"{who} holds {cnt} value(s) that are not numbers, e.g. {shown}.",
+                     _numeric_fix(shown, "Correct those cells so that every score is a number."),
+                     column=cname, rows=ex, n_rows=cnt)
+        bad = True
+    miss = np.isnan(vals) & ~nonnum
+    if miss.any():
+        ex, cnt = _examples(rows, miss)
+        problems.add("score_missing", f"{who} is missing (empty or NaN) in {cnt} row(s).",
+                     "Fill in the scores, or remove those rows from the file.", column=cname, rows=ex, n_rows=cnt)
+        bad = True
+    inf = np.isinf(vals)
+    if inf.any():
+        ex, cnt = _examples(rows, inf)
+        problems.add("score_not_finite", f"{who} is infinite (inf or -inf) in {cnt} row(s).",
+                     "Replace the infinite scores with finite numbers (e.g. clip them).", column=cname, rows=ex, n_rows=cnt)
+        bad = True
+    if bad:
+        return None
+    if kind == "probability":
+        out = (vals < 0) | (vals > 1)
+        if out.any():
+            ex, cnt = _examples(rows, out)
+            problems.add("probability_out_of_range", f"{who} is declared a probability but {cnt} value(s) lie outside [0, 1] "
+                         f"(range {vals.min():g} to {vals.max():g}).",
+                         "Declare the kind 'score' (thresholds stay in the score's own units), or rescale the scores to [0, 1].",
+                         column=cname, rows=ex, n_rows=cnt)
+            return None
+    elif kind == "decision":
+        out = (vals != 0) & (vals != 1)
+        if out.any():
+            ex, cnt = _examples(rows, out)
+            problems.add("decision_not_binary", f"{who} is declared a hard decision but {cnt} value(s) are neither 0 nor 1, "
+                         f"e.g. {_value_examples(vals, out)}.",
+                         "Declare the kind 'score' or 'probability', or recode the decision to 0/1.",
+                         column=cname, rows=ex, n_rows=cnt)
+            return None
+    else:
+        if kind == "auto":
+            if np.all((vals == 0) | (vals == 1)):
+                kind = "decision"
+            elif np.all((vals >= 0) & (vals <= 1)):
+                kind = "probability"
+            else:
+                kind = "score"
+    return np.ascontiguousarray(vals, dtype=np.float64), kind
+
+
+def _check_weight(series, cname, rows, problems):
+    vals, nonnum = _to_numeric(series)
+    who = f"The weight column {cname!r}"
+    checks = (
+        (nonnum, lambda cnt: f"holds {cnt} value(s) that are not numbers, e.g. {_value_examples(series, nonnum)}"),
+        (np.isnan(vals) & ~nonnum, lambda cnt: f"is missing (empty or NaN) in {cnt} row(s)"),
+        (np.isinf(vals), lambda cnt: f"is infinite in {cnt} row(s)"),
+        (vals < 0, lambda cnt: f"is negative in {cnt} row(s), e.g. {_value_examples(vals, vals < 0)}"),
+    )
+    bad = False
+    for mask, text in checks:
+        if mask.any():
+            ex, cnt = _examples(rows, mask)
+            problems.add("weight_invalid", f"{who} {text(cnt)}; weights must be finite numbers >= 0.",
+                         "Fix those weights (use 0 to exclude a row on purpose), or unmap the weight column.",
+                         column=cname, rows=ex, n_rows=cnt)
+            bad = True
+    if bad:
+        return None
+    if not (vals > 0).any():
+        problems.add("weight_all_zero", f"{who} is 0 in every row, so nothing would count.",
+                     "Choose the right weight column, or unmap it to weigh every row equally.", column=cname)
+        return None
+    return np.ascontiguousarray(vals, dtype=np.float64)
+
+
+_NS_MIN = np.datetime64("1677-09-22")
+_NS_MAX = np.datetime64("2262-04-11")
+
+
+def _check_time(series, cname, rows, problems):
+    parsed, failed, how = _parse_time(series)
+    present = series.notna().to_numpy()
+    if pd.api.types.is_string_dtype(series.dtype) or pd.api.types.is_object_dtype(series.dtype):
+        present = present & (series.astype("str").str.strip().fillna("") != "").to_numpy()
+    arr = parsed
+    if arr is not None:
+        out_of_range = ~np.isnat(arr) & ((arr < _NS_MIN) | (arr > _NS_MAX))
+        if out_of_range.any():
+            failed = failed | out_of_range
+            arr = np.where(out_of_range, np.datetime64("NaT"), arr)
+    if failed.any():
+        ex, cnt = _examples(rows, failed)
+        problems.add("time_unparseable", f"The time column {cname!r} has {cnt} value(s) that cannot be read as dates "
+                     f"({how}), e.g. {_value_examples(series, failed)}.",
+                     "Write every date in one format, e.g. 2025-01-31 or 2025-01-31 14:05:00 (dates must lie "
+                     "between 1678 and 2261), or unmap the time column.", column=cname, rows=ex, n_rows=cnt)
+    missing = ~present
+    if missing.any():
+        ex, cnt = _examples(rows, missing)
+        problems.add("time_missing", f"The time column {cname!r} is empty in {cnt} row(s); drift windows need a time "
+                     "for every row.", "Fill in the missing times, or unmap the time column.", column=cname, rows=ex, n_rows=cnt)
+    if failed.any() or missing.any():
+        return None
+    return arr.astype("datetime64[ns]")
+
+
+def _parse_time(series: pd.Series):
+    """(datetime64 array or None, failed mask, description of the rule used)."""
+    dtype = series.dtype
+    present = series.notna().to_numpy()
+    if isinstance(dtype, pd.DatetimeTZDtype):
+        return series.dt.tz_localize(None).to_numpy(), np.zeros(len(series), bool), "timestamps"
+    if dtype.kind == "M":
+        return series.to_numpy(), np.zeros(len(series), bool), "timestamps"
+    if pd.api.types.is_bool_dtype(dtype):
+        return None, present, "true/false is not a date"
+    if pd.api.types.is_numeric_dtype(dtype):
+        v = series.to_numpy(dtype=np.float64, na_value=np.nan)
+        fin = v[np.isfinite(v)]
+        if fin.size and np.all(fin == np.round(fin)) and np.all((fin >= 19000101) & (fin <= 22611231)):
+            ymd = pd.to_datetime(pd.Series(v).astype("Int64").astype("str"), format="%Y%m%d", errors="coerce").to_numpy()
+            return ymd, present & np.isnat(ymd), "numbers read as yyyymmdd"
+        if fin.size and np.all((fin >= 1e8) & (fin <= 4.1e9)):
+            secs = np.where(np.isfinite(v), v, 0).astype(np.int64).astype("datetime64[s]")
+            secs = np.where(np.isfinite(v), secs, np.datetime64("NaT"))
+            return secs, np.isinf(v), "numbers read as epoch seconds"
+        return None, present, "numbers that are neither epoch seconds (1973–2099) nor yyyymmdd dates"
+    text = series.astype("str").str.strip() if pd.api.types.is_object_dtype(dtype) or not pd.api.types.is_string_dtype(dtype) \
+        else series.str.strip()
+    text = text.where(present & (text.fillna("") != "").to_numpy(), None)
+    present = text.notna().to_numpy()
+    best = None
+    for fmt in (None, "ISO8601"):
+        parsed = _to_datetime(text, fmt)
+        failed = present & np.isnat(parsed)
+        if best is None or failed.sum() < best[1].sum():
+            best = (parsed, failed, fmt)
+        if not failed.any():
+            break
+    parsed, failed, fmt = best
+    first = text.dropna()
+    guessed = None
+    if fmt is None and len(first):
+        from pandas.tseries.api import guess_datetime_format
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the dayfirst hint; the format is only named in a message
+            guessed = guess_datetime_format(str(first.iloc[0]))
+    how = f"the format was inferred as {guessed} from the first value" if guessed else \
+        ("ISO 8601 format" if fmt == "ISO8601" else "no date format could be inferred")
+    return parsed, failed, how
+
+
+def _to_datetime(text: pd.Series, fmt):
+    with warnings.catch_warnings():
+        # "Could not infer format" warnings are expected for messy columns; failures are reported as problems.
+        warnings.simplefilter("ignore")
+        try:
+            parsed = pd.to_datetime(text, errors="coerce", format=fmt)
+        except (ValueError, TypeError, OverflowError):
+            try:  # mixed UTC offsets: compare in UTC
+                parsed = pd.to_datetime(text, errors="coerce", format=fmt, utc=True).dt.tz_convert(None)
+            except (ValueError, TypeError, OverflowError):
+                return np.full(len(text), np.datetime64("NaT"), dtype="datetime64[ns]")
+    if isinstance(parsed.dtype, pd.DatetimeTZDtype):
+        parsed = parsed.dt.tz_localize(None)  # keep local wall time: day boundaries as the user sees them
+    if parsed.dtype.kind != "M":
+        return np.full(len(text), np.datetime64("NaT"), dtype="datetime64[ns]")
+    return parsed.to_numpy()
+
+
+def _features(frame, names, columns, keep, n_dropped) -> pd.DataFrame:
+    out = {}
+    for c in names:
+        s = frame[columns[c]]
+        if n_dropped:
+            s = s[keep]
+        dtype = s.dtype
+        if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype):
+            plain = isinstance(dtype, np.dtype) and dtype.kind in "iuf"
+            out[c] = s.to_numpy() if plain else s.to_numpy(dtype=np.float64, na_value=np.nan)
+        else:
+            codes, levels = _factorize(s)
+            lv = list(levels) + ([MISSING_LEVEL] if MISSING_LEVEL not in set(levels) else [])
+            miss_code = lv.index(MISSING_LEVEL)
+            out[c] = pd.Categorical.from_codes(np.where(codes < 0, miss_code, codes), categories=pd.Index(lv, dtype=object))
+    n = int(keep.sum())
+    return pd.DataFrame(out, index=pd.RangeIndex(n), columns=list(names)) if names else pd.DataFrame(index=pd.RangeIndex(n))
+
+
+# --------------------------------------------------------------------------- helpers for the mapping UI
+
+
+def label_values(frame: pd.DataFrame, column: str) -> list[str]:
+    """Distinct non-missing values of a label column, as strings (for the positive-class picker).
+
+    Numbers are sorted numerically, other values alphabetically.
+
+    Examples
+    --------
+    >>> label_values(pd.DataFrame({"y": ["no", "yes", None, "no"]}), "y")
+    ['no', 'yes']
+    >>> label_values(pd.DataFrame({"y": [1.0, 0.0, float("nan")]}), "y")
+    ['0', '1']
+    """
+    columns = {str(c): c for c in frame.columns}
+    if column not in columns:
+        raise InputError(_problem("missing_column", f"The label column {column!r} is not in the file. Available columns: "
+                                  f"{_list(columns)}.", "Choose the label column among the file's columns.", column=column))
+    s = frame[columns[column]]
+    if isinstance(s, pd.DataFrame):
+        raise InputError(_problem("duplicate_columns", f"The table has more than one column named {column!r}.",
+                                  "Rename or remove the duplicated columns.", column=column))
+    _, levels = _factorize(s)
+    values = [str(v) for v in levels]
+    nums = [_float_or_none(v) for v in values]
+    if all(x is not None for x in nums):
+        return [v for _, v in sorted(zip(nums, values))]
+    return sorted(values)
+
+
+_LABEL_NAMES = ("label", "target", "y", "y_true", "outcome", "class", "ground_truth", "truth", "actual", "response",
+                "is_fraud", "fraud", "default", "is_default", "churn", "churned", "bad", "is_bad", "flag", "event")
+_LABEL_HINTS = ("label", "target", "fraud", "default", "churn", "outcome", "is_bad", "_flag", "overdue", "逾期", "标签")
+_SCORE_HINTS = ("score", "prob", "proba", "pred", "risk", "pd_", "_pd", "model", "p_hat", "yhat", "y_hat", "y_pred", "评分", "分数")
+_TIME_HINTS = ("date", "time", "timestamp", "_dt", "dt_", "day", "month", "_at", "created", "日期", "时间")
+_GROUP_HINTS = ("customer", "cust", "user", "client", "account", "acct", "member", "household", "device", "merchant", "group",
+                "客户", "用户")
+_WEIGHT_NAMES = ("weight", "weights", "sample_weight", "w", "wt", "wgt", "权重")
+_ID_HINT = re.compile(r"(^id$|_id$|^id_|uuid|_no$|编号)", re.IGNORECASE)
+
+
+def guess_mapping(frame: pd.DataFrame) -> dict:
+    """Guess column roles from names and dtypes (a suggestion for the mapping form).
+
+    Returns
+    -------
+    dict
+        ``{"label": col | None, "scores": [col, ...] (at most 2), "segments": [...],
+        "time": col | None, "group": col | None, "features": [...], "weight": col | None}``.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"is_fraud": [0, 1, 0, 1], "score_old": [.1, .8, .3, .6],
+    ...                       "channel": ["app", "web", "app", "web"], "income": [1.5, 2.5, 3.5, 4.5]})
+    >>> g = guess_mapping(frame)
+    >>> g["label"], g["scores"], g["segments"], g["features"]
+    ('is_fraud', ['score_old'], ['channel'], ['income'])
+    """
+    sample = frame.head(100_000)
+    cols = [str(c) for c in frame.columns]
+    by_name = {str(c): c for c in frame.columns}
+    lower = {c: c.lower().strip() for c in cols}
+    nunique = {c: int(sample[by_name[c]].nunique(dropna=True)) for c in cols}
+    dtypes = {c: sample[by_name[c]].dtype for c in cols}
+
+    def is_num(c):
+        d = dtypes[c]
+        return pd.api.types.is_numeric_dtype(d) and not pd.api.types.is_bool_dtype(d)
+
+    def is_time(c):
+        d = dtypes[c]
+        return d.kind == "M" or isinstance(d, pd.DatetimeTZDtype)
+
+    used: set = set()
+    label = next((c for c in cols if lower[c] in _LABEL_NAMES and nunique[c] == 2), None)
+    if label is None:
+        label = next((c for c in cols if (lower[c].startswith("is_") or any(h in lower[c] for h in _LABEL_HINTS))
+                      and nunique[c] == 2), None)
+    if label:
+        used.add(label)
+    scores = [c for c in cols if c not in used and is_num(c) and nunique[c] > 1
+              and any(h in lower[c] for h in _SCORE_HINTS) and not _ID_HINT.search(lower[c])][:2]
+    used.update(scores)
+    time = next((c for c in cols if c not in used and is_time(c)), None)
+    if time is None:
+        for c in cols:
+            if c in used or not any(h in lower[c] for h in _TIME_HINTS):
+                continue
+            s = sample[by_name[c]].dropna().head(200)
+            if len(s) and not is_num(c):
+                parsed, failed, _ = _parse_time(s)
+                if parsed is not None and not failed.any():
+                    time = c
+                    break
+    if time:
+        used.add(time)
+    weight = next((c for c in cols if c not in used and lower[c] in _WEIGHT_NAMES and is_num(c)), None)
+    if weight:
+        used.add(weight)
+    group = next((c for c in cols if c not in used and _ID_HINT.search(lower[c]) and any(h in lower[c] for h in _GROUP_HINTS)),
+                 None)
+    if group is None:
+        group = next((c for c in cols if c not in used and lower[c] in ("group", "group_id", "cluster", "cluster_id")), None)
+    if group:
+        used.add(group)
+    segments, features = [], []
+    for c in cols:
+        if c in used or _ID_HINT.search(lower[c]):
+            continue
+        k = nunique[c]
+        if k < 2:
+            continue
+        if not is_num(c) and not is_time(c):
+            if k <= 20:
+                segments.append(c)
+        elif k == 2:
+            segments.append(c)  # a 0/1 flag such as new_user
+        elif is_num(c):
+            features.append(c)
+    return {"label": label, "scores": scores, "segments": segments, "time": time, "group": group,
+            "features": features, "weight": weight}
