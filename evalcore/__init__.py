@@ -29,6 +29,15 @@ from .calibration import (
     segment_calibration,
     wilson_interval,
 )
+from .data import (
+    SCORE_KINDS,
+    ColumnMapping,
+    Predictions,
+    guess_mapping,
+    label_values,
+    read_table,
+    validate,
+)
 from .value import (
     CELLS,
     SegmentCurves,
@@ -74,4 +83,11 @@ __all__ = [
     "reliability",
     "segment_calibration",
     "wilson_interval",
+    "SCORE_KINDS",
+    "ColumnMapping",
+    "Predictions",
+    "guess_mapping",
+    "label_values",
+    "read_table",
+    "validate",
 ]
