@@ -473,5 +473,10 @@ def test_demo_without_drift_is_green():
 
 @pytest.mark.slow
 def test_demo_false_alarm_rate():
-    green = sum(all(l.color == "green" for l in _demo_report(seed, drift=False).lights.values()) for seed in range(100))
-    assert green >= 95
+    # demo without injected drift, seeds 0..99, default settings.
+    # Observed when written: feature light green 100/100; all three green 95/100 (the non-green
+    # ones: calibration in seeds 9, 10, 16, 80, 81 and label in 9, 80 — the demo's customers repeat
+    # with a shared effect, so window rates vary more than the binomial tests assume).
+    colors = [{k: l.color for k, l in _demo_report(seed, drift=False).lights.items()} for seed in range(100)]
+    assert sum(c["feature"] == "green" for c in colors) >= 95
+    assert sum(all(v == "green" for v in c.values()) for c in colors) >= 95
