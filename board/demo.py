@@ -55,8 +55,9 @@ def demo_frame(seed: int = 0, *, drift: bool = True, n: int = 50_000) -> pd.Data
     n_customers = int(n * 0.6)
     cust_new = rng.random(n_customers) < 0.35
     cust_effect = rng.normal(0.0, 0.8, n_customers)  # shared by a customer's applications
-    # repeat applications: a skewed draw over customers
-    cust = np.minimum((rng.pareto(1.5, n) * n_customers / 6).astype(np.int64), n_customers - 1)
+    # repeat applications: some customers apply much more often than others (no single giant customer)
+    activity = rng.lognormal(0.0, 1.0, n_customers)
+    cust = rng.choice(n_customers, n, p=activity / activity.sum())
     day = rng.integers(0, N_DAYS, n)
     hour = rng.choice(24, n, p=_hour_profile())
     minute = rng.integers(0, 60, n)
