@@ -121,9 +121,29 @@ def _m0001_initial(conn: Connection) -> None:
     meta.create_all(conn)
 
 
+def _m0002_dataset_settings(conn: Connection) -> None:
+    """Settings saved with a dataset (e.g. the drift settings): one JSON value per (dataset, key)."""
+    meta = sa.MetaData()
+    # A stub of the existing table, only so the foreign key resolves; it is not created here.
+    sa.Table("datasets", meta, sa.Column("id", sa.Integer, primary_key=True))
+    settings = sa.Table(
+        "dataset_settings",
+        meta,
+        sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column("dataset_id", sa.Integer, sa.ForeignKey("datasets.id"), nullable=False),
+        sa.Column("key", sa.String, nullable=False),
+        sa.Column("value", sa.Text, nullable=False),  # JSON text, like every payload of the store
+        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+        sa.UniqueConstraint("dataset_id", "key", name="uq_dataset_settings_key"),
+        sqlite_autoincrement=True,
+    )
+    settings.create(conn)
+
+
 #: The ordered migration steps. Append only.
 MIGRATIONS: list[Migration] = [
     _m0001_initial,
+    _m0002_dataset_settings,
 ]
 
 

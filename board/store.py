@@ -51,6 +51,7 @@ __all__ = [
     "CorruptFileError",
     "DatasetInUseError",
     "DatasetRecord",
+    "DatasetSettingsRecord",
     "EvaluationRecord",
     "MissingFileError",
     "NotFoundError",
@@ -256,6 +257,29 @@ class EvaluationRecord:
         }
 
 
+@dataclass(frozen=True, slots=True, kw_only=True, eq=False)
+class DatasetSettingsRecord:
+    """Settings saved with a dataset under one key (e.g. ``"drift"``).
+
+    Attributes
+    ----------
+    dataset_id : int
+    key : str
+    value : dict
+        The settings as the caller saved them (JSON values).
+    updated_at : datetime
+        Timezone-aware, UTC.
+    """
+
+    dataset_id: int
+    key: str
+    value: dict
+    updated_at: datetime
+
+    def to_dict(self) -> dict:
+        return {"dataset_id": self.dataset_id, "key": self.key, "value": self.value, "updated_at": _iso(self.updated_at)}
+
+
 # --------------------------------------------------------------------------- ORM models
 # The latest schema, as the migrations build it (tests/board/test_store.py checks the two
 # agree). Never create tables from these models: schema changes go through migrations.
@@ -337,6 +361,17 @@ class _Evaluation(_Base):
     config: Mapped[str] = mapped_column(sa.Text)
     result: Mapped[str] = mapped_column(sa.Text)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class _DatasetSetting(_Base):
+    __tablename__ = "dataset_settings"
+    __table_args__ = (sa.UniqueConstraint("dataset_id", "key", name="uq_dataset_settings_key"), {"sqlite_autoincrement": True})
+
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True)
+    dataset_id: Mapped[int] = mapped_column(sa.ForeignKey("datasets.id"))
+    key: Mapped[str] = mapped_column(sa.String)
+    value: Mapped[str] = mapped_column(sa.Text)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -788,6 +823,8 @@ class Store:
                         "deleted. Pass with_evaluations=True to delete them as well."
                     )
                 session.execute(sa.delete(_Evaluation).where(_Evaluation.dataset_id == dataset_id))
+                # settings belong to the dataset: they go with it (a later re-upload starts from defaults)
+                session.execute(sa.delete(_DatasetSetting).where(_DatasetSetting.dataset_id == dataset_id))
                 path = self.upload_path(row.sha256)
                 session.delete(row)
                 session.flush()
@@ -802,6 +839,78 @@ class Store:
             raise
         if aside is not None:
             aside.unlink(missing_ok=True)
+
+    # ----------------------------------------------------------------- dataset settings
+
+    def get_dataset_settings(self, dataset_id: int, key: str) -> dict | None:
+        """The settings saved with a dataset under ``key``; None when none were saved
+        (or the dataset does not exist)."""
+        rec = self.get_dataset_settings_record(dataset_id, key)
+        return None if rec is None else rec.value
+
+    def get_dataset_settings_record(self, dataset_id: int, key: str) -> DatasetSettingsRecord | None:
+        """Like :meth:`get_dataset_settings`, with the time of the last save."""
+        with self._reading() as session:
+            row = session.scalars(
+                sa.select(_DatasetSetting).where(_DatasetSetting.dataset_id == dataset_id, _DatasetSetting.key == key)
+            ).one_or_none()
+            if row is None:
+                return None
+            return DatasetSettingsRecord(dataset_id=row.dataset_id, key=row.key, value=json.loads(row.value),
+                                         updated_at=row.updated_at)
+
+    def save_dataset_settings(self, dataset_id: int, key: str, value: dict) -> DatasetSettingsRecord:
+        """Save (insert or replace) the settings of a dataset under ``key``.
+
+        Parameters
+        ----------
+        dataset_id : int
+        key : str
+            What the settings are for, e.g. ``"drift"`` (non-blank).
+        value : dict
+            JSON values only (NaN must be None); replaces what was saved under ``key``.
+
+        Returns
+        -------
+        DatasetSettingsRecord
+
+        Raises
+        ------
+        evalcore.InputError
+            ``key`` blank or ``value`` not a JSON dict (every problem listed). Nothing is written.
+        NotFoundError
+            No such dataset.
+        """
+        problems = ProblemList()
+        _check_text(problems, "key", key, required=True)
+        _check_json(problems, "value", value, want_dict=True)
+        problems.raise_if_any()
+        text = _dumps(value)
+        for attempt in (1, 2):
+            try:
+                with self._write() as session:
+                    self._get_dataset_row(session, dataset_id)
+                    now = _now()
+                    row = session.scalars(
+                        sa.select(_DatasetSetting).where(_DatasetSetting.dataset_id == dataset_id,
+                                                         _DatasetSetting.key == key)
+                    ).one_or_none()
+                    if row is None:
+                        row = _DatasetSetting(dataset_id=dataset_id, key=key, value=text, updated_at=now)
+                        session.add(row)
+                    else:
+                        row.value = text
+                        row.updated_at = now
+                    session.flush()
+                    record = DatasetSettingsRecord(dataset_id=dataset_id, key=key, value=json.loads(text), updated_at=now)
+                    session.commit()
+                return record
+            except sa.exc.IntegrityError:
+                # A concurrent first save of the same key (possible where BEGIN IMMEDIATE does
+                # not serialise writers): the row exists now, so the second attempt updates it.
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
 
     # ----------------------------------------------------------------- value tables
 

@@ -67,13 +67,14 @@ def count_rows(data_dir, table: str) -> int:
 
 def test_fresh_database_gets_latest_version(data_dir):
     with Store(data_dir=data_dir) as s:
-        assert s.applied_migrations == [1]
-        assert s.schema_version == migrations.latest_version() == 1
+        assert s.applied_migrations == [1, 2]
+        assert s.schema_version == migrations.latest_version() == 2
     assert (data_dir / "evalboard.sqlite").is_file()
     assert (data_dir / "uploads").is_dir()
     con = sqlite3.connect(data_dir / "evalboard.sqlite")
     try:
-        assert con.execute("SELECT version, name FROM schema_version").fetchall() == [(1, "_m0001_initial")]
+        assert con.execute("SELECT version, name FROM schema_version ORDER BY version").fetchall() == [
+            (1, "_m0001_initial"), (2, "_m0002_dataset_settings")]
     finally:
         con.close()
 
@@ -96,19 +97,20 @@ def test_reopening_does_not_rerun_migrations(data_dir, monkeypatch):
     assert calls == [1]
 
 
-def test_database_at_version_1_is_upgraded_by_an_appended_step(data_dir, monkeypatch):
+def test_database_at_latest_version_is_upgraded_by_an_appended_step(data_dir, monkeypatch):
     with Store(data_dir=data_dir) as s:
         rec = save(s)
     calls = []
+    latest = migrations.latest_version()
 
-    def _m0002_add_note(conn):
+    def _m9999_add_note(conn):
         calls.append(1)
         conn.execute(sa.text("ALTER TABLE datasets ADD COLUMN note TEXT"))
 
-    monkeypatch.setattr(migrations, "MIGRATIONS", [*migrations.MIGRATIONS, _m0002_add_note])
+    monkeypatch.setattr(migrations, "MIGRATIONS", [*migrations.MIGRATIONS, _m9999_add_note])
     with Store(data_dir=data_dir) as s:
-        assert s.applied_migrations == [2]
-        assert s.schema_version == 2
+        assert s.applied_migrations == [latest + 1]
+        assert s.schema_version == latest + 1
         assert s.get_dataset(rec.id).to_dict() == rec.to_dict()  # data survives the upgrade
     with Store(data_dir=data_dir) as s:
         assert s.applied_migrations == []
@@ -116,10 +118,8 @@ def test_database_at_version_1_is_upgraded_by_an_appended_step(data_dir, monkeyp
     con = sqlite3.connect(data_dir / "evalboard.sqlite")
     try:
         assert "note" in [r[1] for r in con.execute("PRAGMA table_info(datasets)")]
-        assert con.execute("SELECT version, name FROM schema_version ORDER BY version").fetchall() == [
-            (1, "_m0001_initial"),
-            (2, "_m0002_add_note"),
-        ]
+        assert con.execute("SELECT version, name FROM schema_version ORDER BY version").fetchall()[-1] == (
+            latest + 1, "_m9999_add_note")
     finally:
         con.close()
 
@@ -128,12 +128,13 @@ def test_failing_step_rolls_back_all_its_ddl(data_dir, monkeypatch):
     with Store(data_dir=data_dir):
         pass
 
-    def _m0002_broken(conn):
+    def _m9999_broken(conn):
         conn.execute(sa.text("CREATE TABLE scratch (x INTEGER)"))
         conn.execute(sa.text("ALTER TABLE datasets ADD COLUMN note TEXT"))
         raise RuntimeError("step failed half-way")
 
-    monkeypatch.setattr(migrations, "MIGRATIONS", [*migrations.MIGRATIONS, _m0002_broken])
+    latest = migrations.latest_version()
+    monkeypatch.setattr(migrations, "MIGRATIONS", [*migrations.MIGRATIONS, _m9999_broken])
     with pytest.raises(RuntimeError, match="half-way"):
         Store(data_dir=data_dir)
     con = sqlite3.connect(data_dir / "evalboard.sqlite")
@@ -141,7 +142,7 @@ def test_failing_step_rolls_back_all_its_ddl(data_dir, monkeypatch):
         tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         assert "scratch" not in tables
         assert "note" not in [r[1] for r in con.execute("PRAGMA table_info(datasets)")]
-        assert con.execute("SELECT max(version) FROM schema_version").fetchone() == (1,)
+        assert con.execute("SELECT max(version) FROM schema_version").fetchone() == (latest,)
     finally:
         con.close()
 
@@ -166,14 +167,14 @@ def test_failing_first_migration_leaves_an_empty_database(data_dir, monkeypatch)
 def test_database_newer_than_the_code_is_refused(data_dir, monkeypatch):
     original = list(migrations.MIGRATIONS)
 
-    def _m0002_future(conn):
+    def _m9999_future(conn):
         conn.execute(sa.text("CREATE TABLE future (x INTEGER)"))
 
-    monkeypatch.setattr(migrations, "MIGRATIONS", [*original, _m0002_future])
+    monkeypatch.setattr(migrations, "MIGRATIONS", [*original, _m9999_future])
     with Store(data_dir=data_dir):
         pass
     monkeypatch.setattr(migrations, "MIGRATIONS", original)
-    with pytest.raises(migrations.SchemaTooNewError, match="schema version 2, but this evalboard only knows versions up to 1"):
+    with pytest.raises(migrations.SchemaTooNewError, match="schema version 3, but this evalboard only knows versions up to 2"):
         Store(data_dir=data_dir)
 
 
@@ -565,3 +566,100 @@ def test_default_url_points_into_the_data_dir(tmp_path, monkeypatch):
     assert store_mod.default_url(tmp_path) == f"sqlite:///{(tmp_path / 'evalboard.sqlite').resolve()}"
     monkeypatch.setenv("EVALBOARD_DB_URL", "postgresql://u:p@h/db")
     assert store_mod.default_url(tmp_path) == "postgresql://u:p@h/db"
+
+
+# --------------------------------------------------------------------------- dataset settings
+
+DRIFT = {"ks_threshold": 0.5, "features": ["amount", "channel"], "reference_start": None, "oe_band": [0.8, 1.25]}
+
+
+def test_dataset_settings_save_get_replace(store):
+    rec = save(store)
+    other = save(store, RAW_B)
+    assert store.get_dataset_settings(rec.id, "drift") is None
+    first = store.save_dataset_settings(rec.id, "drift", DRIFT)
+    assert first.value == DRIFT and first.updated_at.tzinfo is not None
+    assert store.get_dataset_settings(rec.id, "drift") == DRIFT
+    assert store.get_dataset_settings(rec.id, "other") is None  # keys are separate
+    assert store.get_dataset_settings(other.id, "drift") is None  # datasets are separate
+    second = store.save_dataset_settings(rec.id, "drift", {"ks_threshold": 0.2})
+    assert store.get_dataset_settings(rec.id, "drift") == {"ks_threshold": 0.2}  # replaced, not merged
+    assert second.updated_at >= first.updated_at
+    assert store.get_dataset_settings_record(rec.id, "drift").to_dict()["value"] == {"ks_threshold": 0.2}
+    with store.engine.connect() as conn:  # one row per (dataset, key)
+        assert conn.execute(sa.text("SELECT count(*) FROM dataset_settings")).scalar_one() == 1
+
+
+def test_dataset_settings_survive_a_restart(data_dir):
+    with Store(data_dir=data_dir) as s:
+        rec = save(s)
+        s.save_dataset_settings(rec.id, "drift", DRIFT)
+    with Store(data_dir=data_dir) as s:
+        assert s.get_dataset_settings(rec.id, "drift") == DRIFT
+
+
+def test_dataset_settings_errors(store):
+    rec = save(store)
+    with pytest.raises(KeyError, match="No dataset with id 99"):
+        store.save_dataset_settings(99, "drift", {})
+    with pytest.raises(InputError) as info:
+        store.save_dataset_settings(rec.id, " ", {"x": float("nan")})
+    assert sorted((p.column, p.code) for p in info.value.problems) == [("key", "empty"), ("value", "not_json")]
+    with pytest.raises(InputError, match="value must be a dict, got list"):
+        store.save_dataset_settings(rec.id, "drift", [1, 2])
+    assert store.get_dataset_settings(rec.id, "drift") is None
+
+
+def test_database_enforces_one_settings_row_per_key(store):
+    rec = save(store)
+    store.save_dataset_settings(rec.id, "drift", {})
+    with pytest.raises(sa.exc.IntegrityError):
+        with store.engine.begin() as conn:
+            conn.execute(sa.text("INSERT INTO dataset_settings (dataset_id, key, value, updated_at) "
+                                 "VALUES (:d, 'drift', '{}', '2026-01-01')"), {"d": rec.id})
+
+
+def test_deleting_a_dataset_deletes_its_settings(store, data_dir):
+    rec = save(store)
+    keep = save(store, RAW_B)
+    store.save_dataset_settings(rec.id, "drift", DRIFT)
+    store.save_dataset_settings(keep.id, "drift", {"ks_threshold": 0.3})
+    store.delete_dataset(rec.id)
+    assert count_rows(data_dir, "dataset_settings") == 1
+    assert store.get_dataset_settings(keep.id, "drift") == {"ks_threshold": 0.3}
+    again = save(store)  # the same bytes again: a new id, default settings
+    assert again.id != rec.id and store.get_dataset_settings(again.id, "drift") is None
+
+
+def test_database_at_version_1_gets_the_settings_table(data_dir, monkeypatch):
+    """A database written before settings existed (version 1) is migrated in place."""
+    first_only = migrations.MIGRATIONS[:1]
+    with monkeypatch.context() as m:
+        m.setattr(migrations, "MIGRATIONS", first_only)
+        with Store(data_dir=data_dir) as s:
+            assert s.schema_version == 1
+            rec = save(s)
+            s.save_evaluation(rec.id, models=["A"], config={}, result={"ev": 1.0})
+        con = sqlite3.connect(data_dir / "evalboard.sqlite")
+        try:
+            assert "dataset_settings" not in {r[0] for r in con.execute("SELECT name FROM sqlite_master")}
+        finally:
+            con.close()
+    with Store(data_dir=data_dir) as s:
+        assert s.applied_migrations == [2]
+        assert s.schema_version == 2
+        assert s.get_dataset(rec.id).to_dict() == rec.to_dict()  # data survives
+        assert len(s.list_evaluations(rec.id)) == 1
+        assert s.get_dataset_settings(rec.id, "drift") is None
+        s.save_dataset_settings(rec.id, "drift", DRIFT)
+        assert s.get_dataset_settings(rec.id, "drift") == DRIFT
+        cols = {c["name"]: c for c in sa.inspect(s.engine).get_columns("dataset_settings")}
+        assert set(cols) == {"id", "dataset_id", "key", "value", "updated_at"}
+        uniques = sa.inspect(s.engine).get_unique_constraints("dataset_settings")
+        assert [u["column_names"] for u in uniques] == [["dataset_id", "key"]]
+    con = sqlite3.connect(data_dir / "evalboard.sqlite")
+    try:
+        assert con.execute("SELECT version, name FROM schema_version ORDER BY version").fetchall() == [
+            (1, "_m0001_initial"), (2, "_m0002_dataset_settings")]
+    finally:
+        con.close()
