@@ -1,0 +1,259 @@
+"""Streamlit helpers of the Drift page and the red-light banner shown on every page (SPEC §3.6).
+
+The drift computation is cached by (dataset id, file SHA-256, settings JSON) -- never by
+hashing arrays -- so the banner costs one small settings query per rerun once the cache is
+warm. The numbers all come from :mod:`evalcore.drift`; :func:`compute` only decides which
+model's probabilities the calibration light judges (every probability model; the light is
+the worst of them).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import json
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from evalcore import InputError
+from evalcore.data import Predictions
+from evalcore.drift import CalibrationDrift, DriftConfig, DriftReport, Light, calibration_drift, drift_lights
+
+from . import state
+
+SETTINGS_KEY = "drift"  # store.save_dataset_settings(ds, SETTINGS_KEY, config.to_dict())
+PAGE = "pages/drift.py"
+FAMILIES = ("feature", "label", "calibration")
+TITLES = {"feature": "Feature drift", "label": "Label drift", "calibration": "Calibration drift"}
+BADGE = {"green": ("green", "no drift"), "yellow": ("orange", "watch"), "red": ("red", "drift"),
+         "grey": ("gray", "cannot judge")}
+_SEVERITY = {"red": 3, "yellow": 2, "grey": 1, "green": 0}
+NEEDS_TIME = ("Drift needs a time column: it compares time windows with a reference window. This dataset has "
+              "none mapped. On the **Upload** page, upload the file again and choose its date or timestamp "
+              "column as **Time column** (one value per row, e.g. `2026-10-05 14:03`).")
+BANNER = ("**Drift: {what}.** The headline numbers rest on an evaluation set that may no longer represent "
+          "production.")
+
+# the settings form (widget keys) and the session keys it uses
+K_START, K_REF_DAYS, K_WINDOW, K_KS, K_RED, K_PSI_Y, K_PSI_R, K_FEATURES = (
+    "drift_ref_start", "drift_ref_days", "drift_window_days", "drift_ks", "drift_consecutive", "drift_psi_yellow",
+    "drift_psi_red", "drift_features")
+FORM_KEYS = (K_START, K_REF_DAYS, K_WINDOW, K_KS, K_RED, K_PSI_Y, K_PSI_R, K_FEATURES)
+_SEEDED_FOR = "drift_form_for"
+MESSAGE = "drift_form_message"  # (kind, text) shown once after a save or reset
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True, eq=False)
+class DriftView:
+    """What the Drift page and the banner show.
+
+    Attributes
+    ----------
+    lights : dict of str to Light
+        "feature", "label", "calibration". Feature and label are ``report``'s; calibration
+        is the worst of ``calibration`` (reason prefixed by the model when several).
+    report : DriftReport or None
+        ``drift_lights`` on the first probability model (None when ``error``).
+    calibration : dict of str to CalibrationDrift
+        Per probability model.
+    skipped_models : tuple of str
+        Models without probabilities (raw scores, decisions): no calibration drift.
+    config : DriftConfig
+    error : InputError or None
+        Why drift could not be computed (e.g. saved features no longer in the data).
+    """
+
+    lights: dict
+    report: DriftReport | None
+    calibration: dict
+    skipped_models: tuple
+    config: DriftConfig
+    error: InputError | None = None
+
+    @property
+    def any_red(self) -> bool:
+        return any(light.color == "red" for light in self.lights.values())
+
+    @property
+    def red_families(self) -> list[str]:
+        return [f for f in FAMILIES if f in self.lights and self.lights[f].color == "red"]
+
+
+def settings_json(config: DriftConfig) -> str:
+    return json.dumps(config.to_dict(), sort_keys=True)
+
+
+def compute(preds: Predictions, config: DriftConfig) -> DriftView:
+    """The three lights of a validated dataset (no Streamlit; cached by :func:`drift_for`)."""
+    probs = [m for m, k in preds.score_kinds.items() if k == "probability"]
+    skipped = tuple(m for m in preds.scores if m not in probs)
+    features = preds.features if preds.features.shape[1] else None
+    try:
+        report = drift_lights(preds.y_true, preds.scores[probs[0]] if probs else None, preds.time, features,
+                              config=config)
+        cal = {probs[0]: report.calibration} if probs else {}
+        cal.update({m: calibration_drift(preds.y_true, preds.scores[m], preds.time, config) for m in probs[1:]})
+    except InputError as err:
+        grey = {f: Light(family=f, color="grey", reason="Not computed: the drift settings do not fit this dataset.",
+                         details={}) for f in FAMILIES}
+        return DriftView(lights=grey, report=None, calibration={}, skipped_models=skipped, config=config, error=err)
+    lights = dict(report.lights)
+    if cal:
+        worst = max(cal, key=lambda m: _SEVERITY[cal[m].color])  # first model among equals
+        reason = cal[worst].reason if len(cal) == 1 else f"{worst}: {cal[worst].reason}"
+        lights["calibration"] = Light(family="calibration", color=cal[worst].color, reason=reason,
+                                      details={"model": worst, **cal[worst].summary()})
+    elif skipped:
+        lights["calibration"] = Light(
+            family="calibration", color="grey", details={},
+            reason=(f"Needs probabilities: {', '.join(skipped)} give raw scores or decisions, so observed/expected "
+                    "is undefined. Recalibrate on the Calibration page first."))
+    return DriftView(lights=lights, report=report, calibration=cal, skipped_models=skipped, config=config)
+
+
+@st.cache_resource(max_entries=16, show_spinner="Computing drift …")
+def _drift(dataset_id: int, sha: str, settings: str, _preds: Predictions) -> DriftView:
+    return compute(_preds, DriftConfig.from_dict(json.loads(settings)))
+
+
+def drift_for(dataset_id: int, sha: str, preds: Predictions, config: DriftConfig) -> DriftView:
+    """Cached :func:`compute`, keyed by (dataset id, file SHA-256, settings JSON)."""
+    return _drift(dataset_id, sha, settings_json(config), preds)
+
+
+def load_config(store, dataset_id: int) -> tuple[DriftConfig, str | None]:
+    """The drift settings saved with the dataset (defaults if none), and a note when the
+    saved ones no longer validate (then the defaults are used)."""
+    saved = store.get_dataset_settings(dataset_id, SETTINGS_KEY)
+    if saved is None:
+        return DriftConfig(), None
+    try:
+        return DriftConfig.from_dict(saved), None
+    except InputError as err:
+        return DriftConfig(), "The saved drift settings are invalid, so the defaults are used: " + "; ".join(
+            p.message for p in err.problems)
+
+
+# --------------------------------------------------------------------------- banner
+
+
+def banner() -> None:
+    """A warning on every page while a drift light of the chosen dataset is red.
+
+    Cheap: one settings query, then the cached predictions and drift. Silent when there is
+    no time column or the dataset cannot be read (the page itself reports that).
+    """
+    ds = state.current_dataset_id()
+    if ds is None:
+        return
+    store = state.store()
+    try:
+        rec = store.get_dataset(ds)
+        if not rec.mapping.get("time"):
+            return
+        preds = state._predictions(rec.id, rec.sha256, store)
+        config, _ = load_config(store, rec.id)
+        view = drift_for(rec.id, rec.sha256, preds, config)
+    except Exception:  # noqa: BLE001 - a broken dataset is reported by the page, not twice by the banner
+        return
+    if view.any_red:
+        red = view.red_families
+        what = red[0] if len(red) == 1 else ", ".join(red[:-1]) + " and " + red[-1]
+        with st.container(key="drift_banner"):
+            st.warning(BANNER.format(what=f"{what} light{'s' if len(red) > 1 else ''} red"), icon=":material/traffic:")
+            st.page_link(PAGE, label="See what drifted on the Drift page", icon=":material/arrow_forward:")
+
+
+# --------------------------------------------------------------------------- page helpers
+
+
+def show_light(family: str, light: Light) -> None:
+    """One light: a coloured dot, the family, its colour word, and the one-line reason."""
+    color, word = BADGE[light.color]
+    with st.container(border=True, key=f"drift_light_{family}"):
+        st.markdown(f"#### :{color}[●] {TITLES[family]}")
+        st.badge(f"{light.color} — {word}", color=color)
+        st.text(light.reason)
+
+
+def windows_caption(view: DriftView) -> str:
+    ld = view.report.label
+    c = view.config
+    ref = f"Reference {ld.reference.label} ({ld.reference.n:,} rows)"
+    if not ld.windows:
+        return ref + f" · no whole {c.window_days}-day window after it yet."
+    return (f"{ref} · {len(ld.windows)} current windows of {c.window_days} days sliding by {c.step_days} day"
+            f"{'s' if c.step_days > 1 else ''}, the latest {ld.windows[-1].label} ({ld.windows[-1].n:,} rows).")
+
+
+def too_few_notes(view: DriftView) -> list[str]:
+    """Say which windows had too few rows to judge (they never light red)."""
+    notes = []
+    r = view.report
+    if r.feature is not None and (r.feature.level == -1).any():
+        cells = int((r.feature.level == -1).sum())
+        notes.append(f"Feature drift: {cells} feature × window cell{'s' if cells > 1 else ''} had too few rows to tell "
+                     "drift from noise (crossed in the heatmap); they never light red.")
+    for name, levels in [("Label drift", r.label.level if r.label is not None else None),
+                         *[(f"Calibration drift ({m})", cd.level) for m, cd in view.calibration.items()]]:
+        if levels is not None and (levels == -1).any():
+            n = int((levels == -1).sum())
+            notes.append(f"{name}: {n} window{'s' if n > 1 else ''} had too few rows (grey markers); they never light red.")
+    return notes
+
+
+def _first_day(preds: Predictions) -> dt.date:
+    return pd.Timestamp(np.min(preds.time)).date()
+
+
+def _last_day(preds: Predictions) -> dt.date:
+    return pd.Timestamp(np.max(preds.time)).date()
+
+
+def seed_form(dataset_id: int, config: DriftConfig, preds: Predictions) -> None:
+    """Put the saved settings into the form's widgets when the dataset or the saved
+    settings changed, or the widgets were cleaned up by a page switch. Widgets are
+    created without ``value=``, so session state is their only source."""
+    signature = (dataset_id, settings_json(config))
+    if st.session_state.get(_SEEDED_FOR) == signature and all(k in st.session_state for k in FORM_KEYS):
+        return
+    first, last = _first_day(preds), _last_day(preds)
+    start = first if config.reference_start is None else pd.Timestamp(config.reference_start).date()
+    names = [str(c) for c in preds.features.columns]
+    chosen = names if config.features is None else [f for f in config.features if f in names]
+    st.session_state.update({
+        K_START: min(max(start, first), last), K_REF_DAYS: config.reference_days, K_WINDOW: config.window_days,
+        K_KS: float(config.ks_threshold), K_RED: config.consecutive_red, K_PSI_Y: float(config.psi_yellow),
+        K_PSI_R: float(config.psi_red), K_FEATURES: chosen,
+    })
+    st.session_state[_SEEDED_FOR] = signature
+
+
+def save_form(store, dataset_id: int, base: DriftConfig, preds: Predictions) -> None:
+    """Form-submit callback: validate the form's values and save them with the dataset."""
+    ss = st.session_state
+    names = [str(c) for c in preds.features.columns]
+    chosen = list(ss[K_FEATURES])
+    if names and not chosen:
+        ss[MESSAGE] = ("error", "Choose at least one feature; nothing was saved.")
+        return
+    start = ss[K_START]
+    try:
+        config = dataclasses.replace(
+            base, reference_start=None if start == _first_day(preds) else start.isoformat(),
+            reference_days=int(ss[K_REF_DAYS]), window_days=int(ss[K_WINDOW]), ks_threshold=float(ss[K_KS]),
+            consecutive_red=int(ss[K_RED]), psi_yellow=float(ss[K_PSI_Y]), psi_red=float(ss[K_PSI_R]),
+            features=None if set(chosen) == set(names) else tuple(f for f in names if f in chosen))
+    except InputError as err:
+        ss[MESSAGE] = ("error", "Not saved: " + " ".join(p.message for p in err.problems))
+        return
+    store.save_dataset_settings(dataset_id, SETTINGS_KEY, config.to_dict())
+    ss[MESSAGE] = ("success", "Drift settings saved with this dataset.")
+
+
+def reset_form(store, dataset_id: int) -> None:
+    """Reset-button callback: save the defaults with the dataset."""
+    store.save_dataset_settings(dataset_id, SETTINGS_KEY, DriftConfig().to_dict())
+    st.session_state[MESSAGE] = ("success", "Drift settings reset to the defaults.")

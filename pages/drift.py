@@ -1,0 +1,92 @@
+"""Drift (SPEC §3.6): feature, label and calibration lights, what lit them, and the settings saved with the dataset."""
+
+import streamlit as st
+
+from board import charts_drift as cd
+from board import drift_view as dv
+from board import state, ui
+
+preds = state.current_predictions()
+if preds is None:
+    st.stop()
+store = state.store()
+rec = store.get_dataset(state.current_dataset_id())
+st.title("Drift")
+if preds.time is None:
+    st.info(dv.NEEDS_TIME, icon=":material/schedule:")
+    st.stop()
+
+config, note = dv.load_config(store, rec.id)
+if note:
+    st.warning(note)
+view = dv.drift_for(rec.id, rec.sha256, preds, config)
+
+cols = st.columns(3)
+for col, fam in zip(cols, dv.FAMILIES):
+    with col:
+        dv.show_light(fam, view.lights[fam])
+
+with st.expander("Settings — saved with this dataset", icon=":material/settings:", expanded=view.error is not None):
+    dv.seed_form(rec.id, config, preds)
+    with st.form("drift_settings", border=False):
+        a, b, c, d = st.columns(4)
+        a.date_input("Reference window starts on", key=dv.K_START, min_value=dv._first_day(preds),
+                     max_value=dv._last_day(preds), help="Default: the first day with data.")
+        b.number_input("Reference length (days)", min_value=1, max_value=365, step=1, key=dv.K_REF_DAYS)
+        c.number_input("Window length (days)", min_value=1, max_value=365, step=1, key=dv.K_WINDOW,
+                       help="Each current window covers this many days and slides by one day.")
+        d.number_input("Consecutive windows for red", min_value=1, max_value=60, step=1, key=dv.K_RED)
+        a.number_input("KS threshold (numeric features)", min_value=0.01, max_value=1.0, step=0.01, format="%.2f",
+                       key=dv.K_KS)
+        b.number_input("PSI yellow (categorical)", min_value=0.01, max_value=5.0, step=0.01, format="%.2f", key=dv.K_PSI_Y)
+        c.number_input("PSI red (categorical)", min_value=0.01, max_value=5.0, step=0.01, format="%.2f", key=dv.K_PSI_R)
+        st.multiselect("Features that count", [str(f) for f in preds.features.columns], key=dv.K_FEATURES)
+        st.form_submit_button("Save settings", type="primary", key="drift_save",
+                              on_click=dv.save_form, args=(store, rec.id, config, preds))
+    st.button("Reset to defaults", key="drift_reset", on_click=dv.reset_form, args=(store, rec.id))
+    kind, text = st.session_state.pop(dv.MESSAGE, (None, None))
+    if kind:
+        getattr(st, kind)(text)
+
+if view.error is not None:
+    ui.show_problems(view.error, title="Drift cannot be computed with these settings")
+    st.stop()
+st.caption(dv.windows_caption(view) + " Windows with too few rows say so and never light red.")
+for line in dv.too_few_notes(view):
+    st.caption(line)
+
+fd, ld = view.report.feature, view.report.label
+tab_f, tab_l, tab_c = st.tabs(["Features", "Label", "Calibration"])
+with tab_f:
+    if fd is None:
+        st.info(view.lights["feature"].reason)
+    else:
+        st.plotly_chart(cd.feature_heatmap_figure(fd), key="drift_heatmap")
+        st.caption("Each cell: the statistic of the window ending that day (colour: ÷ its red threshold). "
+                   "Open circle = below its noise floor (indistinguishable from sampling noise); × = too few rows.")
+        if fd.windows:
+            a, b = st.columns([1, 2])
+            worst = fd.worst if fd.worst in fd.features else fd.features[0]
+            feature = a.selectbox("Feature", list(fd.features), index=fd.features.index(worst), key="drift_feature")
+            labels = [w.label for w in fd.windows]
+            window = b.selectbox("Window", range(len(labels)), index=len(labels) - 1, format_func=labels.__getitem__,
+                                 key="drift_window")
+            st.plotly_chart(cd.feature_distribution_figure(fd, feature, window=window), key="drift_distribution")
+        st.dataframe({"feature": list(fd.features), "light": list(fd.colors), "reason": list(fd.reasons)},
+                     hide_index=True, width="stretch")
+with tab_l:
+    if ld.label_definition_change:
+        st.warning("**Possible label-definition change:** the positive rate moved while the features did not. "
+                   "Check whether what counts as a positive changed before reading this as a change in production.")
+    st.plotly_chart(cd.label_rate_figure(ld), key="drift_label")
+    st.caption(view.lights["label"].reason)
+with tab_c:
+    if not view.calibration:
+        st.info(view.lights["calibration"].reason)
+    else:
+        models = list(view.calibration)
+        model = st.selectbox("Model", models, key="drift_cal_model") if len(models) > 1 else models[0]
+        st.plotly_chart(cd.calibration_drift_figure(view.calibration[model]), key="drift_calibration")
+        st.caption(f"{model}: {view.calibration[model].reason}")
+        if view.skipped_models:
+            st.caption(f"Not judged (no probabilities): {', '.join(view.skipped_models)}.")
