@@ -700,12 +700,20 @@ def _design(keys: np.ndarray, n_keys: int, w: np.ndarray, strata, groups) -> _De
     scheme = _scheme_name(strata, groups)
     if groups is None:
         # units: distinct (stratum, key, weight); rows of a unit are interchangeable
-        order = np.lexsort((w, keys, s))
-        so, ko, wo = s[order], keys[order], w[order]
-        start = np.r_[True, (so[1:] != so[:-1]) | (ko[1:] != ko[:-1]) | (wo[1:] != wo[:-1])]
-        idx = np.flatnonzero(start)
-        mult = np.diff(np.r_[idx, n]).astype(np.int64)
-        u_s, u_k, u_w = so[idx], ko[idx], wo[idx]
+        n_strata = int(s.max()) + 1
+        if n and np.all(w == w[0]) and n_strata * n_keys <= 4 * n + 1024:
+            # one weight: a counting pass (O(n)) finds the units, no sort needed
+            code_counts = np.bincount(s * n_keys + keys, minlength=n_strata * n_keys)
+            code = np.flatnonzero(code_counts)
+            mult = code_counts[code].astype(np.int64)
+            u_s, u_k, u_w = code // n_keys, code % n_keys, np.full(len(code), w[0])
+        else:
+            order = np.lexsort((w, keys, s))
+            so, ko, wo = s[order], keys[order], w[order]
+            start = np.r_[True, (so[1:] != so[:-1]) | (ko[1:] != ko[:-1]) | (wo[1:] != wo[:-1])]
+            idx = np.flatnonzero(start)
+            mult = np.diff(np.r_[idx, n]).astype(np.int64)
+            u_s, u_k, u_w = so[idx], ko[idx], wo[idx]
         full = np.bincount(u_k, weights=u_w * mult, minlength=n_keys).astype(float)
         bounds = np.flatnonzero(np.r_[True, u_s[1:] != u_s[:-1]])
         stops = np.r_[bounds[1:], len(u_s)]
@@ -747,8 +755,15 @@ def _design(keys: np.ndarray, n_keys: int, w: np.ndarray, strata, groups) -> _De
 def _draw(design: _Design, gens, b: int) -> np.ndarray:
     counts = np.zeros((b, design.n_units), np.int64)
     for (a, z, m), g in zip(design.strata, gens):
-        p = design.p[a:z]
-        counts[:, a:z] = g.multinomial(m, p / p.sum(), size=b)
+        if design.unit_key is None:
+            # cluster: m groups drawn uniformly with replacement — m uniform integers per
+            # replicate are that multinomial, and much cheaper than m binomial splits
+            u = z - a
+            idx = g.integers(0, u, size=(b, m)) + (np.arange(b) * u)[:, None]
+            counts[:, a:z] = np.bincount(idx.ravel(), minlength=b * u).reshape(b, u)
+        else:
+            p = design.p[a:z]
+            counts[:, a:z] = g.multinomial(m, p / p.sum(), size=b)
     return counts
 
 
