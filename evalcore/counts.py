@@ -43,6 +43,11 @@ class ScoreCounts:
         when ``resolution`` is None); calibration needs it.
     resolution : float or None
         Bin width used to group scores; None means exact.
+
+    Notes
+    -----
+    Treat the arrays as immutable: the cumulative sums every pricing shares, and
+    ``n_rows``, are computed once and cached on the object.
     """
 
     scores: np.ndarray
@@ -55,23 +60,23 @@ class ScoreCounts:
     # cumulative sums shared by every re-pricing (value.price_curve); filled on first use
     _cache: dict = field(default_factory=dict, init=False, repr=False)
 
-    def _cumulative(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``(+inf then scores, cumulative pos, cumulative neg)``, each of shape (k + 1,),
-        starting at the "act on no one" point (0, 0); computed once, read-only."""
+    def _cumulative(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(thresholds, cum)``: +inf then the scores, shape (k + 1,), and the cumulative
+        (pos, neg) counts as one C-contiguous array of shape (2, k + 1) starting at the
+        "act on no one" point (0, 0). Computed once, read-only; one array so that pricing
+        is a single matrix–vector product."""
         if "cum" not in self._cache:
             k = len(self.scores)
             thresholds = np.empty(k + 1)
             thresholds[0] = np.inf
             thresholds[1:] = self.scores
-            out = []
-            for a in (self.pos, self.neg):
-                c = np.empty(k + 1)
-                c[0] = 0.0
-                np.cumsum(a, out=c[1:])
-                out.append(c)
-            for a in (thresholds, *out):
-                a.flags.writeable = False
-            self._cache["cum"] = (thresholds, out[0], out[1])
+            cum = np.empty((2, k + 1))
+            cum[:, 0] = 0.0
+            np.cumsum(self.pos, out=cum[0, 1:])
+            np.cumsum(self.neg, out=cum[1, 1:])
+            thresholds.flags.writeable = False
+            cum.flags.writeable = False
+            self._cache["cum"] = (thresholds, cum)
         return self._cache["cum"]
 
     @property
@@ -88,7 +93,9 @@ class ScoreCounts:
 
     @property
     def n_rows(self) -> int:
-        return int(self.pos_rows.sum() + self.neg_rows.sum())
+        if "n_rows" not in self._cache:
+            self._cache["n_rows"] = int(self.pos_rows.sum() + self.neg_rows.sum())
+        return self._cache["n_rows"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True, eq=False)
@@ -221,23 +228,57 @@ def _score_counts(y, s, w, resolution=None) -> ScoreCounts:
         # a zero weight is no row (sklearn drops them too): no threshold, no row count
         keep = w != 0
         y, s, w = y[keep], s[keep], w[keep]
-    key = _bin_scores(s, resolution) if resolution is not None else s
-    order = np.argsort(-key, kind="stable")
-    ks = key[order]
-    if len(ks) == 0:
+    n = len(s)
+    if n == 0:
         empty = np.zeros(0)
         return ScoreCounts(scores=empty, pos=empty, neg=empty, pos_rows=np.zeros(0, np.int64),
                            neg_rows=np.zeros(0, np.int64), score_sum=empty, resolution=resolution)
-    starts = np.flatnonzero(np.r_[True, ks[1:] != ks[:-1]])
+    # Binning is monotone (non-decreasing) in the score, so sorting the scores also sorts
+    # the bins and every group (distinct score or bin) is one contiguous run. Tie order does
+    # not matter: each group is summed.
+    if (w == 1.0).all():
+        # unweighted (the common case): sort values only, no argsort and no gathers; the
+        # positives are placed in their groups by a search among the distinct scores.
+        # Work ascending (contiguous, no negation), reverse the per-group results at the end.
+        sa = np.sort(s)
+        key = _bin_scores(sa, resolution) if resolution is not None else sa
+        new_group = np.empty(n, dtype=bool)
+        new_group[0] = True
+        np.not_equal(key[1:], key[:-1], out=new_group[1:])
+        starts = np.flatnonzero(new_group)
+        k = len(starts)
+        if k == n:  # every score distinct (continuous scores): one row per group
+            scores, rows = key, np.ones(n, dtype=np.int64)
+        else:
+            scores, rows = key[starts], np.diff(starts, append=n)
+        pos_s = s[y == 1]
+        pos_key = _bin_scores(pos_s, resolution) if resolution is not None else pos_s
+        pos_rows = np.bincount(np.searchsorted(scores, pos_key), minlength=k).astype(np.int64)  # exact matches
+        if resolution is not None:
+            score_sum = np.add.reduceat(sa, starts)
+        else:
+            score_sum = scores * rows
+        pos_rows = pos_rows[::-1].copy()
+        neg_rows = rows[::-1] - pos_rows
+        out = ScoreCounts(scores=scores[::-1].copy(), pos=pos_rows.astype(np.float64), neg=neg_rows.astype(np.float64),
+                          pos_rows=pos_rows, neg_rows=neg_rows, score_sum=score_sum[::-1].copy(), resolution=resolution)
+        out._cache["n_rows"] = n
+        return out
+    order = np.argsort(s)[::-1]
+    so = s[order]
+    key = _bin_scores(so, resolution) if resolution is not None else so
+    starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
     yo = y[order].astype(bool)
     wo = w[order]
     pos = np.add.reduceat(np.where(yo, wo, 0.0), starts)
     neg = np.add.reduceat(np.where(yo, 0.0, wo), starts)
     pos_rows = np.add.reduceat(yo.astype(np.int64), starts)
-    neg_rows = np.add.reduceat((~yo).astype(np.int64), starts)
-    score_sum = np.add.reduceat(s[order] * wo, starts)
-    return ScoreCounts(scores=ks[starts], pos=pos, neg=neg, pos_rows=pos_rows, neg_rows=neg_rows,
-                       score_sum=score_sum, resolution=resolution)
+    neg_rows = np.diff(np.r_[starts, n]) - pos_rows
+    score_sum = np.add.reduceat(so * wo, starts)
+    out = ScoreCounts(scores=key[starts], pos=pos, neg=neg, pos_rows=pos_rows, neg_rows=neg_rows,
+                      score_sum=score_sum, resolution=resolution)
+    out._cache["n_rows"] = n
+    return out
 
 
 def cumulate(counts: ScoreCounts) -> ThresholdCounts:

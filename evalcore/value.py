@@ -9,6 +9,7 @@ re-prices in O(#distinct scores) without touching the rows (:func:`price_curve`)
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -280,7 +281,7 @@ def auc_from_counts(counts: ScoreCounts) -> float:
     >>> auc_from_counts(score_counts([1, 1, 0, 0], [0.8, 0.4, 0.4, 0.1]))  # (3 + 0.5) / 4
     0.875
     """
-    _, tp, fp = counts._cumulative()
+    _, (tp, fp) = counts._cumulative()
     n_pos, n_neg = float(tp[-1]), float(fp[-1])
     if n_pos <= 0 or n_neg <= 0:
         return float("nan")
@@ -302,8 +303,11 @@ class ValueCurve:
         prevalence-reweighted counts (N their total). All NaN when undefined (no rows of
         positive weight; a production prevalence with a one-class validation set).
     tp, fp, fn, tn : ndarray of shape (k + 1,)
-        Reweighted counts at each point (``fn``/``tn`` are derived from ``tp``/``fp`` and
-        the totals on access).
+        Reweighted counts at each point (properties, derived on access from ``cum`` and
+        ``weights``).
+    cum : ndarray of shape (2, k + 1)
+        Unweighted cumulative (positive, negative) counts at each point, shared read-only
+        with the :class:`~evalcore.counts.ScoreCounts` the curve was priced from.
     t_opt : float
         The threshold to deploy: the midpoint of ``t_opt_interval`` when it is bounded;
         the lowest score when the optimum includes acting on everyone (every t at or below
@@ -330,7 +334,7 @@ class ValueCurve:
     sharpness : float
         max |EV(t) − ev_opt| / |ev_opt| over every threshold t in
         [t_opt − sharp_window, t_opt + sharp_window] (for ``t_opt = +inf`` the window is
-        centred on the highest score). NaN when ev_opt is 0.
+        centred on the highest score). NaN when ev_opt is 0 (up to float rounding).
     sharp_window : float
         0.02 for probabilities, 2% of the score range (highest − lowest score) for raw scores.
     bayes_threshold : float
@@ -367,8 +371,7 @@ class ValueCurve:
 
     thresholds: np.ndarray
     ev: np.ndarray
-    tp: np.ndarray
-    fp: np.ndarray
+    cum: np.ndarray
     t_opt: float
     t_opt_interval: tuple
     t_opt_intervals: tuple
@@ -391,13 +394,27 @@ class ValueCurve:
     resolution: float | None = None
     undefined: dict = field(default_factory=dict)
 
+    # the reweighted counts are derived on access from the (unweighted, shared) cumulative
+    # counts, so that re-pricing allocates nothing but ``ev``
+    @property
+    def tp(self) -> np.ndarray:
+        return self.cum[0] if self.weights[0] == 1.0 else self.cum[0] * self.weights[0]
+
+    @property
+    def fp(self) -> np.ndarray:
+        return self.cum[1] if self.weights[1] == 1.0 else self.cum[1] * self.weights[1]
+
     @property
     def fn(self) -> np.ndarray:
-        return self.tp[-1] - self.tp
+        return self._cell(-1)[0] - self.tp
 
     @property
     def tn(self) -> np.ndarray:
-        return self.fp[-1] - self.fp
+        return self._cell(-1)[1] - self.fp
+
+    def _cell(self, i: int) -> tuple[float, float]:
+        """Reweighted (TP, FP) at point i."""
+        return float(self.cum[0, i] * self.weights[0]), float(self.cum[1, i] * self.weights[1])
 
     def ev_at(self, threshold: float) -> float:
         """EV when acting on rows with score >= threshold (exact, any threshold)."""
@@ -405,20 +422,20 @@ class ValueCurve:
 
     def _index_for(self, threshold: float) -> int:
         _check_threshold(threshold).raise_if_any()
-        return int(_point_index(self.thresholds, np.float64(threshold)))
+        return _point_index(self.thresholds, float(threshold))
 
     def confusion_at(self, threshold: float) -> Confusion:
         """Reweighted counts and metrics at a threshold."""
         i = self._index_for(threshold)
-        tp, fp = self.tp[i], self.fp[i]
-        return metrics_from_cells(tp, fp, self.tp[-1] - tp, self.fp[-1] - fp, float(threshold))
+        (tp, fp), (n_pos, n_neg) = self._cell(i), self._cell(-1)
+        return metrics_from_cells(tp, fp, n_pos - tp, n_neg - fp, float(threshold))
 
     def attribution_at(self, threshold: float) -> dict:
         """The four terms v_c·count_c/N at a threshold (the waterfall); they sum to EV."""
         i = self._index_for(threshold)
         v = self.table.effective()
-        tp, fp = float(self.tp[i]), float(self.fp[i])
-        counts = {"tp": tp, "fp": fp, "fn": float(self.tp[-1]) - tp, "tn": float(self.fp[-1]) - fp}
+        (tp, fp), (n_pos, n_neg) = self._cell(i), self._cell(-1)
+        counts = {"tp": tp, "fp": fp, "fn": n_pos - tp, "tn": n_neg - fp}
         n = self.n_weighted
         return {c: float(v[c] * counts[c] / n) if n > 0 else float("nan") for c in CELLS}
 
@@ -449,9 +466,16 @@ class ValueCurve:
 
 def _point_index(thresholds: np.ndarray, t):
     """Index of the curve point that threshold(s) ``t`` select: the number of distinct
-    scores >= t (0 for +inf: act on no one)."""
+    scores >= t (0 for +inf: act on no one; k for -inf: act on everyone)."""
+    if np.ndim(t) == 0:
+        # a scalar: binary search on the descending scores without copying them (O(log k))
+        return bisect.bisect_right(thresholds, -float(t), lo=1, key=_negate) - 1
     # thresholds[1:] is strictly descending; search its negation, which ascends
-    return np.searchsorted(-thresholds[1:], -t, side="right")
+    return np.searchsorted(-thresholds[1:], -np.asarray(t, dtype=float), side="right")
+
+
+def _negate(x):
+    return -x
 
 
 def _check_options(score_kind, flat_tol, problems: ProblemList | None = None) -> ProblemList:
@@ -475,7 +499,11 @@ def _check_score_kind_values(scores: np.ndarray, score_kind: str, problems: Prob
 
     ``rows=False`` for distinct scores (counts), where row numbers do not exist.
     """
+    if len(scores) == 0:
+        return
     if score_kind == "probability":
+        if scores.min() >= 0 and scores.max() <= 1:  # the common case: two fast reductions
+            return
         bad = (scores < 0) | (scores > 1)
         rule, fix = "probabilities must lie in [0, 1]", 'Pass score_kind="score" for raw scores (e.g. 0–100).'
     elif score_kind == "decision":
@@ -609,9 +637,9 @@ def _runs(mask: np.ndarray) -> list[tuple[int, int]]:
 
 
 def _price(counts: ScoreCounts, table: ValueTable, score_kind: str, flat_tol: float, base_rate) -> ValueCurve:
-    thresholds, cum_pos, cum_neg = counts._cumulative()
+    thresholds, cum = counts._cumulative()
     k = len(thresholds) - 1
-    n_pos_val, n_neg_val = float(cum_pos[-1]), float(cum_neg[-1])
+    n_pos_val, n_neg_val = float(cum[0, -1]), float(cum[1, -1])
     n_val = n_pos_val + n_neg_val
     own_rate = n_pos_val / n_val if n_val > 0 else float("nan")
     rate = own_rate if base_rate is None else base_rate
@@ -624,18 +652,16 @@ def _price(counts: ScoreCounts, table: ValueTable, score_kind: str, flat_tol: fl
         reason = (f"a production prevalence ({table.prevalence:g}) cannot be applied: the validation set has "
                   f"{'no positive' if rate == 0 else 'no negative'} cases to reweight")
     alpha, beta = table.weights(rate) if not reason else (1.0, 1.0)
-    # the reweighted cumulative counts; the cached arrays themselves when nothing is reweighted
-    tp = cum_pos if alpha == 1.0 else cum_pos * alpha
-    fp = cum_neg if beta == 1.0 else cum_neg * beta
-    n_pos, n_neg = float(tp[-1]), float(fp[-1])
+    n_pos, n_neg = n_pos_val * alpha, n_neg_val * beta
     n = n_pos + n_neg
     v = table.effective()
     if reason:
         ev = np.full(k + 1, nan)
     else:
-        # EV = (v_tp·TP + v_fp·FP + v_fn·(n_pos − TP) + v_tn·(n_neg − FP)) / n, in three passes
-        ev = tp * ((v["tp"] - v["fn"]) / n)
-        ev += fp * ((v["fp"] - v["tn"]) / n)
+        # EV = (v_tp·TP + v_fp·FP + v_fn·(n_pos − TP) + v_tn·(n_neg − FP)) / n with TP = α·cum_pos,
+        # FP = β·cum_neg: one matrix–vector product over the cached counts, one in-place add
+        coef = np.array([alpha * (v["tp"] - v["fn"]) / n, beta * (v["fp"] - v["tn"]) / n])
+        ev = coef @ cum
         ev += (v["fn"] * n_pos + v["tn"] * n_neg) / n
     if score_kind == "probability":
         bt, why = bayes_threshold(table, base_rate=rate if np.isfinite(rate) else None)
@@ -649,7 +675,7 @@ def _price(counts: ScoreCounts, table: ValueTable, score_kind: str, flat_tol: fl
     hi_s = float(thresholds[1]) if k else nan
     sharp_window = 0.02 if score_kind != "score" else 0.02 * (hi_s - lo_s)
 
-    base = dict(thresholds=thresholds, ev=ev, tp=tp, fp=fp, ev_all=float(ev[-1]), ev_none=float(ev[0]),
+    base = dict(thresholds=thresholds, ev=ev, cum=cum, ev_all=float(ev[-1]), ev_none=float(ev[0]),
                 flat_tol=flat_tol, sharp_window=sharp_window, bayes_threshold=bt, score_kind=score_kind,
                 n=n_val, n_pos=n_pos_val, n_rows=counts.n_rows, n_weighted=n, weights=(alpha, beta), table=table,
                 resolution=counts.resolution)
@@ -686,20 +712,13 @@ def _price(counts: ScoreCounts, table: ValueTable, score_kind: str, flat_tol: fl
     else:
         policy, t_opt = "threshold", (low + high) / 2.0
     # flatness: grow the optimum's run while EV stays within flat_tol·|ev_opt|
-    bad = ev < ev_opt - flat_tol * abs(ev_opt) - tol
-    a, b = 0, k
-    if i0 > 0:
-        left = bad[i0 - 1::-1]
-        j = int(np.argmax(left))  # the nearest bad point below i0 (argmax stops at the first True)
-        a = i0 - j if left[j] else 0
-    if i1 < k:
-        right = bad[i1 + 1:]
-        j = int(np.argmax(right))
-        b = i1 + j if right[j] else k
+    floor = ev_opt - flat_tol * abs(ev_opt) - tol
+    a = i0 - _run_length(ev[i0 - 1::-1] if i0 > 0 else ev[:0], floor)
+    b = i1 + _run_length(ev[i1 + 1:], floor)
     f_low, f_high = bounds(a, b)
     flatness = (max(f_low, lo_s), min(f_high, hi_s))
     # sharpness: every point whose threshold range meets [centre - w, centre + w]
-    if ev_opt == 0:
+    if abs(ev_opt) <= tol:  # 0 up to the rounding of the sums: a relative change would explode
         sharpness = nan
         undefined["sharpness"] = "EV at the optimum is 0, a relative change is undefined"
     elif score_kind == "score" and sharp_window == 0:
@@ -712,11 +731,25 @@ def _price(counts: ScoreCounts, table: ValueTable, score_kind: str, flat_tol: fl
                       ev_opt=ev_opt, flatness=flatness, sharpness=sharpness, undefined=undefined, **base)
 
 
+def _run_length(values: np.ndarray, floor: float) -> int:
+    """How many leading ``values`` are >= floor. Looks at growing chunks, so a short flat
+    band costs a short scan, not a pass over the whole curve."""
+    done, size = 0, 1024
+    while done < len(values):
+        below = values[done:done + size] < floor
+        j = int(np.argmax(below))
+        if below[j]:
+            return done + j
+        done += len(below)
+        size *= 4
+    return done
+
+
 def _sharpness(thresholds, ev, centre, window, ev_opt) -> float:
     # point i covers (thresholds[i+1], thresholds[i]]: it meets [c - w, c + w] iff
     # thresholds[i] >= c - w and thresholds[i+1] < c + w; those points are one index range
-    first = int(_point_index(thresholds, np.float64(centre + window)))  # first point with lower bound < c + w
-    last = int(_point_index(thresholds, np.float64(centre - window)))  # last point with upper bound >= c - w
+    first = _point_index(thresholds, centre + window)  # first point with lower bound < c + w
+    last = _point_index(thresholds, centre - window)  # last point with upper bound >= c - w
     return float(np.max(np.abs(ev[first:last + 1] - ev_opt)) / abs(ev_opt))
 
 
@@ -836,5 +869,5 @@ def segment_curves(y_true, y_score, segments, table: ValueTable, *, column: str 
     return SegmentCurves(
         column=column, levels=tuple(levels.tolist()), n=np.array(n), grid=grid, ev=np.array(evs).reshape(len(levels), len(grid)),
         t_opt=np.array([c.t_opt for c in curves]), ev_opt=np.array([c.ev_opt for c in curves]),
-        ev_deployed=np.array([c.ev[_point_index(c.thresholds, dep)] for c in curves]), deployed=float(deployed),
+        ev_deployed=np.array([c.ev[_point_index(c.thresholds, float(dep))] for c in curves]), deployed=float(deployed),
         curves=tuple(curves), base_rate=base_rate)

@@ -245,19 +245,23 @@ def test_sharpness_window_for_raw_scores_is_two_percent_of_the_range():
     # [47.9, 51.1] meets (50, 60], (49, 50], (48, 49] and (10, 48]: again 100 / 290
     assert c.sharpness == pytest.approx(100 / 290)
     assert math.isnan(c.bayes_threshold) and "raw scores" in c.undefined["bayes_threshold"]
-    # a window of 0.02 score units would only see the optimum itself (sharpness 0); the raw window is used
-    assert c.sharpness > 0
-    # moving the 48 to 47.8 takes it out of the window ((10, 47.8] ends below 47.9) …
-    raw2 = [90, 70, 60, 50, 49, 47.8, 10]
-    c2 = value_curve(FLAT_Y, raw2, ValueTable(tp=100, fp=-10, fn=0, tn=0), score_kind="score")
-    assert c2.sharpness == pytest.approx(100 / 290)
-    # … and without the 60 (a negative moved to 80) the largest change in the window is 290 → 280
-    raw3 = [90, 70, 80, 50, 49, 47.8, 10]
-    # EV·7 now: none 0; ≥90 100; ≥80 90; ≥70 190; ≥50 290; ≥49 280; ≥47.8 270; ≥10 260
-    c3 = value_curve(FLAT_Y, raw3, ValueTable(tp=100, fp=-10, fn=0, tn=0), score_kind="score")
-    np.testing.assert_allclose(c3.ev * 7, [0, 100, 90, 190, 290, 280, 270, 260])
-    # window [47.9, 51.1] meets (70, 50]? no: (50, 70] has lower bound 50 < 51.1, so yes: 290 → 190
-    assert c3.sharpness == pytest.approx(100 / 290)
+
+
+def test_raw_score_window_includes_and_excludes_by_hand():
+    # tp=12, fp=-10, fn=tn=0; rows (y, s) descending: (0,95) (1,90) (1,70) (1,50) (0,49) (0,47.6) (0,5); N=7
+    # EV·7: none 0; ≥95 −10; ≥90 2; ≥70 14; ≥50 26; ≥49 16; ≥47.6 6; ≥5 −4 → optimum (49, 50], t_opt 49.5
+    # range 95 − 5 = 90 → window 1.8 → [47.7, 51.3]: it meets (50, 70] (EV·7 14), (49, 50] (26),
+    # (47.6, 49] (16), but not (5, 47.6] (its top 47.6 < 47.7). sharpness = (26 − 14)/26
+    y = [0, 1, 1, 1, 0, 0, 0]
+    s = [95, 90, 70, 50, 49, 47.6, 5]
+    c = value_curve(y, s, ValueTable(tp=12, fp=-10, fn=0, tn=0), score_kind="score")
+    np.testing.assert_allclose(c.ev * 7, [0, -10, 2, 14, 26, 16, 6, -4])
+    assert c.t_opt == pytest.approx(49.5) and c.sharp_window == pytest.approx(1.8)
+    assert c.sharpness == pytest.approx(12 / 26)
+    # the same scores read as probabilities/100 use the fixed window 0.02 = 2 score units/100
+    p = value_curve(y, [x / 100 for x in s], ValueTable(tp=12, fp=-10, fn=0, tn=0))
+    # [0.475, 0.515] now also meets (0.05, 0.476] (EV·7 6): sharpness (26 − 6)/26
+    assert p.sharp_window == 0.02 and p.sharpness == pytest.approx(20 / 26)
 
 
 def test_sharpness_window_excludes_far_points():
@@ -727,3 +731,37 @@ def test_segment_curves_property(data, kw, seg):
         ref = price_curve(score_counts(y[m], s[m], sample_weight=ww[m]), table, base_rate=rate)
         np.testing.assert_array_equal(sc.curves[i].ev, ref.ev)
         np.testing.assert_array_equal(sc.ev[i], [ref.ev_at(t) for t in grid])
+
+
+@settings(max_examples=80, deadline=None)
+@given(binary_data(min_size=1, kind="score"), value_tables(), st.sampled_from([0.0, 0.01, 0.2]))
+def test_flatness_and_sharpness_match_their_definitions(data, kw, flat_tol):
+    y, s, w = data
+    assume(w is None or w.sum() > 0)
+    if "prevalence" in kw:
+        assume(two_class(data))
+    c = value_curve(y, s, ValueTable(**kw), sample_weight=w, score_kind="score", flat_tol=flat_tol)
+    kept = np.unique(s if w is None else s[w > 0])
+    lo_s, hi_s = kept[0], kept[-1]
+    assert c.sharp_window == pytest.approx(0.02 * (hi_s - lo_s))
+    tol = 1e-9 * max(1.0, *(abs(x) for x in ValueTable(**kw).effective().values()))
+    if not math.isnan(c.sharpness):
+        # EV is constant on (s_next, s]: its values on [centre − w, centre + w] are those at the
+        # two ends and at every score inside
+        centre = hi_s if c.t_opt == np.inf else c.t_opt
+        lo, hi = centre - c.sharp_window, centre + c.sharp_window
+        probes = [lo, hi, *[x for x in kept if lo <= x <= hi]]
+        expected = max(abs(c.ev_at(t) - c.ev_opt) for t in probes) / abs(c.ev_opt)
+        assert c.sharpness == pytest.approx(expected, rel=1e-9, abs=1e-9)
+    # flatness: every score in (low, high] is within the band, and the band cannot be widened
+    f_lo, f_hi = c.flatness
+    band = c.ev_opt - flat_tol * abs(c.ev_opt) - tol
+    inside = [x for x in kept if f_lo < x <= f_hi]
+    assert all(c.ev_at(x) >= band for x in inside)
+    assert f_lo <= c.t_opt_interval[1] and (c.t_opt_interval[0] <= f_hi or c.policy in ("act_on_no_one", "any_threshold"))
+    below = kept[kept <= f_lo]
+    if len(below) and f_lo > lo_s:
+        assert c.ev_at(below[-1]) < band  # the next score down leaves the band
+    above = kept[kept > f_hi]
+    if len(above):
+        assert c.ev_at(above[0]) < band
