@@ -8,7 +8,7 @@ SHA-256: ``<data_dir>/uploads/<sha256[:2]>/<sha256>``.
 Every public method is one transaction in a fresh session, so one ``Store`` can be
 shared by the threads Streamlit runs scripts in. Methods return frozen record
 dataclasses, never live ORM objects. JSON payloads (mappings, reports, amounts,
-results) are stored as text, ``json.dumps(sort_keys=True)``, for portability.
+results) are stored as text, ``json.dumps`` (insertion order kept: the first model is A, the current one), for portability.
 
 Files and rows move together: an upload writes its file to a temporary file in the
 target directory, fsyncs it and renames it into place *inside* the database
@@ -396,7 +396,7 @@ def _now() -> datetime:
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, allow_nan=False, ensure_ascii=False)
+    return json.dumps(value, allow_nan=False, ensure_ascii=False)  # key order kept: model A before B
 
 
 def _check_json(problems: ProblemList, param: str, value: Any, *, want_dict: bool) -> None:
