@@ -245,14 +245,21 @@ def _score_counts(y, s, w, resolution=None) -> ScoreCounts:
         new_group = np.empty(n, dtype=bool)
         new_group[0] = True
         np.not_equal(key[1:], key[:-1], out=new_group[1:])
-        starts = np.flatnonzero(new_group)
-        k = len(starts)
-        if k == n:  # every score distinct (continuous scores): one row per group
-            scores, rows = key, np.ones(n, dtype=np.int64)
-        else:
-            scores, rows = key[starts], np.diff(starts, append=n)
         pos_s = s[y == 1]
         pos_key = _bin_scores(pos_s, resolution) if resolution is not None else pos_s
+        if resolution is None and np.count_nonzero(new_group) == n:
+            # every score distinct (continuous scores): one row per group, fewest new arrays
+            scores = sa[::-1].copy()
+            pos_rows = np.zeros(n, dtype=np.int64)
+            pos_rows[n - 1 - np.searchsorted(sa, pos_key)] = 1  # exact matches
+            neg_rows = 1 - pos_rows
+            out = ScoreCounts(scores=scores, pos=pos_rows.astype(np.float64), neg=neg_rows.astype(np.float64),
+                              pos_rows=pos_rows, neg_rows=neg_rows, score_sum=scores, resolution=None)
+            out._cache["n_rows"] = n
+            return out
+        starts = np.flatnonzero(new_group)
+        k = len(starts)
+        scores, rows = key[starts], np.diff(starts, append=n)
         pos_rows = np.bincount(np.searchsorted(scores, pos_key), minlength=k).astype(np.int64)  # exact matches
         if resolution is not None:
             score_sum = np.add.reduceat(sa, starts)
