@@ -48,8 +48,10 @@ def feature_heatmap_figure(fd: FeatureDrift, *, height: int | None = None) -> go
     """Features × windows heatmap of the drift statistic, coloured relative to each feature's
     red threshold (1 = at the threshold), so KS and PSI rows share one scale.
 
-    Cells whose statistic is below its noise floor carry an open circle; windows with too few
-    rows carry a cross. Hover shows the statistic, its noise floor, rows and status.
+    Cells whose statistic is below its noise floor show it grey in parentheses (a text trace
+    named ``BELOW_NOISE_NAME``); cells of windows with too few rows show "×" before it (named
+    ``TOO_FEW_NAME``), whatever its size.
+    Hover (the heatmap's) shows the statistic, its noise floor, rows and status.
     """
     x = _window_ends(fd.windows)
     y = [f"{f} ({'KS' if k == 'ks' else 'PSI'})" for f, k in zip(fd.features, fd.kinds)]
@@ -65,20 +67,25 @@ def feature_heatmap_figure(fd: FeatureDrift, *, height: int | None = None) -> go
     hover = [[f"{y[i]}<br>{X_TITLE} {x[j]}<br>statistic {_fmt(fd.statistic[i, j], '.4f')}"
               f"<br>noise floor {_fmt(fd.noise_floor[i, j], '.4f')}<br>rows {n_cur[i, j]:,} vs reference {fd.n_ref[i]:,}"
               f"<br>status: {status[i, j]}" for j in range(len(x))] for i in range(len(y))]
-    text = [[_fmt(v, ".2f") for v in row] for row in fd.statistic]
+    below = fd.below_noise
+    too_few = status == "too few rows"
+    # numbers below their noise floor are drawn grey by their own trace, so marks never cover a number
+    text = [[("" if below[i, j] or too_few[i, j] else _fmt(v, ".2f")) for j, v in enumerate(row)]
+            for i, row in enumerate(fd.statistic)]
     fig.add_trace(go.Heatmap(
         z=rel, x=x, y=y, zmin=0, zmax=2, text=text, texttemplate="%{text}", hovertext=hover, hoverinfo="text",
         colorscale=[[0, "#EAF4EA"], [0.5, "#F2B705"], [0.5001, "#F4A259"], [1, "#D62828"]],
         colorbar=dict(title="statistic ÷ red threshold"), name="drift statistic"))
-    below = fd.below_noise
-    bi, bj = np.nonzero(below)
-    fig.add_trace(go.Scatter(x=[x[j] for j in bj], y=[y[i] for i in bi], mode="markers", name=BELOW_NOISE_NAME,
-                             marker=dict(symbol="circle-open", size=16, color="#555", line=dict(width=1.5)),
-                             hovertemplate="below its noise floor: indistinguishable from sampling noise<extra></extra>"))
-    ti, tj = np.nonzero(status == "too few rows")
-    fig.add_trace(go.Scatter(x=[x[j] for j in tj], y=[y[i] for i in ti], mode="markers", name=TOO_FEW_NAME,
-                             marker=dict(symbol="x-thin-open", size=14, color="#333", line=dict(width=2)),
-                             hovertemplate="too few rows: noise floor above the threshold<extra></extra>"))
+    bi, bj = np.nonzero(below & ~too_few)
+    fig.add_trace(go.Scatter(x=[x[j] for j in bj], y=[y[i] for i in bi], mode="text", name=BELOW_NOISE_NAME,
+                             text=[f"({_fmt(fd.statistic[i, j], '.2f')})" for i, j in zip(bi, bj)],
+                             textfont=dict(color="#8A8F94", size=11),
+                             hoverinfo="skip"))  # the heatmap's hover says it, with the numbers
+    ti, tj = np.nonzero(too_few)
+    fig.add_trace(go.Scatter(x=[x[j] for j in tj], y=[y[i] for i in ti], mode="text", name=TOO_FEW_NAME,
+                             text=[f"× {_fmt(fd.statistic[i, j], '.2f')}" for i, j in zip(ti, tj)],
+                             textfont=dict(color="#333", size=11),
+                             hoverinfo="skip"))
     method = "exact KS" if fd.ks_method == "exact" else f"binned KS ({fd.n_bins} reference-quantile bins)"
     fig.update_layout(
         height=height or max(260, 34 * len(y) + 140), template="plotly_white",

@@ -53,7 +53,8 @@ class DriftView:
     ----------
     lights : dict of str to Light
         "feature", "label", "calibration". Feature and label are ``report``'s; calibration
-        is the worst of ``calibration`` (reason prefixed by the model when several).
+        is the worst of ``calibration`` (by colour, then by the latest O/E ratio's distance
+        from 1; its reason prefixed by the model when there are several).
     report : DriftReport or None
         ``drift_lights`` on the first probability model (None when ``error``).
     calibration : dict of str to CalibrationDrift
@@ -81,6 +82,12 @@ class DriftView:
         return [f for f in FAMILIES if f in self.lights and self.lights[f].color == "red"]
 
 
+def _departure(cd: CalibrationDrift) -> float:
+    """|log| of the latest O/E ratio to the reference: breaks ties between models of one colour."""
+    r = cd.ratio[-1] if len(cd.windows) else np.nan
+    return float(abs(np.log(r))) if np.isfinite(r) and r > 0 else 0.0
+
+
 def settings_json(config: DriftConfig) -> str:
     return json.dumps(config.to_dict(), sort_keys=True)
 
@@ -101,7 +108,7 @@ def compute(preds: Predictions, config: DriftConfig) -> DriftView:
         return DriftView(lights=grey, report=None, calibration={}, skipped_models=skipped, config=config, error=err)
     lights = dict(report.lights)
     if cal:
-        worst = max(cal, key=lambda m: _SEVERITY[cal[m].color])  # first model among equals
+        worst = max(cal, key=lambda m: (_SEVERITY[cal[m].color], _departure(cal[m])))
         reason = cal[worst].reason if len(cal) == 1 else f"{worst}: {cal[worst].reason}"
         lights["calibration"] = Light(family="calibration", color=cal[worst].color, reason=reason,
                                       details={"model": worst, **cal[worst].summary()})
@@ -172,8 +179,8 @@ def banner() -> None:
 def show_light(family: str, light: Light) -> None:
     """One light: a coloured dot, the family, its colour word, and the one-line reason."""
     color, word = BADGE[light.color]
-    with st.container(border=True, key=f"drift_light_{family}"):
-        st.markdown(f"#### :{color}[●] {TITLES[family]}")
+    with st.container(border=True, height="stretch", key=f"drift_light_{family}"):
+        st.markdown(f"#### :{color}[⬤] {TITLES[family]}")
         st.badge(f"{light.color} — {word}", color=color)
         st.text(light.reason)
 

@@ -62,8 +62,8 @@ with tab_f:
         st.info(view.lights["feature"].reason)
     else:
         st.plotly_chart(cd.feature_heatmap_figure(fd), key="drift_heatmap")
-        st.caption("Each cell: the statistic of the window ending that day (colour: ÷ its red threshold). "
-                   "Open circle = below its noise floor (indistinguishable from sampling noise); × = too few rows.")
+        st.caption("Each cell: the statistic of the window ending that day, coloured by statistic ÷ red threshold. "
+                   "(grey) = below its 95% noise floor, indistinguishable from sampling noise; × = too few rows to judge.")
         if fd.windows:
             a, b = st.columns([1, 2])
             worst = fd.worst if fd.worst in fd.features else fd.features[0]

@@ -13,7 +13,7 @@ import pytest
 from board import demo, drift_view
 from board.store import Store
 from evalcore.data import ColumnMapping, read_table, validate
-from evalcore.drift import DriftConfig, drift_lights
+from evalcore.drift import DriftConfig, calibration_drift, drift_lights
 
 BANNER_TEXT = "The headline numbers rest on an evaluation set that may no longer represent production."
 
@@ -75,9 +75,14 @@ def test_drift_page_shows_three_lights_with_evalcore_reasons(app, demo_frame):
     assert badge.startswith(":red-badge[red")
     reason, badge = _light(at, "label")
     assert reason == exp.lights["label"].reason and badge.startswith(f":{drift_view.BADGE[exp.lights['label'].color][0]}")
-    # calibration: one light per probability model, the worst shown (both red on the demo)
+    # calibration: one result per probability model; the light shows the worst (both red on the demo,
+    # so the one whose latest O/E ratio to the reference is further from 1)
+    t, y = demo_frame.application_time.to_numpy(), demo_frame.is_fraud.to_numpy()
+    cal = {m: calibration_drift(y, demo_frame[c].to_numpy(), t) for m, c in demo.DEMO_MAPPING["scores"].items()}
+    assert {c.color for c in cal.values()} == {"red"}
+    worst = max(cal, key=lambda m: abs(np.log(cal[m].ratio[-1])))
     reason, badge = _light(at, "calibration")
-    assert badge.startswith(":red-badge[red") and "O/E ratio to reference" in reason
+    assert badge.startswith(":red-badge[red") and reason == f"{worst}: {cal[worst].reason}"
     assert at.selectbox(key="drift_feature").value == exp.feature.worst
     assert [t.label for t in at.tabs] == ["Features", "Label", "Calibration"]
     assert not at.error
