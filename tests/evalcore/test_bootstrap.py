@@ -590,3 +590,15 @@ def test_auc_bootstrap_se_close_to_delong():
     r = auc_delong(y, s)
     assert o.auc.estimate == pytest.approx(r.auc)
     assert o.auc.standard_error == pytest.approx(r.se, rel=0.1)  # DeLong is first order; MC 1.3%
+
+
+def test_optimum_with_weights_matches_weighted_value_curve():
+    y, s = make_data(800, 0.1, seed=25)
+    w = np.where(y == 1, 1.0, 4.0)  # negatives down-sampled 1:4, weighted back
+    w[::7] *= 0.5  # and unequal weights within some cells
+    o = optimum_interval(y, s, TABLE, sample_weight=w, n_resamples=200, rng=0)
+    vc = value_curve(y, s, TABLE, sample_weight=w)
+    assert o.ev_opt.estimate == pytest.approx(vc.ev_opt)
+    assert o.t_opt.estimate == pytest.approx(vc.t_opt)
+    assert o.auc.estimate == pytest.approx(roc_auc_score(y, s, sample_weight=w))
+    assert o.ev_opt.low <= o.ev_opt.high
