@@ -140,3 +140,30 @@ def delta_waterfall_figure(terms_a: dict[str, float], terms_b: dict[str, float],
     fig.update_layout(height=height, margin=dict(l=10, r=10, t=20, b=10), showlegend=False,
                       yaxis_title=f"VALUE per decision ({unit or 'money'})")
     return fig
+
+
+def headline_figure(result, *, height: int = 300, font_size: int = 14) -> go.Figure:
+    """Module 1 of the board: EV per decision of each model with its CI, and B − A when there are two."""
+    from board.charts_uncertainty import ci_bars_figure
+
+    unit = result.table.unit
+    names = list(result.models)
+    rows = []
+    if result.comparison is not None:
+        comp = result.comparison
+        rows = [(f"EV {comp.a} @ {result.models[comp.a].threshold:.3g}", comp.ev_a),
+                (f"EV {comp.b} @ {result.models[comp.b].threshold:.3g}", comp.ev_b),
+                (f"{comp.b} − {comp.a}", comp.diff)]
+        sub = f"{comp.diff.level:.0%} {comp.diff.method} bootstrap · {comp.scheme} · {comp.diff.n_resamples} replicates · paired"
+    else:
+        for n in names:
+            m = result.models[n]
+            rows.append((f"EV {n} @ {m.threshold:.3g}", m.ev_ci if m.ev_ci is not None else (m.ev, float("nan"), float("nan"),
+                                                                                           "no bootstrap was run")))
+        m0 = result.models[names[0]]
+        sub = (f"{m0.ev_ci.level:.0%} {m0.ev_ci.method} bootstrap · {m0.ev_ci.scheme} · {m0.ev_ci.n_resamples} replicates"
+               if m0.ev_ci is not None else "no bootstrap run")
+    fig = ci_bars_figure(rows, unit=f"{unit} per decision" if unit else "per decision", subtitle=sub,
+                         title="Expected VALUE per decision (gains positive)", height=height)
+    fig.update_layout(font=dict(size=font_size), margin=dict(l=10, r=30, t=70, b=10))
+    return fig

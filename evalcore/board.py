@@ -11,12 +11,25 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from ._errors import InputError
+from .bootstrap import (
+    BootstrapResult,
+    Comparison,
+    MetricIntervals,
+    OptimumBootstrap,
+    analytic_ev_se,
+    compare_models,
+    ev_interval,
+    metric_intervals,
+    optimum_interval,
+)
 from .calibration import Reliability, reliability
 from .counts import Confusion, ScoreCounts, _score_counts
 from .data import Predictions
+from .decision import Action, DecisionInputs, SegmentValue, action
+from .drift import DriftConfig, DriftReport, drift_lights
 from .value import SegmentCurves, ValueCurve, ValueTable, auc_from_counts, price_curve, segment_curves
 
-__all__ = ["BoardConfig", "ModelResult", "BoardResult", "evaluate", "default_threshold"]
+__all__ = ["BoardConfig", "ModelResult", "BoardResult", "evaluate", "decision_inputs", "default_threshold"]
 
 
 def _f(x):
@@ -52,6 +65,8 @@ class BoardConfig:
     level: float = 0.95
     n_bins: int = 10
     strategy: str = "uniform"
+    max_exact_scores: int = 20_000  # above this many distinct scores the re-optimising bootstrap bins scores
+    drift: dict | None = None  # DriftConfig.to_dict(); None = defaults
 
     def __post_init__(self):
         problems = []
@@ -63,6 +78,8 @@ class BoardConfig:
             problems.append(f"n_resamples must be a whole number >= 0; got {self.n_resamples!r}.")
         if not (0 < self.level < 1):
             problems.append(f"level must be in (0, 1); got {self.level!r}.")
+        if not (isinstance(self.max_exact_scores, int) and self.max_exact_scores > 0):
+            problems.append(f"max_exact_scores must be a positive whole number; got {self.max_exact_scores!r}.")
         if self.scheme == "stratified" and not self.strata_column:
             problems.append("the stratified scheme needs strata_column (a segment column).")
         if problems:
@@ -85,17 +102,34 @@ class ModelResult:
     auc: float
     calibration: Reliability | None
     segments: dict  # column -> SegmentCurves
+    ev_ci: BootstrapResult | None = None
+    ev_se: float = float("nan")  # analytic standard error (std of per-row value / sqrt N)
+    optimum: OptimumBootstrap | None = None
+    intervals: MetricIntervals | None = None
 
     def to_dict(self) -> dict:
         at = self.at_threshold.to_dict()
         at.pop("undefined", None)
         at["ev"] = _f(self.ev)
+        at["ev_ci"] = [_f(self.ev_ci.low), _f(self.ev_ci.high)] if self.ev_ci else [None, None]
+        at["ev_se_analytic"] = _f(self.ev_se)
+        at["ev_se_bootstrap"] = _f(self.ev_ci.standard_error) if self.ev_ci else None
+        if self.intervals is not None:
+            at["wilson"] = {k: [_f(v.low), _f(v.high)] for k, v in self.intervals.items()}
+        curve = self.curve.to_dict()
+        if self.optimum is not None:
+            curve["t_opt_ci"] = [_f(self.optimum.t_opt.low), _f(self.optimum.t_opt.high)]
+            curve["ev_opt_reoptimised"] = self.optimum.ev_opt.to_dict()
+            curve["bootstrap_resolution"] = self.optimum.resolution
+        else:
+            curve["t_opt_ci"] = [None, None]
         out = {
             "score_kind": self.score_kind,
             "at_threshold": at,
             "attribution": {k: _f(v) for k, v in self.attribution.items()},
             "auc": _f(self.auc),
-            "curve": self.curve.to_dict(),
+            "auc_ci": [_f(self.optimum.auc.low), _f(self.optimum.auc.high)] if self.optimum else [None, None],
+            "curve": curve,
             "segments": {col: seg.to_dict() for col, seg in self.segments.items()},
             "undefined": {**{f"at_threshold.{k}": v for k, v in self.at_threshold.undefined.items()}},
         }
@@ -118,29 +152,83 @@ class BoardResult:
     table: ValueTable
     config: BoardConfig
     models: dict  # name -> ModelResult
+    comparison: Comparison | None = None
+    drift: DriftReport | None = None
+    action: Action | None = None
+    drift_undefined: str = ""
 
     def to_dict(self) -> dict:
-        return {
+        c = self.config
+        out = {
             "n": self.n,
             "n_pos": self.n_pos,
             "n_rows": self.n_rows,
             "value_table": self.table.to_dict(),
-            "config": self.config.to_dict(),
+            "config": c.to_dict(),
+            "bootstrap": {"n_resamples": c.n_resamples, "method": c.method, "seed": c.seed, "level": c.level,
+                          "scheme": c.scheme + (f" by {c.strata_column}" if c.scheme == "stratified" else ""),
+                          "measures": "test-set sampling uncertainty of fixed models; not training randomness"},
             "models": {name: m.to_dict() for name, m in self.models.items()},
         }
+        if self.comparison is not None:
+            out["comparison"] = self.comparison.to_dict()
+        if self.drift is not None:
+            out["drift"] = self.drift.to_dict()
+        elif self.drift_undefined:
+            out["drift_undefined"] = self.drift_undefined
+        out["action"] = self.action.text if self.action else None
+        out["action_detail"] = self.action.to_dict() if self.action else None
+        return out
+
+
+def _resampling(predictions: Predictions, config: BoardConfig) -> dict:
+    if config.scheme == "stratified":
+        if config.strata_column not in predictions.segments:
+            raise InputError(f"stratified bootstrap by {config.strata_column!r}: not a mapped segment column; "
+                             f"segments are {sorted(predictions.segments)}.")
+        return {"strata": predictions.segments[config.strata_column]}
+    if config.scheme == "cluster":
+        if predictions.groups is None:
+            raise InputError("the cluster bootstrap needs a group id column (e.g. customer id); map one or use rows.")
+        return {"groups": predictions.groups}
+    return {}
+
+
+def _resolution(counts: ScoreCounts, kind: str, config: BoardConfig):
+    if len(counts.scores) <= config.max_exact_scores:
+        return None
+    if kind == "score":
+        return float((counts.scores[0] - counts.scores[-1]) * 1e-4) or None
+    return 1e-4
 
 
 def evaluate(predictions: Predictions, table: ValueTable, config: BoardConfig | None = None, *,
-             counts: dict | None = None) -> BoardResult:
-    """Compute the whole board. ``counts`` may pass precomputed ScoreCounts per model (cache)."""
+             counts: dict | None = None, progress=None) -> BoardResult:
+    """Compute the whole board.
+
+    ``counts`` may pass precomputed ScoreCounts per model (a cache); ``progress(done, total, what)``
+    is called as the bootstrap advances. With ``config.n_resamples == 0`` no bootstrap runs.
+    """
     config = config or BoardConfig()
     unknown = set(config.thresholds) - set(predictions.scores)
     if unknown:
         raise InputError(f"thresholds given for unknown models {sorted(unknown)}; models are {sorted(predictions.scores)}.")
     y, w = predictions.y_true, predictions.sample_weight
     w_arr = np.ones(len(y)) if w is None else w
+    boot = config.n_resamples > 0
+    res_kw = _resampling(predictions, config) if boot else {}
+    common = dict(n_resamples=config.n_resamples, level=config.level, method=config.method, sample_weight=w, **res_kw)
+    names = list(predictions.scores)
+    total = 2 * len(names) + (1 if len(names) == 2 else 0)
+    step = [0]
+
+    def tick(what):
+        step[0] += 1
+        if progress is not None:
+            progress(step[0], total, what)
+
     models = {}
-    for name, s in predictions.scores.items():
+    for i, (name, s) in enumerate(predictions.scores.items()):
         kind = predictions.score_kinds[name]
         c = (counts or {}).get(name) or _score_counts(y, s, w_arr)
         curve = price_curve(c, table, score_kind=kind)
@@ -149,9 +237,83 @@ def evaluate(predictions: Predictions, table: ValueTable, config: BoardConfig | 
         for col, levels in predictions.segments.items():
             segs[col] = segment_curves(y, s, levels, table, column=col, deployed=t, sample_weight=w, score_kind=kind)
         cal = reliability(y, s, sample_weight=w, n_bins=config.n_bins, strategy=config.strategy) if kind == "probability" else None
+        at = curve.confusion_at(t)
+        ev_ci = opt = None
+        if boot:
+            ev_ci = ev_interval(y, s, table, threshold=t, rng=config.seed + 17 * i, **common)
+            tick(f"EV interval of {name}")
+            if kind != "decision":
+                opt = optimum_interval(y, s, table, rng=config.seed + 17 * i + 1, resolution=_resolution(c, kind, config),
+                                       **common)
+            tick(f"re-optimised threshold of {name}")
         models[name] = ModelResult(
-            name=name, score_kind=kind, threshold=t, counts=c, curve=curve, at_threshold=curve.confusion_at(t),
+            name=name, score_kind=kind, threshold=t, counts=c, curve=curve, at_threshold=at,
             ev=curve.ev_at(t), attribution=curve.attribution_at(t), auc=auc_from_counts(c), calibration=cal,
-            segments=segs)
-    return BoardResult(n=predictions.n, n_pos=predictions.n_pos, n_rows=predictions.n_rows, table=table, config=config,
-                       models=models)
+            segments=segs, ev_ci=ev_ci, ev_se=analytic_ev_se(y, s, table, threshold=t, sample_weight=w),
+            optimum=opt, intervals=metric_intervals(at.tp, at.fp, at.fn, at.tn, level=config.level))
+    comparison = None
+    if boot and len(names) == 2:
+        a, b = names
+        comparison = compare_models(y, predictions.scores[a], predictions.scores[b], table,
+                                    threshold_a=models[a].threshold, threshold_b=models[b].threshold,
+                                    rng=config.seed + 99, names=(a, b), **common)
+        tick("paired comparison")
+    drift = None
+    drift_undefined = ""
+    if predictions.time is None:
+        drift_undefined = "no time column mapped: drift needs one"
+    else:
+        first = names[0]
+        y_prob = predictions.scores[first] if predictions.score_kinds[first] == "probability" else None
+        dcfg = DriftConfig.from_dict(config.drift) if config.drift else DriftConfig()
+        drift = drift_lights(y, y_prob, predictions.time, predictions.features if len(predictions.features.columns) else None,
+                             config=dcfg)
+    result = BoardResult(n=predictions.n, n_pos=predictions.n_pos, n_rows=predictions.n_rows, table=table, config=config,
+                         models=models, comparison=comparison, drift=drift, drift_undefined=drift_undefined)
+    return BoardResult(n=result.n, n_pos=result.n_pos, n_rows=result.n_rows, table=table, config=config, models=models,
+                       comparison=comparison, drift=drift, drift_undefined=drift_undefined,
+                       action=action(decision_inputs(result)))
+
+
+def decision_inputs(result: BoardResult) -> DecisionInputs:
+    """The plain numbers the action rules need, taken from a board result."""
+    names = tuple(result.models)
+    ev = {}
+    for n, m in result.models.items():
+        lo, hi = (m.ev_ci.low, m.ev_ci.high) if m.ev_ci else (float("nan"), float("nan"))
+        ev[n] = (m.ev, lo, hi)
+    diff = p_b = None
+    diff_und = ""
+    if result.comparison is not None:
+        d = result.comparison.diff
+        diff, p_b = (d.estimate, d.low, d.high), result.comparison.p_b_better
+        diff_und = "; ".join(d.undefined.values())
+    elif len(names) == 2:
+        diff_und = "no bootstrap was run (0 resamples)"
+    red, yellow = [], []
+    if result.drift is not None:
+        for fam, light in result.drift.lights.items():
+            if light.color == "red":
+                red.append((fam, light.reason))
+            elif light.color == "yellow":
+                yellow.append((fam, light.reason))
+    sharp = {n: (m.curve.sharpness, m.curve.sharp_window, m.curve.t_opt, tuple(m.curve.flatness))
+             for n, m in result.models.items()}
+    segments = {}
+    base = result.models[names[0]]
+    for n, m in result.models.items():
+        vals = []
+        for col, seg in m.segments.items():
+            for j, level in enumerate(seg.levels):
+                baseline = None
+                if n != names[0] and col in base.segments:
+                    bseg = base.segments[col]
+                    if level in bseg.levels:
+                        baseline = float(bseg.ev_deployed[bseg.levels.index(level)])
+                vals.append(SegmentValue(column=col, level=str(level), n=float(seg.n[j]), ev=float(seg.ev_deployed[j]),
+                                         ev_baseline=baseline))
+        segments[n] = tuple(vals)
+    return DecisionInputs(models=names, thresholds={n: m.threshold for n, m in result.models.items()}, ev=ev,
+                          level=result.config.level, diff=diff, p_b_better=p_b, diff_undefined=diff_und,
+                          red_lights=tuple(red), yellow_lights=tuple(yellow), sharpness=sharp, segments=segments,
+                          unit=result.table.unit)
