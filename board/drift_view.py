@@ -19,7 +19,8 @@ import streamlit as st
 
 from evalcore import InputError
 from evalcore.data import Predictions
-from evalcore.drift import CalibrationDrift, DriftConfig, DriftReport, Light, calibration_drift, drift_lights
+from evalcore.board import board_drift
+from evalcore.drift import DriftConfig, DriftReport, Light
 
 from . import state
 
@@ -29,7 +30,6 @@ FAMILIES = ("feature", "label", "calibration")
 TITLES = {"feature": "Feature drift", "label": "Label drift", "calibration": "Calibration drift"}
 BADGE = {"green": ("green", "no drift"), "yellow": ("orange", "watch"), "red": ("red", "drift"),
          "grey": ("gray", "cannot judge")}
-_SEVERITY = {"red": 3, "yellow": 2, "grey": 1, "green": 0}
 NEEDS_TIME = ("Drift needs a time column: it compares time windows with a reference window. This dataset has "
               "none mapped. On the **Upload** page, upload the file again and choose its date or timestamp "
               "column as **Time column** (one value per row, e.g. `2026-10-05 14:03`).")
@@ -82,42 +82,20 @@ class DriftView:
         return [f for f in FAMILIES if f in self.lights and self.lights[f].color == "red"]
 
 
-def _departure(cd: CalibrationDrift) -> float:
-    """|log| of the latest O/E ratio to the reference: breaks ties between models of one colour."""
-    r = cd.ratio[-1] if len(cd.windows) else np.nan
-    return float(abs(np.log(r))) if np.isfinite(r) and r > 0 else 0.0
-
-
 def settings_json(config: DriftConfig) -> str:
     return json.dumps(config.to_dict(), sort_keys=True)
 
 
 def compute(preds: Predictions, config: DriftConfig) -> DriftView:
     """The three lights of a validated dataset (no Streamlit; cached by :func:`drift_for`)."""
-    probs = [m for m, k in preds.score_kinds.items() if k == "probability"]
-    skipped = tuple(m for m in preds.scores if m not in probs)
-    features = preds.features if preds.features.shape[1] else None
+    skipped = tuple(m for m, k in preds.score_kinds.items() if k != "probability")
     try:
-        report = drift_lights(preds.y_true, preds.scores[probs[0]] if probs else None, preds.time, features,
-                              config=config)
-        cal = {probs[0]: report.calibration} if probs else {}
-        cal.update({m: calibration_drift(preds.y_true, preds.scores[m], preds.time, config) for m in probs[1:]})
+        d = board_drift(preds, config)
     except InputError as err:
         grey = {f: Light(family=f, color="grey", reason="Not computed: the drift settings do not fit this dataset.",
                          details={}) for f in FAMILIES}
         return DriftView(lights=grey, report=None, calibration={}, skipped_models=skipped, config=config, error=err)
-    lights = dict(report.lights)
-    if cal:
-        worst = max(cal, key=lambda m: (_SEVERITY[cal[m].color], _departure(cal[m])))
-        reason = cal[worst].reason if len(cal) == 1 else f"{worst}: {cal[worst].reason}"
-        lights["calibration"] = Light(family="calibration", color=cal[worst].color, reason=reason,
-                                      details={"model": worst, **cal[worst].summary()})
-    elif skipped:
-        lights["calibration"] = Light(
-            family="calibration", color="grey", details={},
-            reason=(f"Needs probabilities: {', '.join(skipped)} give raw scores or decisions, so observed/expected "
-                    "is undefined. Recalibrate on the Calibration page first."))
-    return DriftView(lights=lights, report=report, calibration=cal, skipped_models=skipped, config=config)
+    return DriftView(lights=d.lights, report=d.report, calibration=d.calibration, skipped_models=d.skipped, config=config)
 
 
 @st.cache_resource(max_entries=16, show_spinner="Computing drift …")

@@ -26,10 +26,10 @@ from .calibration import Reliability, reliability
 from .counts import Confusion, ScoreCounts, _score_counts
 from .data import Predictions
 from .decision import Action, DecisionInputs, SegmentValue, action
-from .drift import DriftConfig, DriftReport, drift_lights
+from .drift import CalibrationDrift, DriftConfig, DriftReport, Light, calibration_drift, drift_lights
 from .value import SegmentCurves, ValueCurve, ValueTable, auc_from_counts, price_curve, segment_curves
 
-__all__ = ["BoardConfig", "ModelResult", "BoardResult", "evaluate", "decision_inputs", "default_threshold"]
+__all__ = ["BoardConfig", "ModelResult", "BoardResult", "BoardDrift", "board_drift", "evaluate", "decision_inputs", "default_threshold"]
 
 
 def _f(x):
@@ -153,7 +153,7 @@ class BoardResult:
     config: BoardConfig
     models: dict  # name -> ModelResult
     comparison: Comparison | None = None
-    drift: DriftReport | None = None
+    drift: BoardDrift | None = None
     action: Action | None = None
     drift_undefined: str = ""
 
@@ -179,6 +179,70 @@ class BoardResult:
         out["action"] = self.action.text if self.action else None
         out["action_detail"] = self.action.to_dict() if self.action else None
         return out
+
+
+_SEVERITY = {"red": 3, "yellow": 2, "grey": 1, "green": 0}
+
+
+def _departure(cd: CalibrationDrift) -> float:
+    """|log| of the latest O/E ratio to the reference: breaks ties between models of one colour."""
+    r = cd.ratio[-1] if len(cd.windows) else np.nan
+    return float(abs(np.log(r))) if np.isfinite(r) and r > 0 else 0.0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True, eq=False)
+class BoardDrift:
+    """Drift of a dataset with every probability model's calibration judged; the calibration
+    light is the worst model's (ties: the latest O/E furthest from the reference).
+
+    report : the feature/label/calibration report of the first probability model (or None);
+    lights : family -> Light, the calibration light replaced by the worst model's;
+    calibration : model -> CalibrationDrift; skipped : models without probabilities.
+    """
+
+    lights: dict
+    report: DriftReport
+    calibration: dict
+    skipped: tuple
+
+    @property
+    def any_red(self) -> bool:
+        return any(light.color == "red" for light in self.lights.values())
+
+    def to_dict(self) -> dict:
+        """``{family: {light, reason, details}}``; calibration details are the worst model's."""
+        base = self.report.to_dict()
+        out = {}
+        for f, light in self.lights.items():
+            details = light.details if (f == "calibration" and "model" in light.details) else base[f]["details"]
+            out[f] = {"light": light.color, "reason": light.reason, "details": details}
+        return out
+
+
+def board_drift(predictions: Predictions, config: DriftConfig | None = None) -> BoardDrift:
+    """The three lights of a dataset (needs its time column; InputError otherwise)."""
+    if predictions.time is None:
+        raise InputError("drift needs a time column; map one on the Upload page (or --time in the CLI).")
+    config = config or DriftConfig()
+    probs = [m for m, k in predictions.score_kinds.items() if k == "probability"]
+    skipped = tuple(m for m in predictions.scores if m not in probs)
+    features = predictions.features if predictions.features.shape[1] else None
+    y, t = predictions.y_true, predictions.time
+    report = drift_lights(y, predictions.scores[probs[0]] if probs else None, t, features, config=config)
+    cal = {probs[0]: report.calibration} if probs else {}
+    cal.update({m: calibration_drift(y, predictions.scores[m], t, config) for m in probs[1:]})
+    lights = dict(report.lights)
+    if cal:
+        worst = max(cal, key=lambda m: (_SEVERITY[cal[m].color], _departure(cal[m])))
+        reason = cal[worst].reason if len(cal) == 1 else f"{worst}: {cal[worst].reason}"
+        lights["calibration"] = Light(family="calibration", color=cal[worst].color, reason=reason,
+                                      details={"model": worst, **cal[worst].summary()})
+    elif skipped:
+        lights["calibration"] = Light(
+            family="calibration", color="grey", details={},
+            reason=(f"Needs probabilities: {', '.join(skipped)} give raw scores or decisions, so observed/expected "
+                    "is undefined. Recalibrate on the Calibration page first."))
+    return BoardDrift(lights=lights, report=report, calibration=cal, skipped=skipped)
 
 
 def _resampling(predictions: Predictions, config: BoardConfig) -> dict:
@@ -263,11 +327,11 @@ def evaluate(predictions: Predictions, table: ValueTable, config: BoardConfig | 
     if predictions.time is None:
         drift_undefined = "no time column mapped: drift needs one"
     else:
-        first = names[0]
-        y_prob = predictions.scores[first] if predictions.score_kinds[first] == "probability" else None
         dcfg = DriftConfig.from_dict(config.drift) if config.drift else DriftConfig()
-        drift = drift_lights(y, y_prob, predictions.time, predictions.features if len(predictions.features.columns) else None,
-                             config=dcfg)
+        try:
+            drift = board_drift(predictions, dcfg)
+        except InputError as err:  # e.g. saved drift settings that no longer fit the data
+            drift_undefined = "drift not computed: " + "; ".join(p.message for p in err.problems)
     result = BoardResult(n=predictions.n, n_pos=predictions.n_pos, n_rows=predictions.n_rows, table=table, config=config,
                          models=models, comparison=comparison, drift=drift, drift_undefined=drift_undefined)
     return BoardResult(n=result.n, n_pos=result.n_pos, n_rows=result.n_rows, table=table, config=config, models=models,
