@@ -1,4 +1,5 @@
-"""Plotly figure builders for calibration (SPEC §3.5): result -> go.Figure, no Streamlit.
+"""Plotly figure and table builders for calibration (SPEC §3.5): result -> go.Figure or
+DataFrame, no Streamlit.
 
 Reliability diagram: the diagonal, each non-empty bin's observed positive rate against its
 mean predicted probability with a Wilson interval, and below it the count per bin. Empty
@@ -9,10 +10,12 @@ under a zero-height bar.
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from evalcore.calibration import Reliability
+from evalcore.value import ValueCurve
 
 # same colours as board.charts, so a model keeps its colour across pages
 PALETTE = ["#0B5FFF", "#E4572E", "#17BEBB", "#FFC914", "#76B041", "#8E44AD"]
@@ -109,3 +112,65 @@ def recalibration_figure(before: Reliability | None, after: Reliability, method:
     after_name = f"after: {method} (cross-fitted)"
     rels = {after_name: after} if before is None else {"before": before, after_name: after}
     return reliability_figure(rels, title=f"Recalibration: {method}", height=height)
+
+
+# --------------------------------------------------------------------------- tables
+
+
+def comparison_table(before: Reliability | None, after: Reliability, *, auc_before: float, auc_after: float) -> pd.DataFrame:
+    """Metrics before and after a (cross-fitted) recalibration, one row per metric.
+
+    Index: the metric names (ECE names its bins, log loss its clipping); columns
+    ``"before"`` and ``"after"``, floats, NaN where undefined (``before`` is None for raw
+    scores, which are not probabilities: every row but AUC is then NaN).
+    """
+    def values(rel):
+        if rel is None:
+            return [np.nan] * 6
+        return [rel.brier, rel.log_loss, rel.ece, rel.oe_ratio, rel.slope, rel.intercept]
+
+    index = ["Brier", f"log loss (p clipped at {after.log_loss_clip:g})",
+             f"ECE ({after.n_bins} {after.strategy} bins)", "O/E ratio", "calibration slope",
+             "calibration intercept", "AUC"]
+    return pd.DataFrame({"before": values(before) + [auc_before], "after": values(after) + [auc_after]}, index=index)
+
+
+def segment_styler(df: pd.DataFrame, *, color: str = "#FDE2DC"):
+    """:func:`evalcore.segment_calibration`'s table for display: the worst segment's row
+    highlighted, counts as integers, metrics to 4 significant digits, undefined as —."""
+    metrics = ("brier", "log_loss", "ece", "oe_ratio", "slope", "intercept")
+    formats = {"n": "{:,.0f}", "n_pos": "{:,.0f}"} | {c: "{:.4g}" for c in metrics}
+    return (df.style.apply(lambda r: [f"background-color: {color}" if r["worst"] else ""] * len(r), axis=1)
+            .format(formats, na_rep="—"))
+
+
+def threshold_effect(before: ValueCurve, after: ValueCurve, *, unit: str = "") -> tuple[pd.DataFrame, str]:
+    """How a recalibration moves the threshold–value optimum relative to the Bayes t*.
+
+    Returns
+    -------
+    table : DataFrame
+        Index ``EV at optimum``, ``empirical optimum t_opt``, ``Bayes t*``,
+        ``gap |t* − t_opt|``; columns ``"before"`` and ``"after"`` (NaN where undefined).
+    verdict : str
+        One sentence saying whether the gap shrank (empty when either gap is undefined).
+    """
+    def gap(c):
+        return abs(c.bayes_threshold - c.t_opt) if np.isfinite(c.bayes_threshold) and np.isfinite(c.t_opt) else np.nan
+
+    g0, g1 = gap(before), gap(after)
+    ev = f"EV at optimum ({unit})" if unit else "EV at optimum"
+    table = pd.DataFrame({c_name: [c.ev_opt, c.t_opt, c.bayes_threshold, g] for c_name, c, g in
+                          (("before", before, g0), ("after", after, g1))},
+                         index=[ev, "empirical optimum t_opt", "Bayes t*", "gap |t* − t_opt|"])
+    if not (np.isfinite(g0) and np.isfinite(g1)):
+        return table, ""
+    if g1 < g0:
+        verdict = (f"The gap between the closed-form Bayes threshold t* and the empirical optimum shrank from "
+                   f"{g0:.3f} to {g1:.3f}: after recalibration t* = {after.bayes_threshold:.3f} is close to where the "
+                   "value actually peaks, as it should be for calibrated probabilities.")
+    else:
+        verdict = (f"The gap between the closed-form Bayes threshold t* and the empirical optimum did not shrink "
+                   f"({g0:.3f} → {g1:.3f}): this recalibration does not make t* trustworthy; compare its slope and "
+                   "O/E above, or try another method.")
+    return table, verdict
