@@ -25,7 +25,7 @@ from evalcore.drift import DriftConfig, DriftReport, Light
 from . import state
 
 SETTINGS_KEY = "drift"  # store.save_dataset_settings(ds, SETTINGS_KEY, config.to_dict())
-PAGE = "pages/drift.py"
+PAGE = "views/drift.py"
 FAMILIES = ("feature", "label", "calibration")
 TITLES = {"feature": "Feature drift", "label": "Label drift", "calibration": "Calibration drift"}
 BADGE = {"green": ("green", "no drift"), "yellow": ("orange", "watch"), "red": ("red", "drift"),

@@ -111,3 +111,98 @@ def sidebar() -> None:
             st.session_state[TABLE_KEY] = tables[0]
         st.selectbox("Value table", tables, key=TABLE_KEY, bind="query-params",
                      help="The decision whose outcomes are priced; edit it on the Value table page.")
+
+
+def dataset_record():
+    ds = current_dataset_id()
+    return None if ds is None else store().get_dataset(ds)
+
+
+def sync_thresholds_with_url(preds: Predictions) -> dict:
+    """Deployed thresholds, shared by pages, mirrored in the URL as ``t_<model>=…``.
+
+    A link that carries thresholds sets them once (when the session opens it); afterwards the
+    session's values are written back, so the address bar always reopens the same board.
+    """
+    out = {}
+    for m in preds.scores:
+        key = f"committed_{threshold_key(m)}"
+        raw = st.query_params.get(f"t_{m}")
+        if raw is not None and key not in st.session_state:
+            try:
+                st.session_state[key] = float(raw)
+            except ValueError:
+                st.warning(f"The link's threshold for {m} ({raw!r}) is not a number; using {deployed_threshold(preds, m)}.")
+        out[m] = deployed_threshold(preds, m)
+        st.query_params[f"t_{m}"] = f"{out[m]:.6g}"
+    return out
+
+
+def table_json(table) -> str:
+    import json
+
+    return json.dumps(table.to_dict(), sort_keys=True)
+
+
+@st.cache_resource(max_entries=8, show_spinner="Computing the board (bootstrap, drift, action) …")
+def _board(dataset_id: int, sha: str, table: str, config: str, _preds: Predictions):
+    import json
+
+    from evalcore import ValueTable
+    from evalcore.board import BoardConfig, evaluate
+
+    cfg = json.loads(config)
+    counts = {m: _counts(dataset_id, sha, m, _preds) for m in _preds.scores}
+    return evaluate(_preds, ValueTable.from_dict(json.loads(table)), BoardConfig(**cfg), counts=counts)
+
+
+def board_result(preds: Predictions, table, config):
+    """The cached board for (dataset, file hash, value table, config)."""
+    import json
+
+    rec = dataset_record()
+    return _board(rec.id, rec.sha256, table_json(table), json.dumps(config.to_dict(), sort_keys=True), preds)
+
+
+def board_config(preds: Predictions, thresholds: dict):
+    """Board settings of this session: bootstrap options (cluster by the group id when one is
+    mapped: repeat customers are not independent) and the drift settings saved with the dataset."""
+    from evalcore.board import BoardConfig
+
+    from .drift_view import load_config
+
+    drift_cfg, _ = load_config(store(), current_dataset_id())
+    scheme = st.session_state.get("board_scheme") or ("cluster" if preds.groups is not None else "rows")
+    return BoardConfig(thresholds=thresholds, n_resamples=int(st.session_state.get("board_n_resamples", 1000)),
+                       seed=int(st.session_state.get("board_seed", 0)), scheme=scheme,
+                       strata_column=st.session_state.get("board_strata"), drift=drift_cfg.to_dict())
+
+
+def save_snapshot(result, rec, version: str) -> int:
+    """Keep this board (its inputs and every number) in the store's history."""
+    ev_id = store().save_evaluation(rec.id, models=list(result.models), config=result.config.to_dict(),
+                                    result={**result.to_dict(), "dataset_name": rec.name, "table_version": version})
+    st.toast(f"Board saved (#{ev_id}); it will be the comparison for the next board.")
+    return ev_id
+
+
+def last_snapshot(result, rec):
+    """The most recent saved board with the same models, other than an identical one (any dataset)."""
+    current = result.to_dict()
+    for ev in store().list_evaluations():
+        if ev.models == list(result.models) and not (ev.dataset_id == rec.id and ev.result.get("config") == current["config"]
+                                                        and ev.result.get("value_table") == current["value_table"]):
+            return ev
+    return None
+
+
+def snapshot_value(snapshot, path: str):
+    """A value from a saved board by its JSON path (e.g. "models.new.at_threshold.ev"), or None."""
+    if snapshot is None:
+        return None
+    node = snapshot.result
+    for part in path.split("."):
+        if not isinstance(node, dict) or part not in node:
+            return None
+        node = node[part]
+    return node

@@ -10,8 +10,8 @@ from board.store import Store
 from evalcore import ValueTable, cross_fit_calibration, reliability, segment_calibration, value_curve
 from evalcore.data import ColumnMapping, read_table, validate
 
-PAGE = "pages/calibration.py"
-SEED = 0  # the page's seed (pages/calibration.py: SEED) for the bootstrap and the fold shuffle
+PAGE = "views/calibration.py"
+SEED = 0  # the page's seed (views/calibration.py: SEED) for the bootstrap and the fold shuffle
 N_FOLDS = 5  # the page's N_FOLDS
 
 

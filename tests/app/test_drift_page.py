@@ -18,27 +18,6 @@ from evalcore.drift import DriftConfig, calibration_drift, drift_lights
 BANNER_TEXT = "The headline numbers rest on an evaluation set that may no longer represent production."
 
 
-@pytest.fixture(autouse=True)
-def _navigation_not_pages_dir(monkeypatch):
-    """Run pages through the entry point, as a real server does.
-
-    AppTest (1.67) resets ``PagesManager.uses_pages_directory`` before every run and derives
-    it from the ``pages/`` folder next to app.py. A page whose ``url_path`` equals its file
-    stem (``drift``, also ``board``, ``upload``, ...) then matches a legacy pages-folder page
-    and runs alone: no entry point, no sidebar, no banner. A server sets the flag to False
-    once ``st.navigation`` has run; do the same here.
-    """
-    from streamlit.runtime.pages_manager import PagesManager
-
-    original = PagesManager.__init__
-
-    def init(self, *args, **kwargs):
-        original(self, *args, **kwargs)
-        PagesManager.uses_pages_directory = False
-
-    monkeypatch.setattr(PagesManager, "__init__", init)
-
-
 @pytest.fixture(scope="module")
 def demo_frame():
     return demo.demo_frame()
@@ -67,7 +46,7 @@ def _save_csv(data_dir, raw: bytes, mapping: dict, name: str) -> int:
 
 
 def test_drift_page_shows_three_lights_with_evalcore_reasons(app, demo_frame):
-    at = app("pages/drift.py")
+    at = app("views/drift.py")
     exp = _expected(demo_frame)
     assert exp.lights["feature"].color == "red"
     reason, badge = _light(at, "feature")
@@ -91,15 +70,15 @@ def test_drift_page_shows_three_lights_with_evalcore_reasons(app, demo_frame):
 
 
 def test_banner_links_the_drift_page_from_another_page(app):
-    at = app("pages/threshold_value.py")
+    at = app("views/threshold_value.py")
     banner = _banner(at)
     assert len(banner) == 1 and "feature, label and calibration lights red" in banner[0]
-    assert [link.proto.page for link in at.page_link] == ["drift"]  # the url_path of pages/drift.py
+    assert [link.proto.page for link in at.page_link] == ["drift"]  # the url_path of views/drift.py
     assert at.title[0].value == "Threshold–value curve"  # the page itself still renders below it
 
 
 def test_ks_threshold_in_form_turns_feature_light_off_and_is_saved(app, demo_frame, tmp_path):
-    at = app("pages/drift.py")
+    at = app("views/drift.py")
     assert at.number_input(key="drift_ks").value == pytest.approx(0.15)
     at.number_input(key="drift_ks").set_value(0.5)
     at.button(key="drift_save").click().run()
@@ -114,7 +93,7 @@ def test_ks_threshold_in_form_turns_feature_light_off_and_is_saved(app, demo_fra
         saved = s.get_dataset_settings(ds, "drift")
     assert saved == DriftConfig(ks_threshold=0.5).to_dict()
 
-    again = app("pages/drift.py")  # a new session on the same data dir
+    again = app("views/drift.py")  # a new session on the same data dir
     assert again.number_input(key="drift_ks").value == pytest.approx(0.5)
     assert _light(again, "feature")[0] == exp.lights["feature"].reason
 
@@ -127,7 +106,7 @@ def test_ks_threshold_in_form_turns_feature_light_off_and_is_saved(app, demo_fra
 
 
 def test_reference_start_and_window_settings_apply(app, demo_frame):
-    at = app("pages/drift.py")
+    at = app("views/drift.py")
     at.date_input(key="drift_ref_start").set_value(dt.date(2026, 10, 12))
     at.number_input(key="drift_window_days").set_value(3)
     at.button(key="drift_save").click().run()
@@ -138,7 +117,7 @@ def test_reference_start_and_window_settings_apply(app, demo_frame):
 
 
 def test_empty_feature_choice_is_refused(app):
-    at = app("pages/drift.py")
+    at = app("views/drift.py")
     at.multiselect(key="drift_features").set_value([])
     at.button(key="drift_save").click().run()
     assert any("at least one feature" in e.value for e in at.error)
@@ -147,7 +126,7 @@ def test_empty_feature_choice_is_refused(app):
 
 
 def test_saved_features_missing_from_data_are_reported(app):
-    at = app("pages/drift.py")
+    at = app("views/drift.py")
     ds = at.session_state["dataset"]
     with Store() as s:
         s.save_dataset_settings(ds, "drift", DriftConfig(features=("amount", "gone")).to_dict())
@@ -161,13 +140,13 @@ def test_saved_features_missing_from_data_are_reported(app):
 def test_without_time_column_page_explains_and_no_banner(app, tmp_path):
     raw = b"label,score\n" + b"".join(f"{i % 2},{(i % 10) / 10 + 0.05:.2f}\n".encode() for i in range(40))
     ds = _save_csv(tmp_path / "data", raw, {"label": "label", "scores": {"A": "score"}}, "no-time")
-    at = app("pages/drift.py", dataset=ds)
+    at = app("views/drift.py", dataset=ds)
     assert at.session_state["dataset"] == ds
     assert any("Drift needs a time column" in i.value and "Time column" in i.value for i in at.info)
     assert not _banner(at)
     with pytest.raises(KeyError):  # no lights drawn
         at.get_by_key("drift_light_feature")
-    at.switch_page("pages/threshold_value.py").run()
+    at.switch_page("views/threshold_value.py").run()
     assert not at.exception and not _banner(at)
 
 

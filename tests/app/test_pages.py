@@ -6,14 +6,15 @@ import pytest
 from board import demo
 from evalcore import ValueTable, price_curve, score_counts
 
-PAGES = ["pages/board.py", "pages/threshold_value.py", "pages/value_table.py", "pages/upload.py", "pages/datasets.py"]
+PAGES = ["views/board.py", "views/threshold_value.py", "views/value_table.py", "views/upload.py", "views/datasets.py"]
 
 
 @pytest.mark.parametrize("page", PAGES)
 def test_every_page_renders_on_demo(app, page):
     at = app(page)
     assert not at.exception
-    assert at.title, f"{page} shows no title"
+    headings = [t.value for t in at.title] + [m.value for m in at.markdown if m.value.startswith("#")]
+    assert headings, f"{page} shows no title"
 
 
 def _demo_curve(model, table=None):
@@ -27,7 +28,7 @@ def _metric(at, startswith):
 
 
 def test_threshold_slider_changes_ev(app):
-    at = app("pages/threshold_value.py")
+    at = app("views/threshold_value.py")
     expected = _demo_curve("new").ev_at(0.5)
     assert _metric(at, "new: EV") == f"{expected:+,.2f} EUR"
     at.slider(key="threshold_new").set_value(0.1).run()
@@ -37,27 +38,27 @@ def test_threshold_slider_changes_ev(app):
 
 
 def test_value_table_edit_reprices_curve(app):
-    at = app("pages/value_table.py")
+    at = app("views/value_table.py")
     # the data editor has no AppTest API: seed its pending edits through session state (notes §4.1)
     at.session_state["vt_editor_0"] = {"edited_rows": {2: {"amount": -60000.0}}, "added_rows": [], "deleted_rows": []}
     at.run()
     assert not at.exception
     assert not at.error, [e.value for e in at.error]
-    at.switch_page("pages/threshold_value.py").run()
+    at.switch_page("views/threshold_value.py").run()
     table = ValueTable.from_dict({**demo.DEMO_VALUE_TABLE, "fn": -60000.0})
     expected = _demo_curve("new", table).ev_at(0.5)
     assert _metric(at, "new: EV") == f"{expected:+,.2f} EUR"
 
 
 def test_value_table_rejects_bad_confidence_on_server(app):
-    at = app("pages/value_table.py")
+    at = app("views/value_table.py")
     at.session_state["vt_editor_0"] = {"edited_rows": {1: {"confidence": 1.7}}, "added_rows": [], "deleted_rows": []}
     at.run()
     assert any("confidence" in e.value and "(0, 1]" in e.value for e in at.error)
 
 
 def test_value_table_warns_on_inverted_sign(app):
-    at = app("pages/value_table.py")
+    at = app("views/value_table.py")
     at.session_state["vt_editor_0"] = {"edited_rows": {2: {"amount": 22000.0}}, "added_rows": [], "deleted_rows": []}
     at.run()
     assert not at.error
@@ -65,7 +66,7 @@ def test_value_table_warns_on_inverted_sign(app):
 
 
 def test_upload_small_csv_shows_summary(app):
-    at = app("pages/upload.py")
+    at = app("views/upload.py")
     csv = b"label,score\n1,0.9\n0,0.2\n1,0.7\n0,0.4\n0,0.1\n"
     at.file_uploader(key="upload_file").set_value(("tiny.csv", csv, "text/csv")).run()
     assert not at.exception
@@ -73,7 +74,7 @@ def test_upload_small_csv_shows_summary(app):
 
 
 def test_upload_bad_csv_lists_problems(app):
-    at = app("pages/upload.py")
+    at = app("views/upload.py")
     csv = b"label,score\n1,0.9\n0,abc\n2,0.7\n"
     at.file_uploader(key="upload_file").set_value(("bad.csv", csv, "text/csv")).run()
     at.selectbox(key="upload_label").set_value("label").run()

@@ -41,11 +41,9 @@ def browser():
         b.close()
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory):
-    """`streamlit run app.py` on a free port with its own empty data folder."""
+def start_server(data):
+    """`streamlit run app.py` on a free port with its own data folder; returns (process, url)."""
     port = _free_port()
-    data = tmp_path_factory.mktemp("e2e-data")
     env = {**os.environ, "EVALBOARD_DATA_DIR": str(data), "PYTHONPATH": str(ROOT)}
     log = open(data / "server.log", "w")
     proc = subprocess.Popen(
@@ -53,26 +51,36 @@ def server(tmp_path_factory):
          "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
          "--global.developmentMode", "false"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    proc.log = log
     url = f"http://127.0.0.1:{port}"
     deadline = time.time() + 90
     while time.time() < deadline:
         try:
             if urllib.request.urlopen(url + "/_stcore/health", timeout=2).read() == b"ok":
-                break
+                return proc, url
         except OSError:
             time.sleep(0.3)
         if proc.poll() is not None:
             raise RuntimeError(f"streamlit exited: {(data / 'server.log').read_text()}")
-    else:
-        proc.kill()
-        raise RuntimeError("streamlit did not become healthy in 90 s")
-    yield url
+    proc.kill()
+    raise RuntimeError("streamlit did not become healthy in 90 s")
+
+
+def stop_server(proc):
     proc.terminate()
     try:
         proc.wait(10)
     except subprocess.TimeoutExpired:
         proc.kill()
-    log.close()
+    proc.log.close()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory):
+    """One app server for the browser tests, on its own empty data folder."""
+    proc, url = start_server(tmp_path_factory.mktemp("e2e-data"))
+    yield url
+    stop_server(proc)
 
 
 def wait_for_app(page, timeout=90_000):

@@ -73,3 +73,22 @@ def test_edit_fn_amount_moves_optimum(page, server):
     assert float(after.split("t=")[1]) < float(before.split("t=")[1])  # costlier misses → act earlier
     assert not page.errors, page.errors
 
+
+
+def test_cold_deep_links_run_through_the_entry_point(browser, tmp_path_factory):
+    """A fresh server must serve /drift etc. through app.py (sidebar, dataset), never as a
+    bare legacy page — this is why pages live in views/, not pages/."""
+    from tests.e2e.conftest import start_server, stop_server
+
+    proc, url = start_server(tmp_path_factory.mktemp("cold"))
+    try:
+        ctx = browser.new_context(viewport={"width": 1920, "height": 1080})
+        pg = ctx.new_page()
+        for path, heading in (("/drift", "Drift"), ("/calibration", "Calibration"), ("/board", "Decision board")):
+            pg.goto(url + path)
+            wait_for_app(pg)
+            expect(pg.get_by_test_id("stSidebar").get_by_text("Dataset", exact=True)).to_be_visible()
+            expect(pg.get_by_role("heading", name=re.compile(heading)).first).to_be_visible()
+        ctx.close()
+    finally:
+        stop_server(proc)

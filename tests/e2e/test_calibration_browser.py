@@ -10,7 +10,7 @@ pytestmark = pytest.mark.e2e
 
 def test_calibration_page_renders(page, server):
     # open the app first and navigate as a person does: on a cold server a deep link to /calibration
-    # runs pages/calibration.py as a legacy pages/ script, without the entry point (see the report)
+    # runs views/calibration.py as a legacy views/ script, without the entry point (see the report)
     page.goto(server)
     wait_for_app(page)
     page.get_by_test_id("stSidebarNavLink").filter(has_text="Calibration").click()

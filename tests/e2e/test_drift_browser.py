@@ -9,11 +9,8 @@ pytestmark = pytest.mark.e2e
 
 
 def _open(page, url):
-    """Open the root first. Until some session has run st.navigation, a server with a pages/
-    folder next to app.py serves a deep link such as /drift as a legacy pages-folder page:
-    the page runs without app.py (no sidebar, no dataset) and shows nothing."""
-    page.goto(url.rsplit("/", 1)[0] if url.count("/") > 2 else url)
-    wait_for_app(page)
+    """Open a deep link directly, as a shared link would (pages live in views/, not pages/,
+    so Streamlit never serves them as legacy pages without the entry point)."""
     page.goto(url)
     wait_for_app(page)
 

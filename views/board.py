@@ -1,0 +1,108 @@
+"""Board: the one-page decision view (home). Five modules from one BoardResult."""
+
+import html
+
+import streamlit as st
+
+from board import export, state, ui
+from board.charts_drift import LIGHT_COLORS
+
+present = st.query_params.get("present") == "1"
+preds = state.current_predictions()
+if preds is None:
+    st.stop()
+table, row_version = state.committed_table()
+thresholds = state.sync_thresholds_with_url(preds)
+result = state.board_result(preds, table, state.board_config(preds, thresholds))
+rec = state.dataset_record()
+version = f"draft r{row_version}" if row_version else "built-in"
+unit = table.unit
+figs = export.board_figures(result)
+if present:
+    st.html("<style>[data-testid='stSidebar'],[data-testid='stSidebarCollapsedControl'],[data-testid='stHeader'],"
+            "[data-testid='stToolbar']{display:none !important}"
+            "[data-testid='stMainBlockContainer']{padding:0.6rem 1.6rem 0 1.6rem;max-width:100%}"
+            "[data-testid='stMarkdownContainer'] p{font-size:1.25rem}</style>")
+else:
+    st.html("<style>[data-testid='stMainBlockContainer']{padding-top:1.2rem;padding-bottom:0}</style>")
+
+top = st.columns([3, 2]) if not present else [st.container()]
+with top[0]:
+    st.markdown(f"## Decision board · <span style='font-size:0.6em;color:#555'>{html.escape(rec.name)} · value table "
+                f"“{html.escape(table.name)}” {version} · {result.n_rows:,} decisions · "
+                f"{result.models[next(iter(result.models))].ev_ci.scheme if result.config.n_resamples else 'no'} bootstrap"
+                "</span>", unsafe_allow_html=True)
+if not present:
+    with top[1]:
+        b1, b2, b3, b4 = st.columns(4)
+        b1.link_button("Present", f"?present=1&dataset={rec.id}&" + "&".join(f"t_{m}={t:.6g}" for m, t in thresholds.items()),
+                       icon=":material/slideshow:", help="Opens the board full-screen without controls (same URL + present=1).")
+        b2.download_button("HTML", export.board_html(result, dataset_name=rec.name, table_version=version),
+                           file_name="evalboard.html", mime="text/html", icon=":material/download:", key="board_html",
+                           on_click="ignore")
+        if b3.button("PDF / PNG", icon=":material/picture_as_pdf:", key="board_render"):
+            try:
+                page_html = export.board_html(result, dataset_name=rec.name, table_version=version)
+                st.session_state["board_pdf"] = export.render_bytes(page_html, "pdf")
+                st.session_state["board_png"] = export.render_bytes(page_html, "png")
+            except export.ExportError as err:
+                st.error(str(err))
+        if b4.button("Save snapshot", icon=":material/history:", key="board_save",
+                     help="Keep this board (inputs and numbers) so next week can be compared with it."):
+            state.save_snapshot(result, rec, version)
+        if "board_pdf" in st.session_state:
+            d1, d2 = st.columns(2)
+            d1.download_button("Download PDF", st.session_state["board_pdf"], "evalboard.pdf", "application/pdf", key="board_dl_pdf", on_click="ignore")
+            d2.download_button("Download PNG", st.session_state["board_png"], "evalboard.png", "image/png", key="board_dl_png", on_click="ignore")
+
+previous = state.last_snapshot(result, rec)
+left, right = st.columns([1, 1], gap="medium")
+with left:  # module 1: headline CI bars and the uplift
+    names = list(result.models)
+    mcols = st.columns(len(names) + (1 if result.comparison else 0))
+    for col, n in zip(mcols, names):
+        m = result.models[n]
+        prev = state.snapshot_value(previous, f"models.{n}.at_threshold.ev")
+        col.metric(f"EV {n} @ {m.threshold:.3g}", ui.fmt(m.ev, unit=unit, signed=True),
+                   delta=None if prev is None else f"{m.ev - prev:+,.2f} vs last saved", border=True)
+    if result.comparison:
+        c = result.comparison
+        mcols[-1].metric(f"Uplift {c.b} − {c.a}", ui.fmt(c.diff.estimate, unit=unit, signed=True),
+                         delta=f"P({c.b} better) {c.p_b_better:.0%}", delta_color="off", border=True)
+    st.plotly_chart(figs["headline"].update_layout(height=250, title=None, margin=dict(t=10, b=40)), key="board_headline",
+                    config={"displayModeBar": False})
+with right:  # module 4: the drift lights
+    if result.drift is None:
+        st.info(f"Drift lights: {result.drift_undefined}.")
+    else:
+        for fam in ("feature", "label", "calibration"):
+            light = result.drift.lights[fam]
+            was = state.snapshot_value(previous, f"drift.{fam}.light")
+            change = f" (last saved: {was})" if was and was != light.color else ""
+            st.markdown(f"<div style='padding:6px 10px;border:1px solid #ddd;border-radius:8px;margin-bottom:6px'>"
+                        f"<span style='display:inline-block;width:16px;height:16px;border-radius:50%;vertical-align:-2px;"
+                        f"background:{LIGHT_COLORS[light.color]}'></span> <b>{fam.title()} drift: {light.color}</b>{change}<br>"
+                        f"<span style='font-size:0.85em;color:#444'>{html.escape(light.reason)}</span></div>",
+                        unsafe_allow_html=True)
+        st.page_link("views/drift.py", label="Drill down on the Drift page", icon=":material/arrow_forward:")
+
+h1, h2 = st.columns(2, gap="medium")
+if "heatmap" in figs:  # module 2
+    h1.plotly_chart(figs["heatmap"].update_layout(height=320), key="board_heatmap", config={"displayModeBar": False})
+else:
+    h1.info("No segment columns mapped: map some on the Upload page to see the threshold × segment heatmap.")
+h2.plotly_chart(figs["waterfall"].update_layout(height=320), key="board_waterfall", config={"displayModeBar": False})
+
+# module 5: the action capsule; hover a sentence for its numbers, links go to the evidence
+action = result.action
+spans = []
+for c in action.clauses:
+    tip = html.escape("; ".join(f"{k} = {v}" for k, v in c.evidence.items()), quote=True)
+    color = "#b00020" if c.kind == "hold" else "#1a1a1a"
+    spans.append(f"<span title='{tip}' style='color:{color}'>{html.escape(c.text)}</span>")
+st.markdown("<div style='font-size:1.2rem;line-height:1.4;padding:10px 16px;border-left:6px solid #0B5FFF;"
+            f"background:#f3f6ff'>{' '.join(spans)}</div>", unsafe_allow_html=True)
+pages = {"uncertainty": "views/uncertainty.py", "drift": "views/drift.py", "threshold": "views/threshold_value.py"}
+links = st.columns(6)
+for col, page in zip(links, dict.fromkeys(c.page for c in action.clauses if c.page in pages)):
+    col.page_link(pages[page], label=f"Evidence: {page}", icon=":material/link:")
