@@ -50,8 +50,31 @@ def _as_interval(item) -> tuple[float, float, float, str]:
     return est, low, high, (item[3] if len(item) > 3 else "")
 
 
+def _x_range(items, zero_line: bool, fixed) -> tuple[float, float] | None:
+    """The x range: ``fixed`` if given, else the data (and 0) padded so the labels fit."""
+    if fixed is not None:
+        return float(fixed[0]), float(fixed[1])
+    xs = [v for est, low, high, _ in items for v in (est, low, high) if _finite(v)]
+    if zero_line:
+        xs.append(0.0)
+    if not xs:
+        return None
+    lo, hi = min(xs), max(xs)
+    pad = 0.08 * (hi - lo) if hi > lo else max(abs(hi), 1.0) * 0.1
+    return lo - pad, hi + pad
+
+
+def _text_position(x, x_range) -> str:
+    """Anchor a label away from the nearer edge, so it is not cut off."""
+    if x is None or x_range is None or x_range[1] <= x_range[0]:
+        return "top center"
+    f = (x - x_range[0]) / (x_range[1] - x_range[0])
+    return "top right" if f < 0.3 else "top left" if f > 0.7 else "top center"
+
+
 def ci_bars_figure(rows: list[tuple[str, object]], *, unit: str = "", title: str = "", zero_line: bool = True,
-                   colors: list[str] | None = None, subtitle: str = "", height: int | None = None) -> go.Figure:
+                   colors: list[str] | None = None, subtitle: str = "", height: int | None = None,
+                   x_range: tuple[float, float] | None = None) -> go.Figure:
     """Horizontal confidence-interval bars, one row per interval, top to bottom.
 
     Parameters
@@ -65,6 +88,8 @@ def ci_bars_figure(rows: list[tuple[str, object]], *, unit: str = "", title: str
         Draw x = 0 (the line a difference must clear).
     subtitle : str
         Shown under the title, e.g. "95% percentile bootstrap, rows, 1000 replicates".
+    x_range : (float, float), default=None
+        Fixed x range (e.g. (0, 1) for proportions); default: the intervals (and 0) padded.
 
     Returns
     -------
@@ -74,8 +99,9 @@ def ci_bars_figure(rows: list[tuple[str, object]], *, unit: str = "", title: str
     """
     fig = go.Figure()
     labels = [str(r[0]) for r in rows]
-    for j, (label, item) in enumerate(rows):
-        est, low, high, why = _as_interval(item)
+    items = [_as_interval(item) for _, item in rows]
+    xr = _x_range(items, zero_line, x_range)
+    for j, ((label, _), (est, low, high, why)) in enumerate(zip(rows, items)):
         color = (colors or PALETTE)[j % len(colors or PALETTE)]
         defined = _finite(low) and _finite(high)
         text = f"{_fmt(est, unit)}  [{_fmt(low)}, {_fmt(high)}]" if defined else f"{_fmt(est, unit)}  (interval undefined)"
@@ -88,7 +114,7 @@ def ci_bars_figure(rows: list[tuple[str, object]], *, unit: str = "", title: str
             error_x=dict(type="data", symmetric=False, array=[high - x] if defined and x is not None else [0],
                          arrayminus=[x - low] if defined and x is not None else [0], thickness=6, width=10,
                          color=color, visible=defined),
-            text=[text], textposition="top center", hovertemplate=hover + "<extra></extra>", showlegend=False))
+            text=[text], textposition=_text_position(x, xr), hovertemplate=hover + "<extra></extra>", showlegend=False))
     if zero_line:
         fig.add_vline(x=0, line_dash="dash", line_color=GREY, annotation_text="0", annotation_position="bottom")
     full_title = title
@@ -98,6 +124,8 @@ def ci_bars_figure(rows: list[tuple[str, object]], *, unit: str = "", title: str
                       margin=dict(l=10, r=10, t=60 if full_title else 20, b=10),
                       xaxis_title=f"value ({unit})" if unit else "value", showlegend=False)
     fig.update_yaxes(categoryorder="array", categoryarray=labels[::-1], automargin=True)
+    if xr is not None:
+        fig.update_xaxes(range=list(xr))
     return fig
 
 
@@ -129,8 +157,8 @@ def metric_intervals_figure(m: MetricIntervals, *, threshold: float | None = Non
     level = m.accuracy.level
     t = f" at t={threshold:.4g}" if threshold is not None else ""
     fig = ci_bars_figure(rows, title=f"Metrics{t}", subtitle=f"{_level_words(level)} Wilson intervals",
-                         zero_line=False, height=height)
-    fig.update_xaxes(range=[0, 1], title="proportion")
+                         zero_line=False, height=height, x_range=(0, 1))
+    fig.update_xaxes(title="proportion")
     return fig
 
 
@@ -204,11 +232,12 @@ def curve_band_figure(opt: OptimumBootstrap, *, name: str = "", unit: str = "", 
 
 
 def uncertainty_summary_figure(rows: list[tuple[str, BootstrapResult]], *, unit: str = "",
-                               height: int | None = None) -> go.Figure:
+                               height: int | None = None, colors: list[str] | None = None) -> go.Figure:
     """The two questions side by side: EV at the deployed threshold, EV after re-optimising.
 
-    ``rows`` e.g. ``[("A: EV at deployed t", ev_a), ("A: EV after re-optimising t", opt_a.ev_opt)]``.
+    ``rows`` e.g. ``[("A: EV at deployed t", ev_a), ("A: EV after re-optimising t", opt_a.ev_opt)]``;
+    ``colors`` one per row (e.g. one colour per model), default the palette in turn.
     """
     sub = _describe(rows[0][1]) if rows else ""
     return ci_bars_figure(rows, unit=f"{unit} per decision".strip(), title="Expected value per decision",
-                          subtitle=f"{sub} · {FIT_NOTE}", zero_line=True, height=height)
+                          subtitle=f"{sub} · {FIT_NOTE}", zero_line=True, height=height, colors=colors)

@@ -1,0 +1,423 @@
+"""Streamlit side of the Uncertainty page (SPEC §3.4): options, cached bootstrap runs, small render helpers.
+
+The numbers all come from :mod:`evalcore.bootstrap`. This module only decides
+
+- which options the user applied (kept in a non-widget session key, so they survive page switches),
+- which resampling schemes a dataset offers (rows always; stratified by a mapped segment column;
+  clustered by the group id when one is mapped),
+- and how runs are cached: by (dataset id, file SHA-256, value-table JSON, thresholds, options),
+  never by hashing arrays. The re-optimising bootstrap (EV(t_opt), t_opt, AUC, the curve band)
+  does not depend on the deployed thresholds, so it is cached per model without them: moving a
+  threshold slider re-runs only the fast 4-/8-cell draws, and the band on the threshold page stays.
+
+Seeds follow :func:`evalcore.board.evaluate` (model i: ``seed + 17·i`` for EV at its threshold,
+``seed + 17·i + 1`` for the re-optimising pass; ``seed + 99`` for the paired comparison), so the
+page and an export with the same options show the same intervals.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import threading
+from collections import OrderedDict
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+from scipy.special import ndtri
+
+from evalcore import InputError
+from evalcore.bootstrap import (
+    BootstrapResult,
+    Comparison,
+    MetricIntervals,
+    OptimumBootstrap,
+    analytic_ev_se,
+    compare_models,
+    ev_interval,
+    metric_intervals,
+    optimum_interval,
+)
+from evalcore.counts import ScoreCounts
+from evalcore.data import Predictions
+from evalcore.value import ValueTable
+
+from . import state
+
+OPTIONS_KEY = "unc_options"  # the applied Options (a non-widget key: never cleaned up on a page switch)
+K_N, K_METHOD, K_SCHEME, K_SEED, K_LEVEL = "unc_n", "unc_method", "unc_scheme", "unc_seed", "unc_level"
+FORM_KEYS = (K_N, K_METHOD, K_SCHEME, K_SEED, K_LEVEL)
+METHODS = {"percentile": "Percentile", "bca": "BCa (bias-corrected, accelerated)"}
+SEED_STRIDE, SEED_OPT, SEED_CMP = 17, 1, 99  # the seed streams of evalcore.board.evaluate
+MAX_EXACT_SCORES = 20_000  # as evalcore.board.BoardConfig.max_exact_scores: above it the curve pass bins scores
+MEASURES = ("Intervals come from resampling the **test set**: how much each number could move on another sample "
+            "of the same size from the same population, for these fixed, already-trained models. They do **not** "
+            "measure training randomness (a re-trained model would differ), drift, or errors in the labels or the "
+            "value table.")
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class Options:
+    """Bootstrap options applied on the page (hashable: part of the cache key).
+
+    scheme : "rows", "stratified:<segment column>" or "cluster" (by the mapped group id).
+    level : confidence level in (0, 1).
+    """
+
+    n_resamples: int = 1000
+    method: str = "percentile"
+    scheme: str = "rows"
+    seed: int = 0
+    level: float = 0.95
+
+    @property
+    def strata_column(self) -> str | None:
+        return self.scheme.split(":", 1)[1] if self.scheme.startswith("stratified:") else None
+
+
+# --------------------------------------------------------------------------------------
+# schemes and options
+# --------------------------------------------------------------------------------------
+
+
+def schemes(preds: Predictions) -> list[str]:
+    """The schemes this dataset offers: rows; stratified by each segment column; cluster if a group id is mapped."""
+    out = ["rows"] + [f"stratified:{c}" for c in preds.segments]
+    if preds.groups is not None:
+        out.append("cluster")
+    return out
+
+
+def scheme_label(scheme: str, preds: Predictions) -> str:
+    if scheme == "cluster":
+        return f"Clustered by {preds.mapping.group}"
+    if scheme.startswith("stratified:"):
+        return f"Stratified by {scheme.split(':', 1)[1]}"
+    return "Rows (independent)"
+
+
+def scheme_caption(opts: Options, preds: Predictions) -> str:
+    """The sentence that states the scheme used and what it assumes."""
+    how = {
+        "rows": "every row is drawn independently with replacement (assumes the rows are independent)",
+        "cluster": (f"whole groups of `{preds.mapping.group}` are drawn with replacement, so the rows of one "
+                    f"{preds.mapping.group} move together (use it when one customer appears many times)"),
+    }.get(opts.scheme, f"rows are drawn with replacement within each level of `{opts.strata_column}`, "
+                       "so every level keeps its size")
+    return (f"**Resampling scheme: {scheme_label(opts.scheme, preds).lower()}** — {how}. "
+            f"{opts.n_resamples:,} replicates, {'BCa' if opts.method == 'bca' else 'percentile'} intervals at "
+            f"{opts.level * 100:g}%, seed {opts.seed}.")
+
+
+def default_options(preds: Predictions) -> Options:
+    """Defaults: clustered by the group id when one is mapped (repeat customers are not
+    independent rows; the board page defaults the same way), else rows."""
+    return Options(scheme="cluster" if preds.groups is not None else "rows")
+
+
+def applied_options(preds: Predictions) -> tuple[Options, str]:
+    """The options last applied in this session (defaults first) and a note when the saved
+    scheme is not offered by the current dataset (then rows is used)."""
+    opts = st.session_state.get(OPTIONS_KEY) or default_options(preds)
+    if opts.scheme not in schemes(preds):
+        note = (f"{scheme_label(opts.scheme, preds)} is not available on this dataset "
+                "(no such column mapped): the rows scheme is used.")
+        return dataclasses.replace(opts, scheme="rows"), note
+    return opts, ""
+
+
+def seed_form(opts: Options) -> None:
+    """Give the form widgets the applied values when they are first drawn (also after a page switch)."""
+    values = {K_N: opts.n_resamples, K_METHOD: opts.method, K_SCHEME: opts.scheme, K_SEED: opts.seed,
+              K_LEVEL: round(opts.level * 100, 3)}
+    for k, v in values.items():
+        if k not in st.session_state:
+            st.session_state[k] = v
+
+
+def apply_form() -> None:
+    """Submit callback: the form's values become the applied options."""
+    s = st.session_state
+    st.session_state[OPTIONS_KEY] = Options(n_resamples=int(s[K_N]), method=s[K_METHOD], scheme=s[K_SCHEME],
+                                            seed=int(s[K_SEED]), level=float(s[K_LEVEL]) / 100.0)
+
+
+# --------------------------------------------------------------------------------------
+# computation (no Streamlit; cached below)
+# --------------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True, eq=False)
+class Uncertainty:
+    """Everything the page shows.
+
+    Attributes
+    ----------
+    options : Options
+    thresholds : dict of str to float
+        Deployed threshold per model.
+    deployed : dict of str to BootstrapResult
+        EV at the deployed threshold. With two models these are the paired comparison's
+        ``ev_a``/``ev_b`` (the same draws as the difference, so the page shows one interval
+        per quantity); with one model, :func:`~evalcore.bootstrap.ev_interval`.
+    comparison : Comparison or None
+        B − A when there are two models.
+    optimum : dict of str to OptimumBootstrap or None
+        The re-optimising pass; None for a hard 0/1 decision (a single operating point).
+    """
+
+    options: Options
+    thresholds: dict
+    deployed: dict
+    comparison: Comparison | None
+    optimum: dict
+
+
+def resampling(preds: Predictions, opts: Options) -> dict:
+    """``strata=``/``groups=`` for the evalcore bootstrap functions."""
+    if opts.scheme == "cluster":
+        if preds.groups is None:
+            raise InputError("the cluster bootstrap needs a group id column (e.g. customer id); map one or use rows.")
+        return {"groups": preds.groups}
+    col = opts.strata_column
+    if col is not None:
+        if col not in preds.segments:
+            raise InputError(f"stratified bootstrap by {col!r}: not a mapped segment column; "
+                             f"segments are {sorted(preds.segments)}.")
+        return {"strata": preds.segments[col]}
+    return {}
+
+
+def resolution(counts: ScoreCounts, kind: str) -> float | None:
+    """Score binning of the re-optimising pass (None: exact), the rule of evalcore.board.evaluate."""
+    if len(counts.scores) <= MAX_EXACT_SCORES:
+        return None
+    if kind == "score":
+        return float((counts.scores[0] - counts.scores[-1]) * 1e-4) or None
+    return 1e-4
+
+
+def _common(preds: Predictions, opts: Options) -> dict:
+    return dict(n_resamples=opts.n_resamples, level=opts.level, method=opts.method,
+                sample_weight=preds.sample_weight, **resampling(preds, opts))
+
+
+def optimum_for(preds: Predictions, table: ValueTable, model: str, opts: Options, *, counts: ScoreCounts,
+                progress: Callable[[int, int], None] | None = None) -> OptimumBootstrap | None:
+    """EV(t_opt), t_opt, AUC and the curve band of one model (None for a hard decision)."""
+    kind = preds.score_kinds[model]
+    if kind == "decision":
+        return None
+    i = list(preds.scores).index(model)
+    return optimum_interval(preds.y_true, preds.scores[model], table, rng=opts.seed + SEED_STRIDE * i + SEED_OPT,
+                            resolution=resolution(counts, kind), progress=progress, **_common(preds, opts))
+
+
+def at_deployed(preds: Predictions, table: ValueTable, thresholds: dict, opts: Options
+                ) -> tuple[dict, Comparison | None]:
+    """EV at the deployed thresholds and, for two models, the paired comparison B − A."""
+    names = list(preds.scores)
+    common = _common(preds, opts)
+    if len(names) == 2:
+        a, b = names
+        comp = compare_models(preds.y_true, preds.scores[a], preds.scores[b], table, threshold_a=thresholds[a],
+                              threshold_b=thresholds[b], rng=opts.seed + SEED_CMP, names=(a, b), **common)
+        return {a: comp.ev_a, b: comp.ev_b}, comp
+    return {m: ev_interval(preds.y_true, preds.scores[m], table, threshold=thresholds[m],
+                           rng=opts.seed + SEED_STRIDE * i, **common) for i, m in enumerate(names)}, None
+
+
+def analytic_se(preds: Predictions, table: ValueTable, thresholds: dict) -> dict:
+    """Instant standard error of EV at each deployed threshold (assumes independent rows)."""
+    return {m: analytic_ev_se(preds.y_true, s, table, threshold=thresholds[m], sample_weight=preds.sample_weight)
+            for m, s in preds.scores.items()}
+
+
+def wilson(curves: dict, thresholds: dict, level: float) -> dict:
+    """Wilson intervals of the §3.1 proportions at each deployed threshold."""
+    out = {}
+    for m, c in curves.items():
+        at = c.confusion_at(thresholds[m])
+        out[m] = metric_intervals(at.tp, at.fp, at.fn, at.tn, level=level)
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# the cache: small keys, shared by sessions, asked without computing (for the band)
+# --------------------------------------------------------------------------------------
+
+
+class _Results:
+    """A bounded, thread-safe LRU of results keyed by small tuples."""
+
+    def __init__(self, max_entries: int = 48):
+        self._d: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+        self._max = max_entries
+
+    def get(self, key):
+        with self._lock:
+            if key in self._d:
+                self._d.move_to_end(key)
+                return self._d[key]
+            return None
+
+    def put(self, key, value) -> None:
+        with self._lock:
+            self._d[key] = value
+            self._d.move_to_end(key)
+            while len(self._d) > self._max:
+                self._d.popitem(last=False)
+
+
+@st.cache_resource
+def _results() -> _Results:
+    return _Results()
+
+
+def _keys(preds: Predictions, table: ValueTable, opts: Options) -> tuple:
+    rec = state.store().get_dataset(state.current_dataset_id())
+    return rec.id, rec.sha256, json.dumps(table.to_dict(), sort_keys=True), opts
+
+
+def _opt_key(base: tuple, model: str) -> tuple:
+    return ("optimum", *base, model)
+
+
+def _dep_key(base: tuple, thresholds: dict) -> tuple:
+    return ("deployed", *base, tuple((m, float(t)) for m, t in thresholds.items()))
+
+
+def cached(preds: Predictions, table: ValueTable, thresholds: dict, opts: Options) -> Uncertainty | None:
+    """The result for these settings if it has been computed (by any session), else None."""
+    base = _keys(preds, table, opts)
+    store = _results()
+    dep = store.get(_dep_key(base, thresholds))
+    opt = {m: store.get(_opt_key(base, m)) for m in preds.scores}
+    if dep is None or any(v is None and preds.score_kinds[m] != "decision" for m, v in opt.items()):
+        return None
+    return Uncertainty(options=opts, thresholds=dict(thresholds), deployed=dep[0], comparison=dep[1], optimum=opt)
+
+
+def compute(preds: Predictions, table: ValueTable, thresholds: dict, opts: Options, *,
+            progress: Callable[[float, str], None] | None = None) -> Uncertainty:
+    """Run what is not cached yet (reporting ``progress(fraction, text)``), cache it, return all of it."""
+    base = _keys(preds, table, opts)
+    store = _results()
+    names = list(preds.scores)
+    optimum = {}
+    todo = [m for m in names if preds.score_kinds[m] != "decision" and store.get(_opt_key(base, m)) is None]
+    for m in names:
+        optimum[m] = store.get(_opt_key(base, m))
+    for j, m in enumerate(todo):
+        def tick(done, total, j=j, m=m):
+            if progress is not None:
+                progress((j + done / total) / (len(todo) + 0.2),
+                         f"Re-optimising the threshold of {m} in every replicate: {done:,} of {total:,}")
+        tick(0, 1)
+        optimum[m] = optimum_for(preds, table, m, opts, counts=state.counts_for(preds, m), progress=tick)
+        store.put(_opt_key(base, m), optimum[m])
+    key = _dep_key(base, thresholds)
+    dep = store.get(key)
+    if dep is None:
+        if progress is not None:
+            progress(len(todo) / (len(todo) + 0.2), "EV at the deployed thresholds (paired draws)")
+        dep = at_deployed(preds, table, thresholds, opts)
+        store.put(key, dep)
+    return Uncertainty(options=opts, thresholds=dict(thresholds), deployed=dep[0], comparison=dep[1], optimum=optimum)
+
+
+def bands_for(preds: Predictions, table: ValueTable, models) -> dict | None:
+    """``{model: (grid, low, high)}`` — the pointwise CI band of EV(t) from the bootstrap the
+    Uncertainty page ran with the applied options, for ``charts.value_curve_figure(bands=…)``.
+
+    None when no band has been computed for this dataset, value table and options (the band
+    does not depend on the deployed thresholds). Never computes anything.
+    """
+    opts, _ = applied_options(preds)
+    base = _keys(preds, table, opts)
+    store = _results()
+    out = {}
+    for m in models:
+        opt = store.get(_opt_key(base, m))
+        if opt is not None:
+            out[m] = opt.band.as_tuple()
+    return out or None
+
+
+# --------------------------------------------------------------------------------------
+# render helpers
+# --------------------------------------------------------------------------------------
+
+TABLE_FORMAT = {c: st.column_config.NumberColumn(c, format="%.4f") for c in ("estimate", "low", "high", "bootstrap SE",
+                                                                            "analytic SE")}
+VERDICT_BOX = {"better": "success", "worse": "error", "no significant difference": "info", "undefined": "warning"}
+
+
+def z_value(level: float) -> float:
+    """Two-sided normal quantile, e.g. 1.96 for 0.95."""
+    return float(ndtri(0.5 + level / 2.0))
+
+
+def percent(p: float) -> str:
+    return f"{p:.1%}" if np.isfinite(p) else "—"
+
+
+def interval_text(r: BootstrapResult, unit: str = "") -> str:
+    """"[low, high] unit", or why the interval is undefined."""
+    if not (np.isfinite(r.low) and np.isfinite(r.high)):
+        return "undefined"
+    return f"[{r.low:+,.2f}, {r.high:+,.2f}] {unit}".strip()
+
+
+def _row(quantity: str, r, *, analytic: float = float("nan")) -> dict:
+    if isinstance(r, BootstrapResult):
+        return {"quantity": quantity, "estimate": r.estimate, "low": r.low, "high": r.high,
+                "bootstrap SE": r.standard_error, "analytic SE": analytic,
+                "interval": f"{r.level * 100:g}% {r.method}, {r.scheme}"}
+    return {"quantity": quantity, "estimate": r.estimate, "low": r.low, "high": r.high, "bootstrap SE": np.nan,
+            "analytic SE": analytic, "interval": f"{r.level * 100:g}% Wilson"}
+
+
+def summary_frame(res: Uncertainty, se: dict, metrics: dict) -> pd.DataFrame:
+    """One row per interval on the page (numbers exactly as evalcore returned them)."""
+    rows = []
+    for m, t in res.thresholds.items():
+        rows.append(_row(f"{m}: EV at deployed t={t:.4g}", res.deployed[m], analytic=se[m]))
+    if res.comparison is not None:
+        c = res.comparison
+        rows.append(_row(f"{c.b} − {c.a}: EV difference", c.diff))
+        rows.append({"quantity": f"P({c.b} better)", "estimate": c.p_b_better, "low": np.nan, "high": np.nan,
+                     "bootstrap SE": np.nan, "analytic SE": np.nan, "interval": "share of replicates"})
+    for m, o in res.optimum.items():
+        if o is not None:
+            rows.append(_row(f"{m}: EV after re-optimising t", o.ev_opt))
+            rows.append(_row(f"{m}: t_opt", o.t_opt))
+            rows.append(_row(f"{m}: AUC", o.auc))
+    for m, mi in metrics.items():
+        for name, iv in mi.items():
+            rows.append(_row(f"{m}: {name.replace('_', ' ')} at deployed t", iv))
+    return pd.DataFrame(rows)
+
+
+def undefined_notes(res: Uncertainty) -> list[str]:
+    """Why an interval is missing (a browser shows no Python warnings)."""
+    notes = []
+    items = [(f"{m}: EV at deployed t", r) for m, r in res.deployed.items()]
+    if res.comparison is not None:
+        items.append((f"{res.comparison.b} − {res.comparison.a}", res.comparison.diff))
+    for m, o in res.optimum.items():
+        if o is None:
+            notes.append(f"{m} is a hard 0/1 decision: it has a single operating point, so there is no threshold "
+                         "to re-optimise and no AUC.")
+        else:
+            items += [(f"{m}: EV after re-optimising", o.ev_opt), (f"{m}: t_opt", o.t_opt), (f"{m}: AUC", o.auc)]
+            if o.resolution is not None:
+                notes.append(f"{m}: {o.n_thresholds:,} distinct scores after binning scores to multiples of "
+                             f"{o.resolution:g} for the re-optimising bootstrap (exact below {MAX_EXACT_SCORES:,}).")
+    for label, r in items:
+        for field, why in r.undefined.items():
+            notes.append(f"{label}: {field.replace('_', ' ')} — {why}.")
+    return notes

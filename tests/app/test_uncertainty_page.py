@@ -1,0 +1,191 @@
+"""AppTest: the Uncertainty page (SPEC §3.4).
+
+Expected numbers are computed here with :mod:`evalcore.bootstrap` straight from the frames the
+test builds (not through the app's loader, store or cache), with the seed streams the page
+documents (those of ``evalcore.board.evaluate``): ``seed + 99`` for the paired comparison,
+``seed + 17·i + 1`` for model i's re-optimising pass.
+"""
+
+import numpy as np
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from board import demo
+from board import uncertainty_view as uv
+from board.store import Store
+from evalcore import ValueTable
+from evalcore.board import BoardConfig, evaluate
+from evalcore.bootstrap import analytic_ev_se, compare_models, optimum_interval
+from evalcore.data import ColumnMapping, read_table, validate
+
+PAGE = "views/uncertainty.py"
+TABLE = ValueTable.from_dict(demo.DEMO_VALUE_TABLE)  # the committed table of a fresh session
+
+
+def _frame(kind: str, n: int = 400) -> pd.DataFrame:
+    """Half positives. A scores at random; B is perfect ("better") or a copy of A ("identical")."""
+    rng = np.random.default_rng(11)
+    y = np.tile([1, 0], n // 2)
+    a = np.round(rng.random(n), 3)
+    b = np.where(y == 1, 0.9, 0.1) if kind == "better" else a.copy()
+    return pd.DataFrame({"label": y, "score_a": a, "score_b": b, "region": np.where(np.arange(n) % 3 == 0, "north", "south"),
+                         "customer": [f"c{i // 2}" for i in range(n)]})
+
+
+def _save(data_dir, frame: pd.DataFrame, *, segments=(), group=None, name="constructed") -> int:
+    raw = frame.to_csv(index=False).encode()
+    mapping = ColumnMapping(label="label", scores={"A": "score_a", "B": "score_b"},
+                            score_kinds={"A": "probability", "B": "probability"}, segments=segments,
+                            group=group).to_dict()
+    preds = validate(read_table(raw, f"{name}.csv"), ColumnMapping.from_dict(mapping))
+    with Store(data_dir=data_dir) as s:
+        return s.save_dataset(name=name, filename=f"{name}.csv", raw=raw, mapping=mapping, report=preds.summary(),
+                              n_rows=preds.n_rows).id
+
+
+def _run_form(at, *, n, scheme, seed, level_pct, method="percentile"):
+    at.number_input(key=uv.K_N).set_value(n)
+    at.selectbox(key=uv.K_METHOD).set_value(method)
+    at.selectbox(key=uv.K_SCHEME).set_value(scheme)
+    at.number_input(key=uv.K_SEED).set_value(seed)
+    at.number_input(key=uv.K_LEVEL).set_value(level_pct)
+    at.button(key="unc_run").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _table(at) -> pd.DataFrame:
+    frame = next(d.value for d in at.dataframe if "quantity" in d.value.columns)
+    return frame.set_index("quantity")
+
+
+def _scheme_caption(at) -> str:
+    return next(c.value for c in at.caption if c.value.startswith("**Resampling scheme:"))
+
+
+def _metric(at, startswith):
+    return next(m.value for m in at.metric if m.label.startswith(startswith))
+
+
+def test_page_renders_on_demo(app):
+    at = app(PAGE)
+    assert [t.value for t in at.title] == ["Uncertainty"]
+    assert not at.error, [e.value for e in at.error]
+    # the demo maps customer_id, so the default scheme is clustered (as on the board) and the page says so
+    assert "clustered by customer_id" in _scheme_caption(at) and "1,000 replicates" in _scheme_caption(at)
+    assert any("not** measure training randomness" in c.value for c in at.caption)
+    f = demo.demo_frame()
+    comp = compare_models(f.is_fraud.to_numpy(), f.score_old.to_numpy(), f.score_new.to_numpy(), TABLE,
+                          threshold_a=0.5, threshold_b=0.5, groups=f.customer_id.to_numpy(), n_resamples=1000, rng=99,
+                          names=("old", "new"))
+    verdicts = [b.value for b in (*at.success, *at.info, *at.error) if "CI of EV_new − EV_old" in b.value]
+    assert verdicts == [comp.verdict_text]
+    row = _table(at).loc["new − old: EV difference"]
+    assert (row.estimate, row.low, row.high) == pytest.approx((comp.diff.estimate, comp.diff.low, comp.diff.high), rel=1e-12)
+    assert len(at.get("plotly_chart")) >= 6  # comparison, two questions, 2 histograms, AUC, 2 metric charts
+
+
+def test_b_clearly_better(app, tmp_path):
+    f = _frame("better")
+    ds = _save(tmp_path / "data", f, segments=("region",), group="customer")
+    at = app(PAGE, dataset=ds)
+    assert at.selectbox(key=uv.K_SCHEME).options == ["Rows (independent)", "Stratified by region", "Clustered by customer"]
+    _run_form(at, n=200, scheme="rows", seed=5, level_pct=90.0)
+    y, a, b = f.label.to_numpy(), f.score_a.to_numpy(), f.score_b.to_numpy()
+    comp = compare_models(y, a, b, TABLE, threshold_a=0.5, threshold_b=0.5, n_resamples=200, level=0.9, rng=5 + 99,
+                          names=("A", "B"))
+    # B acts on exactly the positives: EV_B = (200·18500 + 200·120) / 400 = 9310 per decision
+    assert comp.ev_b.estimate == pytest.approx(9310.0)
+    assert comp.verdict == "better"
+    assert [s.value for s in at.success] == ["B is better: the 90% CI of EV_B − EV_A excludes 0."] == [comp.verdict_text]
+    tab = _table(at)
+    for label, r in (("B − A: EV difference", comp.diff), ("A: EV at deployed t=0.5", comp.ev_a),
+                     ("B: EV at deployed t=0.5", comp.ev_b)):
+        assert (tab.loc[label, "low"], tab.loc[label, "high"]) == pytest.approx((r.low, r.high), rel=1e-12), label
+        assert tab.loc[label, "estimate"] == pytest.approx(r.estimate, rel=1e-12)
+    assert tab.loc["P(B better)", "estimate"] == comp.p_b_better == 1.0
+    assert _metric(at, "90% interval of the difference") == f"[{comp.diff.low:+,.2f}, {comp.diff.high:+,.2f}]"
+    assert tab.loc["A: EV at deployed t=0.5", "analytic SE"] == pytest.approx(
+        analytic_ev_se(y, a, TABLE, threshold=0.5), rel=1e-12)
+    for i, (m, s) in enumerate((("A", a), ("B", b))):  # question 2: re-optimised in every replicate
+        opt = optimum_interval(y, s, TABLE, n_resamples=200, level=0.9, rng=5 + 17 * i + 1)
+        got = tab.loc[f"{m}: EV after re-optimising t"]
+        assert (got.estimate, got.low, got.high) == pytest.approx((opt.ev_opt.estimate, opt.ev_opt.low, opt.ev_opt.high),
+                                                                   rel=1e-12)
+        assert tab.loc[f"{m}: t_opt", "estimate"] == pytest.approx(opt.t_opt.estimate)
+    caption = _scheme_caption(at)
+    assert "rows (independent)" in caption and "200 replicates" in caption and "90%" in caption and "seed 5" in caption
+    # the board and the export (evalcore.board.evaluate) with the same options show the same intervals
+    preds = validate(read_table(f.to_csv(index=False).encode(), "x.csv"),
+                     ColumnMapping(label="label", scores={"A": "score_a", "B": "score_b"}))
+    board = evaluate(preds, TABLE, BoardConfig(thresholds={"A": 0.5, "B": 0.5}, n_resamples=200, seed=5, level=0.9))
+    assert (tab.loc["B − A: EV difference", "low"], tab.loc["B − A: EV difference", "high"]) == (
+        board.comparison.diff.low, board.comparison.diff.high)
+    assert tab.loc["B: EV after re-optimising t", "low"] == board.models["B"].optimum.ev_opt.low
+
+
+def test_identical_scores_no_significant_difference(app, tmp_path):
+    ds = _save(tmp_path / "data", _frame("identical"))
+    at = app(PAGE, dataset=ds)
+    assert at.selectbox(key=uv.K_SCHEME).options == ["Rows (independent)"]  # no segment, no group id: rows only
+    _run_form(at, n=100, scheme="rows", seed=1, level_pct=95.0)
+    # A and B act on the same rows, so EV_B − EV_A is exactly 0 in every replicate: the interval is [0, 0]
+    # (includes 0) and no replicate has B better (ties count as not better)
+    assert [i.value for i in at.info] == ["No significant difference between B and A: the 95% CI of EV_B − EV_A includes 0."]
+    assert not at.success
+    row = _table(at).loc["B − A: EV difference"]
+    assert (row.estimate, row.low, row.high) == (0.0, 0.0, 0.0)
+    assert _metric(at, "P(B better)") == "0.0%"
+
+
+def test_stratified_scheme_is_used_and_stated(app, tmp_path):
+    f = _frame("better")
+    ds = _save(tmp_path / "data", f, segments=("region",), group="customer")
+    at = app(PAGE, dataset=ds)
+    _run_form(at, n=100, scheme="stratified:region", seed=2, level_pct=95.0)
+    caption = _scheme_caption(at)
+    assert caption.startswith("**Resampling scheme: stratified by region**") and "keeps its size" in caption
+    comp = compare_models(f.label, f.score_a, f.score_b, TABLE, threshold_a=0.5, threshold_b=0.5, n_resamples=100,
+                          strata=f.region.to_numpy(), rng=2 + 99, names=("A", "B"))
+    row = _table(at).loc["B − A: EV difference"]
+    assert (row.low, row.high) == pytest.approx((comp.diff.low, comp.diff.high), rel=1e-12)
+    assert row.interval == "95% percentile, stratified"
+    # the cluster default before the form ran was a different scheme: its interval differs
+    clustered = compare_models(f.label, f.score_a, f.score_b, TABLE, threshold_a=0.5, threshold_b=0.5, n_resamples=100,
+                               groups=f.customer.to_numpy(), rng=2 + 99)
+    assert (clustered.diff.low, clustered.diff.high) != (comp.diff.low, comp.diff.high)
+
+
+BANDS_SCRIPT = """
+import streamlit as st
+from board import state, uncertainty_view as uv
+preds = state.current_predictions()
+table, _ = state.committed_table()
+st.session_state["bands_out"] = uv.bands_for(preds, table, list(preds.scores))
+"""
+
+
+def test_bands_for_returns_the_cached_band_only(app, tmp_path):
+    f = _frame("better")
+    ds = _save(tmp_path / "data", f)
+    opts = uv.Options(n_resamples=120, scheme="rows", seed=7, level=0.8)
+
+    def bands(**state):
+        at = AppTest.from_string(BANDS_SCRIPT, default_timeout=60)
+        for k, v in {"dataset": ds, uv.OPTIONS_KEY: opts, **state}.items():
+            at.session_state[k] = v
+        at.run()
+        assert not at.exception, [e.value for e in at.exception]
+        return at.session_state["bands_out"]
+
+    assert bands() is None  # nothing computed yet for these options
+    app(PAGE, dataset=ds, **{uv.OPTIONS_KEY: opts})
+    # the band does not depend on the deployed thresholds: moving a slider keeps it
+    got = bands(committed_threshold_A=0.3)
+    assert set(got) == {"A", "B"}
+    for i, m in enumerate(("A", "B")):
+        band = optimum_interval(f.label, f[f"score_{m.lower()}"], TABLE, n_resamples=120, level=0.8, rng=7 + 17 * i + 1).band
+        for x, y_ in zip(got[m], band.as_tuple()):
+            np.testing.assert_array_equal(x, y_)
+    assert bands(**{uv.OPTIONS_KEY: uv.Options(n_resamples=120, scheme="rows", seed=8, level=0.8)}) is None

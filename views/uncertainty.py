@@ -1,0 +1,110 @@
+"""Uncertainty (SPEC §3.4): CI bars for EV of A, B and B − A with a verdict, the two questions
+(EV at the deployed threshold; EV after re-optimising it, with the t_opt histogram), AUC and Wilson
+intervals of the metrics at the deployed threshold."""
+
+import streamlit as st
+
+from board import charts_uncertainty as cu
+from board import state, ui
+from board import uncertainty_view as uv
+from evalcore import InputError, price_curve
+
+preds = state.current_predictions()
+if preds is None:
+    st.stop()
+table, _ = state.committed_table()
+unit = table.unit
+models = list(preds.scores)
+deployed = {m: state.deployed_threshold(preds, m) for m in models}
+opts, note = uv.applied_options(preds)
+
+st.title("Uncertainty")
+st.caption(f"Value table “{table.name}” · {preds.n_rows:,} decisions · expected VALUE per decision (gains positive). "
+           + uv.MEASURES)
+
+with st.expander("Bootstrap options", icon=":material/settings:", expanded=False):
+    uv.seed_form(opts)
+    with st.form("unc_form", border=False):
+        a, b, c, d, e = st.columns([1, 1, 1.4, 0.8, 1])
+        a.number_input("Replicates", min_value=50, max_value=20_000, step=50, key=uv.K_N)
+        b.selectbox("Interval method", list(uv.METHODS), format_func=uv.METHODS.get, key=uv.K_METHOD)
+        c.selectbox("Resampling scheme", uv.schemes(preds), format_func=lambda s: uv.scheme_label(s, preds),
+                    key=uv.K_SCHEME, help="Only the schemes this dataset supports: stratified needs a segment "
+                                          "column, clustered needs a group id (e.g. customer id).")
+        d.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key=uv.K_SEED)
+        e.number_input("Confidence level (%)", min_value=50.0, max_value=99.9, step=0.5, format="%.1f", key=uv.K_LEVEL)
+        st.form_submit_button("Run bootstrap", type="primary", key="unc_run", on_click=uv.apply_form)
+if note:
+    st.warning(note)
+st.caption(uv.scheme_caption(opts, preds))
+
+# instant numbers: the exact EV and its analytic standard error need no resampling
+curves = {m: price_curve(state.counts_for(preds, m), table, score_kind=preds.score_kinds[m]) for m in models}
+se = uv.analytic_se(preds, table, deployed)
+z = uv.z_value(opts.level)
+top = st.columns(max(5, len(models)))
+for col, m in zip(top, models):
+    col.metric(f"EV of {m} at deployed t={deployed[m]:.4g}", ui.fmt(curves[m].ev_at(deployed[m]), unit=unit, signed=True),
+               help="Exact on this data. The ± below is the analytic standard error (std of the per-row value ÷ √N), "
+                    "which assumes independent rows; quote the bootstrap interval.")
+    col.caption(f"± {ui.fmt(z * se[m], unit=unit)} ({opts.level * 100:g}%, analytic SE {ui.fmt(se[m], unit=unit)}, "
+                "independent rows)")
+verdict_box = st.container()
+metrics = uv.wilson(curves, deployed, opts.level)
+
+try:
+    res = uv.cached(preds, table, deployed, opts)
+    if res is None:
+        bar = st.progress(0.0, text="Bootstrap …")
+        res = uv.compute(preds, table, deployed, opts, progress=lambda f, text: bar.progress(min(f, 1.0), text=text))
+        bar.empty()
+except InputError as err:
+    ui.show_problems(err, title="The bootstrap cannot run with these options")
+    st.stop()
+
+comp = res.comparison
+left, right = st.columns(2) if comp is not None else (None, st.container())
+if comp is not None:
+    top[2].metric(f"{comp.b} − {comp.a}: EV difference", ui.fmt(comp.diff.estimate, unit=unit, signed=True),
+                  help="Per decision, on the same rows; the bootstrap draws the same rows for both models.")
+    top[3].metric(f"{opts.level * 100:g}% interval of the difference ({unit or 'value'})", uv.interval_text(comp.diff))
+    top[4].metric(f"P({comp.b} better)", uv.percent(comp.p_b_better),
+                  help="Share of bootstrap replicates in which B's EV exceeds A's (ties count as not better).")
+    getattr(verdict_box, uv.VERDICT_BOX[comp.verdict])(comp.verdict_text)
+    left.markdown(f"**Is {comp.b} better than {comp.a}?** Paired: both models on the same resampled rows.")
+    left.plotly_chart(cu.comparison_figure(comp, unit=unit, height=400), key="unc_comparison")
+right.markdown("**1. What is the deployed threshold worth?** EV at the deployed threshold, fixed in every replicate.  \n"
+               "**2. How good is the best threshold we could pick?** EV after re-optimising the threshold in every "
+               "replicate (optimistic: picked on the same data).")
+rows, colors = [], []
+for j, m in enumerate(models):
+    rows.append((f"1. {m}: EV at deployed t={deployed[m]:.4g}", res.deployed[m]))
+    if res.optimum[m] is not None:
+        rows.append((f"2. {m}: EV after re-optimising t", res.optimum[m].ev_opt))
+    colors += [cu.PALETTE[j]] * (len(rows) - len(colors))
+right.plotly_chart(cu.uncertainty_summary_figure(rows, unit=unit, height=400, colors=colors), key="unc_two_questions")
+
+with_opt = [m for m in models if res.optimum[m] is not None]
+if with_opt:
+    st.subheader("Where the best threshold lands (question 2)")
+for col, m in zip(st.columns(max(1, len(with_opt))), with_opt):
+    fig = cu.t_opt_histogram(res.optimum[m], deployed=deployed[m], height=300)
+    fig.update_layout(title_text=f"{m}: " + fig.layout.title.text)
+    col.plotly_chart(fig, key=f"unc_topt_{m}")
+
+st.subheader("AUC and the metrics at the deployed threshold")
+left, right = st.columns([1, 2])
+if with_opt:
+    left.plotly_chart(cu.ci_bars_figure([(f"AUC {m}", res.optimum[m].auc) for m in with_opt], zero_line=False,
+                                        title="AUC", subtitle=f"{opts.level * 100:g}% {opts.method} bootstrap", height=440),
+                      key="unc_auc")
+for col, m in zip(right.columns(len(models)), models):
+    fig = cu.metric_intervals_figure(metrics[m], threshold=deployed[m], height=440)
+    fig.update_layout(title_text=f"{m}: " + fig.layout.title.text)
+    col.plotly_chart(fig, key=f"unc_metrics_{m}")
+
+with st.expander("All intervals as numbers", icon=":material/table:"):
+    st.dataframe(uv.summary_frame(res, se, metrics), hide_index=True, width="stretch", key="unc_table",
+                 column_config=uv.TABLE_FORMAT)
+for line in uv.undefined_notes(res):
+    st.caption(line)
