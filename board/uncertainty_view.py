@@ -32,7 +32,6 @@ from evalcore import InputError
 from evalcore.bootstrap import (
     BootstrapResult,
     Comparison,
-    MetricIntervals,
     OptimumBootstrap,
     analytic_ev_se,
     compare_models,
@@ -92,7 +91,7 @@ def schemes(preds: Predictions) -> list[str]:
 
 def scheme_label(scheme: str, preds: Predictions) -> str:
     if scheme == "cluster":
-        return f"Clustered by {preds.mapping.group}"
+        return f"Clustered by {preds.mapping.group or 'a group id'}"
     if scheme.startswith("stratified:"):
         return f"Stratified by {scheme.split(':', 1)[1]}"
     return "Rows (independent)"
@@ -128,12 +127,13 @@ def applied_options(preds: Predictions) -> tuple[Options, str]:
     return opts, ""
 
 
-def seed_form(opts: Options) -> None:
-    """Give the form widgets the applied values when they are first drawn (also after a page switch)."""
+def seed_form(opts: Options, preds: Predictions) -> None:
+    """Give the form widgets the applied values when they are first drawn (also after a page
+    switch), and reset a scheme choice the current dataset does not offer (after a dataset switch)."""
     values = {K_N: opts.n_resamples, K_METHOD: opts.method, K_SCHEME: opts.scheme, K_SEED: opts.seed,
               K_LEVEL: round(opts.level * 100, 3)}
     for k, v in values.items():
-        if k not in st.session_state:
+        if k not in st.session_state or (k == K_SCHEME and st.session_state[k] not in schemes(preds)):
             st.session_state[k] = v
 
 

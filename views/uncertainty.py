@@ -23,7 +23,7 @@ st.caption(f"Value table “{table.name}” · {preds.n_rows:,} decisions · exp
            + uv.MEASURES)
 
 with st.expander("Bootstrap options", icon=":material/settings:", expanded=False):
-    uv.seed_form(opts)
+    uv.seed_form(opts, preds)
     with st.form("unc_form", border=False):
         a, b, c, d, e = st.columns([1, 1, 1.4, 0.8, 1])
         a.number_input("Replicates", min_value=50, max_value=20_000, step=50, key=uv.K_N)

@@ -16,7 +16,7 @@ from board import uncertainty_view as uv
 from board.store import Store
 from evalcore import ValueTable
 from evalcore.board import BoardConfig, evaluate
-from evalcore.bootstrap import analytic_ev_se, compare_models, optimum_interval
+from evalcore.bootstrap import analytic_ev_se, compare_models, ev_interval, optimum_interval
 from evalcore.data import ColumnMapping, read_table, validate
 
 PAGE = "views/uncertainty.py"
@@ -189,3 +189,39 @@ def test_bands_for_returns_the_cached_band_only(app, tmp_path):
         for x, y_ in zip(got[m], band.as_tuple()):
             np.testing.assert_array_equal(x, y_)
     assert bands(**{uv.OPTIONS_KEY: uv.Options(n_resamples=120, scheme="rows", seed=8, level=0.8)}) is None
+
+
+def test_one_hard_decision_model(app, tmp_path):
+    f = _frame("better")
+    f["decision"] = (f.score_b > 0.5).astype(int)
+    raw = f[["label", "decision"]].to_csv(index=False).encode()
+    mapping = ColumnMapping(label="label", scores={"rule": "decision"}, score_kinds={"rule": "decision"}).to_dict()
+    with Store(data_dir=tmp_path / "data") as s:
+        ds = s.save_dataset(name="rule", filename="rule.csv", raw=raw, mapping=mapping, report={}, n_rows=len(f)).id
+    at = app(PAGE, dataset=ds)
+    assert not at.error, [e.value for e in at.error]
+    assert not at.success and not at.info  # one model: no paired comparison, no verdict
+    notes = [c.value for c in at.caption]
+    assert any(n.startswith("rule is a hard 0/1 decision") for n in notes), notes
+    tab = _table(at)
+    # the rule acts on exactly the positives: EV = (200·18500 + 200·120) / 400 = 9310 at its one operating point
+    assert tab.loc["rule: EV at deployed t=0.5", "estimate"] == pytest.approx(9310.0)
+    assert "rule: EV after re-optimising t" not in tab.index
+    r = ev_interval(f.label, f.decision, TABLE, threshold=0.5, n_resamples=1000, rng=0)  # defaults: rows, seed 0
+    assert (tab.loc["rule: EV at deployed t=0.5", "low"], tab.loc["rule: EV at deployed t=0.5", "high"]) == (r.low, r.high)
+
+
+def test_switching_to_a_dataset_without_the_applied_scheme(app, tmp_path):
+    with_group = _save(tmp_path / "data", _frame("better"), group="customer", name="grouped")
+    plain = _save(tmp_path / "data", _frame("identical"), name="plain")
+    at = app(PAGE, dataset=with_group)
+    _run_form(at, n=100, scheme="cluster", seed=0, level_pct=95.0)
+    assert _scheme_caption(at).startswith("**Resampling scheme: clustered by customer**")
+    at.session_state["dataset"] = plain
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert [w.value for w in at.warning] == ["Clustered by a group id is not available on this dataset "
+                                             "(no such column mapped): the rows scheme is used."]
+    assert _scheme_caption(at).startswith("**Resampling scheme: rows (independent)**")
+    box = at.selectbox(key=uv.K_SCHEME)
+    assert box.options == ["Rows (independent)"] and box.value == "rows"
