@@ -44,9 +44,12 @@ def value_curve_figure(curves: dict[str, ValueCurve], deployed: dict[str, float]
         keep = [int(np.argmax(y))]
         idx = _thin(np.arange(len(x)), keep)
         if bands and name in bands:
-            g, lo, hi = bands[name]
-            fig.add_trace(go.Scatter(x=np.r_[g, g[::-1]], y=np.r_[hi, lo[::-1]], fill="toself", line=dict(width=0),
-                                     fillcolor=color, opacity=0.15, name=f"{name}: 95% band", hoverinfo="skip"))
+            g, lo, hi = bands[name][:3]
+            level = bands[name][3] if len(bands[name]) > 3 else None
+            ok = np.isfinite(lo) & np.isfinite(hi)
+            fig.add_trace(go.Scatter(x=np.r_[g[ok], g[ok][::-1]], y=np.r_[hi[ok], lo[ok][::-1]], fill="toself", line=dict(width=0),
+                                     fillcolor=color, opacity=0.15, hoverinfo="skip",
+                                     name=f"{name}: {'' if level is None else f'{level:.0%} '}bootstrap band (pointwise)"))
         fig.add_trace(go.Scatter(x=x[idx], y=y[idx], mode="lines", line=dict(color=color, width=2.5, shape="vh"),
                                  name=f"{name}: EV(t)",
                                  hovertemplate="t=%{x:.4g}<br>EV=%{y:,.2f} " + unit + "<extra>" + name + "</extra>"))
@@ -163,7 +166,14 @@ def headline_figure(result, *, height: int = 300, font_size: int = 14) -> go.Fig
         m0 = result.models[names[0]]
         sub = (f"{m0.ev_ci.level:.0%} {m0.ev_ci.method} bootstrap · {m0.ev_ci.scheme} · {m0.ev_ci.n_resamples} replicates"
                if m0.ev_ci is not None else "no bootstrap run")
-    fig = ci_bars_figure(rows, unit=f"{unit} per decision" if unit else "per decision", subtitle=sub,
-                         title="Expected VALUE per decision (gains positive)", height=height)
-    fig.update_layout(font=dict(size=font_size), margin=dict(l=10, r=30, t=70, b=10))
+    fig = ci_bars_figure(rows, unit=unit, subtitle=sub, title="Expected VALUE per decision (gains positive)", height=height)
+    lows = [t.error_x.arrayminus[0] for t in fig.data]
+    xs = [t.x[0] for t in fig.data if t.x[0] is not None]
+    if xs:  # room for the labels on both sides, and 0 always in view
+        lo = min([x - (m or 0) for x, m in zip(xs, lows)] + [0])
+        hi = max([x + (t.error_x.array[0] or 0) for x, t in zip(xs, fig.data)] + [0])
+        pad = 0.18 * (hi - lo or 1)
+        fig.update_xaxes(range=[lo - pad, hi + pad])
+    fig.update_layout(font=dict(size=font_size), margin=dict(l=10, r=30, t=70, b=10),
+                      xaxis_title=f"value per decision ({unit})" if unit else "value per decision")
     return fig

@@ -147,8 +147,9 @@ def banner() -> None:
         red = view.red_families
         what = red[0] if len(red) == 1 else ", ".join(red[:-1]) + " and " + red[-1]
         with st.container(key="drift_banner"):
-            st.warning(BANNER.format(what=f"{what} light{'s' if len(red) > 1 else ''} red"), icon=":material/traffic:")
-            st.page_link(PAGE, label="See what drifted on the Drift page", icon=":material/arrow_forward:")
+            text, link = st.columns([5, 1], vertical_alignment="center")
+            text.warning(BANNER.format(what=f"{what} light{'s' if len(red) > 1 else ''} red"), icon=":material/traffic:")
+            link.page_link(PAGE, label="See what drifted", icon=":material/arrow_forward:")
 
 
 # --------------------------------------------------------------------------- page helpers

@@ -29,6 +29,7 @@ import streamlit as st
 from scipy.special import ndtri
 
 from evalcore import InputError
+from evalcore.board import MAX_EXACT_SCORES, bootstrap_resolution
 from evalcore.bootstrap import (
     BootstrapResult,
     Comparison,
@@ -50,7 +51,6 @@ K_N, K_METHOD, K_SCHEME, K_SEED, K_LEVEL = "unc_n", "unc_method", "unc_scheme", 
 FORM_KEYS = (K_N, K_METHOD, K_SCHEME, K_SEED, K_LEVEL)
 METHODS = {"percentile": "Percentile", "bca": "BCa (bias-corrected, accelerated)"}
 SEED_STRIDE, SEED_OPT, SEED_CMP = 17, 1, 99  # the seed streams of evalcore.board.evaluate
-MAX_EXACT_SCORES = 20_000  # as evalcore.board.BoardConfig.max_exact_scores: above it the curve pass bins scores
 MEASURES = ("Intervals come from resampling the **test set**: how much each number could move on another sample "
             "of the same size from the same population, for these fixed, already-trained models. They do **not** "
             "measure training randomness (a re-trained model would differ), drift, or errors in the labels or the "
@@ -191,12 +191,8 @@ def resampling(preds: Predictions, opts: Options) -> dict:
 
 
 def resolution(counts: ScoreCounts, kind: str) -> float | None:
-    """Score binning of the re-optimising pass (None: exact), the rule of evalcore.board.evaluate."""
-    if len(counts.scores) <= MAX_EXACT_SCORES:
-        return None
-    if kind == "score":
-        return float((counts.scores[0] - counts.scores[-1]) * 1e-4) or None
-    return 1e-4
+    """Score binning of the re-optimising pass (None: exact): the rule of evalcore.board.evaluate."""
+    return bootstrap_resolution(counts, kind)
 
 
 def _common(preds: Predictions, opts: Options) -> dict:
@@ -330,7 +326,7 @@ def compute(preds: Predictions, table: ValueTable, thresholds: dict, opts: Optio
 
 
 def bands_for(preds: Predictions, table: ValueTable, models) -> dict | None:
-    """``{model: (grid, low, high)}`` — the pointwise CI band of EV(t) from the bootstrap the
+    """``{model: (grid, low, high, level)}`` — the pointwise CI band of EV(t) from the bootstrap the
     Uncertainty page ran with the applied options, for ``charts.value_curve_figure(bands=…)``.
 
     None when no band has been computed for this dataset, value table and options (the band
@@ -343,7 +339,7 @@ def bands_for(preds: Predictions, table: ValueTable, models) -> dict | None:
     for m in models:
         opt = store.get(_opt_key(base, m))
         if opt is not None:
-            out[m] = opt.band.as_tuple()
+            out[m] = (*opt.band.as_tuple(), opt.band.level)
     return out or None
 
 

@@ -6,6 +6,7 @@ three can never disagree. ``BoardResult.to_dict()`` is the JSON contract of DESI
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
@@ -29,7 +30,10 @@ from .decision import Action, DecisionInputs, SegmentValue, action
 from .drift import CalibrationDrift, DriftConfig, DriftReport, Light, calibration_drift, drift_lights
 from .value import SegmentCurves, ValueCurve, ValueTable, auc_from_counts, price_curve, segment_curves
 
-__all__ = ["BoardConfig", "ModelResult", "BoardResult", "BoardDrift", "board_drift", "evaluate", "decision_inputs", "default_threshold"]
+__all__ = ["BoardConfig", "MAX_EXACT_SCORES", "bootstrap_resolution", "ModelResult", "BoardResult", "BoardDrift", "board_drift", "evaluate", "decision_inputs", "default_threshold"]
+
+
+MAX_EXACT_SCORES = 20_000  # distinct scores above which the re-optimising bootstrap bins scores (stated)
 
 
 def _f(x):
@@ -65,7 +69,7 @@ class BoardConfig:
     level: float = 0.95
     n_bins: int = 10
     strategy: str = "uniform"
-    max_exact_scores: int = 20_000  # above this many distinct scores the re-optimising bootstrap bins scores
+    max_exact_scores: int = MAX_EXACT_SCORES  # above this many distinct scores the re-optimising bootstrap bins scores
     drift: dict | None = None  # DriftConfig.to_dict(); None = defaults
 
     def __post_init__(self):
@@ -258,8 +262,10 @@ def _resampling(predictions: Predictions, config: BoardConfig) -> dict:
     return {}
 
 
-def _resolution(counts: ScoreCounts, kind: str, config: BoardConfig):
-    if len(counts.scores) <= config.max_exact_scores:
+def bootstrap_resolution(counts: ScoreCounts, kind: str, max_exact_scores: int = MAX_EXACT_SCORES) -> float | None:
+    """Score binning of the re-optimising bootstrap: exact (None) up to ``max_exact_scores``
+    distinct scores, else 1e-4 (probabilities) or 1e-4 of the score range (raw scores)."""
+    if len(counts.scores) <= max_exact_scores:
         return None
     if kind == "score":
         return float((counts.scores[0] - counts.scores[-1]) * 1e-4) or None
@@ -304,10 +310,11 @@ def evaluate(predictions: Predictions, table: ValueTable, config: BoardConfig | 
         at = curve.confusion_at(t)
         ev_ci = opt = None
         if boot:
-            ev_ci = ev_interval(y, s, table, threshold=t, rng=config.seed + 17 * i, **common)
+            if len(names) == 1:  # with two models the paired comparison gives each model's interval
+                ev_ci = ev_interval(y, s, table, threshold=t, rng=config.seed + 17 * i, **common)
             tick(f"EV interval of {name}")
             if kind != "decision":
-                opt = optimum_interval(y, s, table, rng=config.seed + 17 * i + 1, resolution=_resolution(c, kind, config),
+                opt = optimum_interval(y, s, table, rng=config.seed + 17 * i + 1, resolution=bootstrap_resolution(c, kind, config.max_exact_scores),
                                        **common)
             tick(f"re-optimised threshold of {name}")
         models[name] = ModelResult(
@@ -322,6 +329,9 @@ def evaluate(predictions: Predictions, table: ValueTable, config: BoardConfig | 
                                     threshold_a=models[a].threshold, threshold_b=models[b].threshold,
                                     rng=config.seed + 99, names=(a, b), **common)
         tick("paired comparison")
+        # one interval per quantity: each model's EV interval is the one from the paired draws
+        for n, r in ((a, comparison.ev_a), (b, comparison.ev_b)):
+            models[n] = dataclasses.replace(models[n], ev_ci=r)
     drift = None
     drift_undefined = ""
     if predictions.time is None:

@@ -24,36 +24,38 @@ if present:
             "[data-testid='stMainBlockContainer']{padding:0.6rem 1.6rem 0 1.6rem;max-width:100%}"
             "[data-testid='stMarkdownContainer'] p{font-size:1.25rem}</style>")
 else:
-    st.html("<style>[data-testid='stMainBlockContainer']{padding-top:1.2rem;padding-bottom:0}</style>")
+    st.html("<style>[data-testid='stMainBlockContainer']{padding-top:1.2rem;padding-bottom:0}"
+            "[data-testid='stMainBlockContainer'] [data-testid='stVerticalBlock']{gap:0.6rem}</style>")
 
-top = st.columns([3, 2]) if not present else [st.container()]
-with top[0]:
-    st.markdown(f"## Decision board · <span style='font-size:0.6em;color:#555'>{html.escape(rec.name)} · value table "
-                f"“{html.escape(table.name)}” {version} · {result.n_rows:,} decisions · "
-                f"{result.models[next(iter(result.models))].ev_ci.scheme if result.config.n_resamples else 'no'} bootstrap"
-                "</span>", unsafe_allow_html=True)
-if not present:
-    with top[1]:
-        b1, b2, b3, b4 = st.columns(4)
-        b1.link_button("Present", f"?present=1&dataset={rec.id}&" + "&".join(f"t_{m}={t:.6g}" for m, t in thresholds.items()),
-                       icon=":material/slideshow:", help="Opens the board full-screen without controls (same URL + present=1).")
-        b2.download_button("HTML", export.board_html(result, dataset_name=rec.name, table_version=version),
-                           file_name="evalboard.html", mime="text/html", icon=":material/download:", key="board_html",
-                           on_click="ignore")
-        if b3.button("PDF / PNG", icon=":material/picture_as_pdf:", key="board_render"):
+meta = (f"{rec.name} · value table “{table.name}” {version} · {result.n_rows:,} decisions · "
+        + (f"{result.config.level:.0%} {result.config.method} bootstrap, {result.config.scheme} scheme, "
+           f"{result.config.n_resamples} replicates" if result.config.n_resamples else "no bootstrap"))
+title, tools = st.columns([3, 2], vertical_alignment="center") if not present else (st.container(), None)
+title.markdown(f"<div style='font-size:1.9rem;font-weight:700;line-height:1.1'>Decision board</div>"
+               f"<div style='font-size:0.9rem;color:#555'>{html.escape(meta)}</div>", unsafe_allow_html=True)
+if tools is not None:
+    b1, b2, b3, b4 = tools.columns(4)
+    b1.link_button("Present", f"?present=1&dataset={rec.id}&" + "&".join(f"t_{m}={t:.6g}" for m, t in thresholds.items()),
+                   icon=":material/slideshow:", help="The same board full-screen without controls (URL + present=1).")
+    b2.download_button("HTML", export.board_html(result, dataset_name=rec.name, table_version=version),
+                       file_name="evalboard.html", mime="text/html", icon=":material/download:", key="board_html",
+                       on_click="ignore", help="A self-contained file that opens offline.")
+    with b3.popover("PDF / PNG", icon=":material/picture_as_pdf:"):
+        if st.button("Render with Chromium", key="board_render"):
             try:
                 page_html = export.board_html(result, dataset_name=rec.name, table_version=version)
                 st.session_state["board_pdf"] = export.render_bytes(page_html, "pdf")
                 st.session_state["board_png"] = export.render_bytes(page_html, "png")
             except export.ExportError as err:
                 st.error(str(err))
-        if b4.button("Save snapshot", icon=":material/history:", key="board_save",
-                     help="Keep this board (inputs and numbers) so next week can be compared with it."):
-            state.save_snapshot(result, rec, version)
         if "board_pdf" in st.session_state:
-            d1, d2 = st.columns(2)
-            d1.download_button("Download PDF", st.session_state["board_pdf"], "evalboard.pdf", "application/pdf", key="board_dl_pdf", on_click="ignore")
-            d2.download_button("Download PNG", st.session_state["board_png"], "evalboard.png", "image/png", key="board_dl_png", on_click="ignore")
+            st.download_button("Download PDF", st.session_state["board_pdf"], "evalboard.pdf", "application/pdf",
+                               key="board_dl_pdf", on_click="ignore")
+            st.download_button("Download PNG", st.session_state["board_png"], "evalboard.png", "image/png",
+                               key="board_dl_png", on_click="ignore")
+    if b4.button("Save snapshot", icon=":material/history:", key="board_save",
+                 help="Keep this board (inputs and numbers) so next week can be compared with it."):
+        state.save_snapshot(result, rec, version)
 
 previous = state.last_snapshot(result, rec)
 left, right = st.columns([1, 1], gap="medium")
@@ -69,7 +71,7 @@ with left:  # module 1: headline CI bars and the uplift
         c = result.comparison
         mcols[-1].metric(f"Uplift {c.b} − {c.a}", ui.fmt(c.diff.estimate, unit=unit, signed=True),
                          delta=f"P({c.b} better) {c.p_b_better:.0%}", delta_color="off", border=True)
-    st.plotly_chart(figs["headline"].update_layout(height=250, title=None, margin=dict(t=10, b=40)), key="board_headline",
+    st.plotly_chart(figs["headline"].update_layout(height=215, title=None, margin=dict(t=10, b=30)), key="board_headline",
                     config={"displayModeBar": False})
 with right:  # module 4: the drift lights
     if result.drift is None:
@@ -88,10 +90,10 @@ with right:  # module 4: the drift lights
 
 h1, h2 = st.columns(2, gap="medium")
 if "heatmap" in figs:  # module 2
-    h1.plotly_chart(figs["heatmap"].update_layout(height=320), key="board_heatmap", config={"displayModeBar": False})
+    h1.plotly_chart(figs["heatmap"].update_layout(height=300), key="board_heatmap", config={"displayModeBar": False})
 else:
     h1.info("No segment columns mapped: map some on the Upload page to see the threshold × segment heatmap.")
-h2.plotly_chart(figs["waterfall"].update_layout(height=320), key="board_waterfall", config={"displayModeBar": False})
+h2.plotly_chart(figs["waterfall"].update_layout(height=300), key="board_waterfall", config={"displayModeBar": False})
 
 # module 5: the action capsule; hover a sentence for its numbers, links go to the evidence
 action = result.action
@@ -100,9 +102,10 @@ for c in action.clauses:
     tip = html.escape("; ".join(f"{k} = {v}" for k, v in c.evidence.items()), quote=True)
     color = "#b00020" if c.kind == "hold" else "#1a1a1a"
     spans.append(f"<span title='{tip}' style='color:{color}'>{html.escape(c.text)}</span>")
-st.markdown("<div style='font-size:1.2rem;line-height:1.4;padding:10px 16px;border-left:6px solid #0B5FFF;"
-            f"background:#f3f6ff'>{' '.join(spans)}</div>", unsafe_allow_html=True)
-pages = {"uncertainty": "views/uncertainty.py", "drift": "views/drift.py", "threshold": "views/threshold_value.py"}
-links = st.columns(6)
-for col, page in zip(links, dict.fromkeys(c.page for c in action.clauses if c.page in pages)):
-    col.page_link(pages[page], label=f"Evidence: {page}", icon=":material/link:")
+with st.container(key="board_action"):
+    st.markdown("<div style='font-size:1.2rem;line-height:1.4;padding:10px 16px;border-left:6px solid #0B5FFF;"
+                f"background:#f3f6ff'>{' '.join(spans)}</div>", unsafe_allow_html=True)
+    pages = {"uncertainty": "views/uncertainty.py", "drift": "views/drift.py", "threshold": "views/threshold_value.py"}
+    links = st.columns(6)
+    for col, page in zip(links, dict.fromkeys(c.page for c in action.clauses if c.page in pages)):
+        col.page_link(pages[page], label=f"Evidence: {page}", icon=":material/link:")

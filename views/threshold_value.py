@@ -4,6 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from board import charts, services, state, ui
+from board import uncertainty_view as uv
 from evalcore import price_curve, segment_curves
 
 preds = state.current_predictions()
@@ -32,7 +33,10 @@ for col, m in zip(cols, models):
 curves = {m: price_curve(state.counts_for(preds, m), table, score_kind=preds.score_kinds[m]) for m in models}
 log_x = st.toggle("Log threshold axis (for rare positives, where the optimum sits at small scores)", key="tv_log_x",
                   value=all(k == "probability" for k in preds.score_kinds.values()) and preds.positive_rate < 0.1)
-st.plotly_chart(charts.value_curve_figure(curves, deployed, unit=unit, log_x=log_x), key="tv_curve")
+bands = uv.bands_for(preds, table, models)
+st.plotly_chart(charts.value_curve_figure(curves, deployed, unit=unit, log_x=log_x, bands=bands), key="tv_curve")
+st.caption("The shaded bootstrap band appears once the Uncertainty page has run for these settings."
+           if bands is None else "Shaded: pointwise bootstrap interval of EV(t) from the Uncertainty page's last run.")
 for note in services.calibration_gap_notes(curves):
     st.warning(note)
 

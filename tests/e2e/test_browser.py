@@ -84,7 +84,7 @@ def test_cold_deep_links_run_through_the_entry_point(browser, tmp_path_factory):
     try:
         ctx = browser.new_context(viewport={"width": 1920, "height": 1080})
         pg = ctx.new_page()
-        for path, heading in (("/drift", "Drift"), ("/calibration", "Calibration"), ("/board", "Decision board")):
+        for path, heading in (("/drift", "Drift"), ("/calibration", "Calibration"), ("/", "Decision board")):
             pg.goto(url + path)
             wait_for_app(pg)
             expect(pg.get_by_test_id("stSidebar").get_by_text("Dataset", exact=True)).to_be_visible()

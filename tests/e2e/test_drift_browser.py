@@ -39,7 +39,7 @@ def test_banner_links_to_drift_page(page, server):
     _open(page, server + "/threshold")
     banner = page.locator(".st-key-drift_banner")
     expect(banner).to_contain_text("may no longer represent production")
-    banner.get_by_text("See what drifted on the Drift page").click()
+    banner.get_by_text("See what drifted").click()
     wait_for_app(page)
     expect(page.get_by_role("heading", name="Drift", exact=True)).to_be_visible()
     assert page.url.endswith("/drift")

@@ -1,0 +1,48 @@
+"""The board as the weekly review sees it: one 1920×1080 screen, five modules, present mode, export."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import shot, wait_for_app
+
+pytestmark = pytest.mark.e2e
+
+
+def _scroll_height(page) -> int:
+    # Streamlit scrolls inside its main section, not the document: measure both
+    return page.evaluate("""() => Math.max(document.documentElement.scrollHeight,
+        ...[...document.querySelectorAll('[data-testid="stMain"], [data-testid="stAppViewContainer"]')].map(e => e.scrollHeight))""")
+
+
+def _modules_visible(page):
+    expect(page.locator(".st-key-board_headline")).to_be_visible()
+    expect(page.locator(".st-key-board_heatmap")).to_be_visible()
+    expect(page.locator(".st-key-board_waterfall")).to_be_visible()
+    expect(page.get_by_text(re.compile(r"Feature drift: (red|yellow|green|grey)"))).to_be_visible()
+    expect(page.locator(".st-key-board_action")).to_be_visible()
+
+
+def test_board_fits_one_screen(page, server):
+    page.goto(server)
+    wait_for_app(page)
+    page.wait_for_selector(".st-key-board_action", timeout=120_000)
+    wait_for_app(page)
+    _modules_visible(page)
+    shot(page, "board-1920x1080")
+    assert _scroll_height(page) <= 1080, "the board needs vertical scrolling at 1920×1080"
+    assert not page.errors, page.errors
+
+
+def test_present_mode_hides_controls_and_keeps_state_in_url(page, server):
+    page.goto(server + "/?present=1&t_new=0.09&t_old=0.05")
+    wait_for_app(page)
+    page.wait_for_selector(".st-key-board_action", timeout=120_000)
+    expect(page.get_by_test_id("stSidebar")).to_be_hidden()
+    expect(page.get_by_role("button", name="Save snapshot")).to_have_count(0)
+    expect(page.get_by_test_id("stMetricLabel").filter(has_text="EV new @ 0.09")).to_be_visible()
+    _modules_visible(page)
+    shot(page, "board-present")
+    assert _scroll_height(page) <= 1080
+    assert "t_new=0.09" in page.url
