@@ -65,7 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--threshold", action="append", type=_pair, default=[], metavar="NAME=T")
     e.add_argument("--n-resamples", type=int, default=1000)
     e.add_argument("--method", choices=["percentile", "bca"], default="percentile")
-    e.add_argument("--scheme", choices=["rows", "stratified", "cluster"], default="rows")
+    e.add_argument("--scheme", choices=["rows", "stratified", "cluster"], default=None,
+                   help="bootstrap scheme (default: cluster when --group is given — repeat customers are not "
+                        "independent — else rows)")
     e.add_argument("--strata", default=None, metavar="COL", help="segment column for --scheme stratified")
     e.add_argument("--seed", type=int, default=0)
     e.add_argument("--json", type=Path, default=None, metavar="OUT.json", help="write the JSON here (default: stdout)")
@@ -147,8 +149,9 @@ def cmd_evaluate(args) -> int:
             thresholds[name] = float(t)
         except ValueError:
             raise InputError(f"--threshold {name}={t}: {t!r} is not a number.") from None
+    scheme = args.scheme or ("cluster" if args.group else "rows")
     config = BoardConfig(thresholds=thresholds, n_resamples=args.n_resamples, method=args.method, seed=args.seed,
-                         scheme=args.scheme, strata_column=args.strata)
+                         scheme=scheme, strata_column=args.strata)
     result = evaluate(preds, table, config)
     text = json.dumps(result.to_dict(), indent=2, ensure_ascii=False, allow_nan=False)
     if args.json:
@@ -158,10 +161,14 @@ def cmd_evaluate(args) -> int:
     if args.html or args.pdf:
         from board import export
 
+        meta = dict(dataset_name=args.predictions.name, table_version=args.value_table.name if args.value_table else "CLI amounts")
         if args.html:
-            export.write_html(result, args.html)
+            export.write_html(result, args.html, **meta)
         if args.pdf:
-            export.write_pdf(result, args.pdf)
+            try:
+                export.write_pdf(result, args.pdf, **meta)
+            except export.ExportError as err:
+                raise InputError(str(err)) from None
     return 0
 
 
