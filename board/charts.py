@@ -87,7 +87,10 @@ def value_curve_figure(curves: dict[str, ValueCurve], deployed: dict[str, float]
                       yaxis_title=f"expected VALUE per decision ({unit or 'money'}; gains positive)",
                       legend=dict(orientation="h", y=-0.2), uirevision="curve")
     if log_x:
-        fig.update_xaxes(type="log", title="threshold t (act when score ≥ t), log scale")
+        fig.update_xaxes(type="log", title="threshold t (act when score ≥ t), log scale",
+                         range=[float(np.log10(g[0])), float(np.log10(g[-1]))])
+    else:
+        fig.update_xaxes(range=[float(g[0]), float(g[-1])])
     return fig
 
 
@@ -95,7 +98,10 @@ def segment_heatmap_figure(seg: SegmentCurves, *, unit: str = "", height: int = 
     """Threshold × segment heatmap of EV per decision, each segment's optimum marked."""
     labels = [f"{lv} (n={n:,.0f})" for lv, n in zip(seg.levels, seg.n)]
     z = seg.ev
-    lim = float(np.nanmax(np.abs(z))) if np.isfinite(z).any() else 1.0
+    # colour range from the 95th percentile of |EV|: the extremes (acting on everyone) saturate
+    # instead of washing out the region where the decision is made
+    lim = float(np.nanpercentile(np.abs(z), 95)) if np.isfinite(z).any() else 1.0
+    lim = lim or 1.0
     fig = go.Figure(go.Heatmap(
         x=seg.grid, y=labels, z=z, colorscale="RdBu", zmid=0, zmin=-lim, zmax=lim,
         colorbar=dict(title=f"EV per decision<br>({unit or 'money'})"),
@@ -109,6 +115,12 @@ def segment_heatmap_figure(seg: SegmentCurves, *, unit: str = "", height: int = 
                   annotation_font_size=11)
     fig.update_layout(height=height, margin=dict(l=10, r=10, t=30, b=10), xaxis_title="threshold t (act when score ≥ t)",
                       yaxis_title=seg.column, showlegend=False)
+    g = seg.grid
+    if len(g) > 2 and g[0] > 0 and np.allclose(np.diff(np.log(g)), np.log(g[1] / g[0])):
+        fig.update_xaxes(type="log", title="threshold t (act when score ≥ t), log scale",
+                         range=[float(np.log10(g[0])), float(np.log10(g[-1]))])
+    else:
+        fig.update_xaxes(range=[float(g[0]), float(g[-1])])
     return fig
 
 

@@ -34,7 +34,7 @@ def _fig_div(fig, div_id: str) -> str:
                        config={"displaylogo": False, "responsive": True, "staticPlot": False})
 
 
-def board_figures(result, *, segment_column: str | None = None) -> dict:
+def board_figures(result, *, segment_column: str | None = None, font_size: int = 13) -> dict:
     """The board's figures (shared by the page and the export)."""
     unit = result.table.unit
     names = list(result.models)
@@ -56,6 +56,8 @@ def board_figures(result, *, segment_column: str | None = None) -> dict:
     else:
         figs["waterfall"] = charts.attribution_figure(m.attribution, unit=unit, height=360,
                                                       title=f"Value by outcome — model {focus}")
+    for f in figs.values():
+        f.update_layout(font=dict(size=font_size))
     return figs
 
 

@@ -30,7 +30,7 @@ from .decision import Action, DecisionInputs, SegmentValue, action
 from .drift import CalibrationDrift, DriftConfig, DriftReport, Light, calibration_drift, drift_lights
 from .value import SegmentCurves, ValueCurve, ValueTable, auc_from_counts, price_curve, segment_curves
 
-__all__ = ["BoardConfig", "MAX_EXACT_SCORES", "bootstrap_resolution", "ModelResult", "BoardResult", "BoardDrift", "board_drift", "evaluate", "decision_inputs", "default_threshold"]
+__all__ = ["BoardConfig", "MAX_EXACT_SCORES", "bootstrap_resolution", "ModelResult", "BoardResult", "BoardDrift", "board_drift", "evaluate", "decision_inputs", "default_threshold", "heatmap_grid"]
 
 
 MAX_EXACT_SCORES = 20_000  # distinct scores above which the re-optimising bootstrap bins scores (stated)
@@ -249,6 +249,21 @@ def board_drift(predictions: Predictions, config: DriftConfig | None = None) -> 
     return BoardDrift(lights=lights, report=report, calibration=cal, skipped=skipped)
 
 
+def heatmap_grid(scores: np.ndarray, kind: str, positive_rate: float, n: int = 101) -> np.ndarray:
+    """Thresholds at which the segment heatmap is drawn (each segment's optimum stays exact).
+
+    Rare positives put the interesting thresholds at small probabilities, so for probabilities
+    with a positive rate under 10% the grid is geometric (a log axis) from the 0.1% score
+    quantile (at least 1e-4) to the largest score; otherwise it is even over the score range.
+    """
+    lo, hi = float(scores.min()), float(scores.max())
+    if kind == "probability" and positive_rate < 0.1 and hi > 0:
+        start = max(float(np.quantile(scores, 0.001)), 1e-4)
+        if hi > start:
+            return np.geomspace(start, hi, n)
+    return np.linspace(lo, hi, n)
+
+
 def _resampling(predictions: Predictions, config: BoardConfig) -> dict:
     if config.scheme == "stratified":
         if config.strata_column not in predictions.segments:
@@ -304,8 +319,10 @@ def evaluate(predictions: Predictions, table: ValueTable, config: BoardConfig | 
         curve = price_curve(c, table, score_kind=kind)
         t = float(config.thresholds.get(name, default_threshold(predictions, name)))
         segs: dict[str, SegmentCurves] = {}
+        grid = heatmap_grid(s, kind, predictions.positive_rate)
         for col, levels in predictions.segments.items():
-            segs[col] = segment_curves(y, s, levels, table, column=col, deployed=t, sample_weight=w, score_kind=kind)
+            segs[col] = segment_curves(y, s, levels, table, column=col, deployed=t, sample_weight=w, score_kind=kind,
+                                       grid=grid)
         cal = reliability(y, s, sample_weight=w, n_bins=config.n_bins, strategy=config.strategy) if kind == "probability" else None
         at = curve.confusion_at(t)
         ev_ci = opt = None

@@ -17,12 +17,12 @@ result = state.board_result(preds, table, state.board_config(preds, thresholds))
 rec = state.dataset_record()
 version = f"draft r{row_version}" if row_version else "built-in"
 unit = table.unit
-figs = export.board_figures(result)
+figs = export.board_figures(result, font_size=15 if present else 13)
 if present:
     st.html("<style>[data-testid='stSidebar'],[data-testid='stSidebarCollapsedControl'],[data-testid='stHeader'],"
             "[data-testid='stToolbar']{display:none !important}"
             "[data-testid='stMainBlockContainer']{padding:0.6rem 1.6rem 0 1.6rem;max-width:100%}"
-            "[data-testid='stMarkdownContainer'] p{font-size:1.25rem}</style>")
+            "html{font-size:18px}</style>")
 else:
     st.html("<style>[data-testid='stMainBlockContainer']{padding-top:1.2rem;padding-bottom:0}"
             "[data-testid='stMainBlockContainer'] [data-testid='stVerticalBlock']{gap:0.6rem}</style>")
@@ -71,7 +71,7 @@ with left:  # module 1: headline CI bars and the uplift
         c = result.comparison
         mcols[-1].metric(f"Uplift {c.b} − {c.a}", ui.fmt(c.diff.estimate, unit=unit, signed=True),
                          delta=f"P({c.b} better) {c.p_b_better:.0%}", delta_color="off", border=True)
-    st.plotly_chart(figs["headline"].update_layout(height=215, title=None, margin=dict(t=10, b=30)), key="board_headline",
+    st.plotly_chart(figs["headline"].update_layout(height=215, title=None, margin=dict(t=30, b=30)), key="board_headline",
                     config={"displayModeBar": False})
 with right:  # module 4: the drift lights
     if result.drift is None:
