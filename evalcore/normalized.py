@@ -122,7 +122,7 @@ def imbalance_factor(class_counts) -> float:
     Examples
     --------
     >>> round(imbalance_factor([9000, 1000]), 6)  # 1 / (1 + ln 9)
-    0.312773
+    0.312771
     """
     return 1.0 / (1.0 + math.log(imbalance_ratio(class_counts)))
 
@@ -164,8 +164,8 @@ def snr_binary(y_true, p_pos) -> float:
 
     Examples
     --------
-    >>> round(snr_binary([1, 0, 1], [0.9, 0.2, 0.4]), 4)  # 2 correct / (0.01 + 0.04 + 0.36)
-    6.8867
+    >>> round(snr_binary([1, 0, 1], [0.9, 0.2, 0.4]), 4)  # 2 correct / (0.1² + 0.2² + 0.4²) = 2 / 0.21
+    9.7881
     """
     y = np.asarray(y_true).astype(int)
     p = np.asarray(p_pos, dtype=float)
@@ -304,7 +304,7 @@ def normalized_score(metric: float, *, n: int, d: int, class_counts=None, snr_db
 
     >>> s = normalized_score(0.9, n=10_000, d=50, class_counts={0: 9000, 1: 1000})
     >>> round(s.f, 6), round(s.g, 6), round(s.score, 4)
-    (1.0, 0.312773, 0.2815)
+    (1.0, 0.312771, 0.2815)
     """
     problems = ProblemList()
     if not (isinstance(n, (int, np.integer)) and n > 0):
@@ -574,7 +574,8 @@ def _verdict(rel: dict) -> tuple[str, dict]:
             continue
         ratio = x / raw
         out[v] = "steadier" if ratio < 0.9 else "less steady" if ratio > 1.1 else "about as steady"
-        words.append(f"the {v} score is {out[v]} than the raw one (relative MAD {x:.3g} vs {raw:.3g})")
+        than = "as" if out[v] == "about as steady" else "than"
+        words.append(f"the {v} score is {out[v]} {than} the raw one (relative MAD {x:.3g} vs {raw:.3g})")
     if not words:
         return "Not enough points to compare the scores' steadiness.", out
     text = "On this data, " + "; ".join(words) + "."

@@ -198,7 +198,7 @@ def summarize(scores, *, z: float = 1.96, alert_k: float = 2.0, std_limit: float
     mean = float(s.mean())
     if n >= 2:
         std = float(s.std(ddof=1))
-        sem = std / np.sqrt(n)
+        sem = float(std / np.sqrt(n))
     else:
         std = sem = float("nan")
         for k in ("std", "sem", "ci_low", "ci_high", "alert_line"):
@@ -804,8 +804,8 @@ def paired_test(scores_a, scores_b, *, test_train_ratio: float, level: float = 0
     Examples
     --------
     >>> r = paired_test([0.8, 0.82, 0.81, 0.83], [0.78, 0.8, 0.8, 0.8], test_train_ratio=0.25)
-    >>> round(r.mean_diff, 4), round(r.corrected_se, 5)
-    (0.02, 0.005)
+    >>> round(r.mean_diff, 4), round(r.corrected_se, 6)  # sqrt((1/4 + 0.25) * 0.0002/3)
+    (0.02, 0.005774)
     """
     problems = ProblemList()
     a = _check_scores(scores_a, "scores_a", problems)
