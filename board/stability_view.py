@@ -1,0 +1,383 @@
+"""Streamlit side of the Stability and Data conditions pages (SPEC §3.7, §3.8).
+
+- The **training table** (uploaded CSV/Parquet, or the bundled breast-cancer example) is kept in
+  a non-widget session key shared by both pages, parsed once per file hash.
+- **Background runs**: repeated CV and the learning-curve experiment run the pure evalcore
+  functions on a process-wide :class:`~concurrent.futures.ThreadPoolExecutor` (two workers), so
+  the script thread returns at once and other pages and users are never blocked. A run reports
+  progress into a thread-safe :class:`Progress` and stops between fits when its cancel
+  :class:`threading.Event` is set (the result is then a partial run labelled "cancelled").
+  The page polls with ``@st.fragment(run_every=1)`` while a run is going and reruns the app when
+  it ends. Background threads never call ``st.*``.
+- **Results** are stored in the session (they survive page switches) and in a small LRU shared
+  by sessions, keyed by the file hash and the run's settings (JSON), so re-asking a finished
+  run is instant.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+import time
+from collections import OrderedDict
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+from evalcore import InputError, read_table
+from evalcore.normalized import TaskScore, cluster_score, learning_curve, task_score
+from evalcore.stability import CVResult, TrainingData, compare_cv, prepare_training, repeated_cv
+
+from . import ui
+
+EXAMPLE = Path(__file__).with_name("data") / "example_training.csv"
+EXAMPLE_NAME = "Example: breast cancer (scikit-learn), 569 rows, target malignant"
+TABLE_KEY = "training_table"  # (name, sha256, frame) — non-widget, shared by the Stability and Data conditions pages
+DC_LAST_KEY = "dc_last"  # the last TaskScore of the Data conditions page (the board's detail view may show it)
+MAX_BYTES = 200 * 2**20
+
+
+# --------------------------------------------------------------------------------------
+# the training table
+# --------------------------------------------------------------------------------------
+
+
+@st.cache_resource(max_entries=8, show_spinner="Reading the training table …")
+def _parse(sha: str, name: str, _raw: bytes) -> pd.DataFrame:
+    return read_table(_raw, name, max_bytes=MAX_BYTES)
+
+
+def _example() -> tuple[str, str, pd.DataFrame]:
+    raw = EXAMPLE.read_bytes()
+    sha = hashlib.sha256(raw).hexdigest()
+    return EXAMPLE_NAME, sha, _parse(sha, EXAMPLE.name, raw)
+
+
+def training_table(prefix: str) -> tuple[str, str, pd.DataFrame] | None:
+    """The session's training table (the example until a file is uploaded); an uploader to change it.
+
+    Returns (name, sha256, frame), or None when the upload cannot be read (the problems are shown).
+    """
+    if TABLE_KEY not in st.session_state:
+        st.session_state[TABLE_KEY] = _example()
+    name, sha, frame = st.session_state[TABLE_KEY]
+    with st.expander(f"Training table: **{name}** · {len(frame):,} rows × {frame.shape[1]} columns",
+                     icon=":material/table:", expanded=False):
+        up = st.file_uploader("Upload a training table (CSV or Parquet): features and a target column",
+                              type=["csv", "parquet", "txt", "tsv"], key=f"{prefix}_file")
+        if up is not None:
+            raw = up.getvalue()
+            new_sha = hashlib.sha256(raw).hexdigest()
+            if new_sha != sha:
+                try:
+                    st.session_state[TABLE_KEY] = (up.name, new_sha, _parse(new_sha, up.name, raw))
+                except InputError as err:
+                    ui.show_problems(err, title="The training table cannot be read")
+                    return None
+                name, sha, frame = st.session_state[TABLE_KEY]
+        if name != EXAMPLE_NAME and st.button("Use the bundled example instead", key=f"{prefix}_example"):
+            st.session_state[TABLE_KEY] = _example()
+            name, sha, frame = st.session_state[TABLE_KEY]
+        st.dataframe(frame.head(50), width="stretch", height=220)
+        st.caption("The Stability and Data conditions pages share this table. Row ids are the file's row numbers "
+                   "(header = row 1).")
+    return name, sha, frame
+
+
+def default_target(frame: pd.DataFrame) -> str:
+    """A column named like a target, else the last column."""
+    for c in frame.columns:
+        if str(c).lower() in ("target", "label", "y", "class", "outcome", "malignant", "default"):
+            return c
+    return frame.columns[-1]
+
+
+@st.cache_resource(max_entries=16)
+def prepared(sha: str, target: str, features: tuple, task: str, drop_missing: bool, min_per_class: int,
+             _frame: pd.DataFrame) -> TrainingData:
+    return prepare_training(_frame, target, features=list(features), task=task, drop_missing_target=drop_missing,
+                            min_per_class=min_per_class)
+
+
+# --------------------------------------------------------------------------------------
+# background runs
+# --------------------------------------------------------------------------------------
+
+
+class Progress:
+    """Progress of a background run, written by the worker thread and read by the page."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._done, self._total, self._text = 0, 0, "Starting …"
+
+    def __call__(self, done: int, total: int, text: str) -> None:
+        with self._lock:
+            self._done, self._total, self._text = done, total, text
+
+    def snapshot(self) -> tuple[int, int, str]:
+        with self._lock:
+            return self._done, self._total, self._text
+
+
+@dataclass
+class Job:
+    kind: str
+    key: str
+    label: str
+    future: Future
+    progress: Progress
+    cancel: threading.Event
+    started: float = field(default_factory=time.time)
+
+    @property
+    def done(self) -> bool:
+        return self.future.done()
+
+
+class _Results:
+    """A bounded, thread-safe LRU of finished runs shared by sessions (complete runs only)."""
+
+    def __init__(self, max_entries: int = 16):
+        self._d: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+        self._max = max_entries
+
+    def get(self, key):
+        with self._lock:
+            if key in self._d:
+                self._d.move_to_end(key)
+                return self._d[key]
+            return None
+
+    def put(self, key, value) -> None:
+        with self._lock:
+            self._d[key] = value
+            while len(self._d) > self._max:
+                self._d.popitem(last=False)
+
+
+@st.cache_resource
+def executor() -> ThreadPoolExecutor:
+    """The process-wide pool of background runs (two workers: the machines are small)."""
+    return ThreadPoolExecutor(max_workers=2, thread_name_prefix="evalboard-runs")
+
+
+@st.cache_resource
+def _results() -> _Results:
+    return _Results()
+
+
+def _job_key(kind: str) -> str:
+    return f"{kind}_job"
+
+
+def _result_key(kind: str) -> str:
+    return f"{kind}_result"
+
+
+def run_key(config: dict) -> str:
+    return json.dumps(config, sort_keys=True, default=str)
+
+
+def start(kind: str, config: dict, fn, *, label: str) -> None:
+    """Start ``fn(progress, should_stop)`` in the background for this session (or reuse a stored result)."""
+    key = run_key(config)
+    hit = _results().get((kind, key))
+    if hit is not None:
+        st.session_state[_result_key(kind)] = (key, hit)
+        return
+    old = st.session_state.get(_job_key(kind))
+    if old is not None and not old.done:
+        old.cancel.set()  # a newer request replaces the running one
+    prog, cancel = Progress(), threading.Event()
+    fut = executor().submit(fn, prog, cancel.is_set)
+    st.session_state[_job_key(kind)] = Job(kind=kind, key=key, label=label, future=fut, progress=prog, cancel=cancel)
+
+
+def collect(kind: str) -> None:
+    """Move a finished run of this session into its result slot (errors are shown, never raised)."""
+    job = st.session_state.get(_job_key(kind))
+    if job is None or not job.done:
+        return
+    del st.session_state[_job_key(kind)]
+    try:
+        res = job.future.result()
+    except InputError as err:
+        ui.show_problems(err, title="The run cannot start with these settings")
+        return
+    except Exception as err:  # noqa: BLE001 - a failing fit must not take the page down
+        st.error(f"The run failed: {type(err).__name__}: {err}")
+        return
+    if _status(res) == "complete":
+        _results().put((kind, job.key), res)
+    st.session_state[_result_key(kind)] = (job.key, res)
+
+
+def _status(res) -> str:
+    if isinstance(res, dict):
+        return "cancelled" if any(_status(v) == "cancelled" for v in res.values() if v is not None) else "complete"
+    return getattr(res, "status", "complete")
+
+
+def running(kind: str) -> Job | None:
+    job = st.session_state.get(_job_key(kind))
+    return job if job is not None and not job.done else None
+
+
+def result(kind: str):
+    """(settings key, result) of the last finished run of this session, or None."""
+    return st.session_state.get(_result_key(kind))
+
+
+def cancel(kind: str) -> None:
+    job = st.session_state.get(_job_key(kind))
+    if job is not None:
+        job.cancel.set()
+
+
+def progress_panel(kind: str) -> None:
+    """Progress bar and cancel button of a running job; polls every second (a fragment)."""
+
+    @st.fragment(run_every=1)
+    def panel():
+        job = st.session_state.get(_job_key(kind))
+        if job is None:
+            return
+        if job.done:
+            st.rerun()  # the whole page picks the result up (collect)
+        done, total, text = job.progress.snapshot()
+        frac = done / total if total else 0.0
+        elapsed = time.time() - job.started
+        eta = f", about {elapsed / done * (total - done):.0f} s left" if done else ""
+        st.progress(min(frac, 1.0), text=f"{job.label}: {text} ({elapsed:.0f} s{eta})")
+        if job.cancel.is_set():
+            st.caption("Cancelling after the current fit …")
+        else:
+            st.button("Cancel", key=f"{kind}_cancel", icon=":material/cancel:", on_click=cancel, args=(kind,))
+
+    panel()
+
+
+def wait(kind: str, timeout: float = 60.0) -> None:
+    """Block until this session's job ends (for tests and the CLI; pages never call it)."""
+    job = st.session_state.get(_job_key(kind))
+    if job is not None:
+        job.future.result(timeout=timeout)
+
+
+# --------------------------------------------------------------------------------------
+# the runs
+# --------------------------------------------------------------------------------------
+
+
+def cv_runner(data: TrainingData, settings: dict, table=None):
+    """A background function running model A (and B, on the same folds) with one progress bar."""
+    models = [settings["model"]] + ([settings["model_b"]] if settings.get("model_b") else [])
+
+    def fn(progress, should_stop):
+        out = {}
+        for i, m in enumerate(models):
+            def prog(done, total, text, i=i):
+                progress(i * total + done, len(models) * total, text)
+
+            out["ab"[i]] = repeated_cv(data, model=m, metric=settings["metric"], n_splits=settings["n_splits"],
+                                       n_repeats=settings["n_repeats"], seed=settings["seed"],
+                                       model_randomness=settings["randomness"], table=table,
+                                       threshold=settings.get("threshold", 0.5), progress=prog, should_stop=should_stop)
+            if out["ab"[i]].status == "cancelled":
+                break
+        out.setdefault("b", None)
+        return out
+
+    return fn
+
+
+def comparison(res: dict):
+    a, b = res.get("a"), res.get("b")
+    if a is None or b is None or not (a.complete and b.complete):
+        return None
+    return compare_cv(a, b)
+
+
+def lc_runner(data: TrainingData, settings: dict):
+    def fn(progress, should_stop):
+        return learning_curve(data, model=settings.get("model", "logistic_regression"), metric=settings.get("metric"),
+                              n_repeats=settings["n_repeats"], seed=settings["seed"], k=settings.get("k"),
+                              progress=progress, should_stop=should_stop)
+
+    return fn
+
+
+@st.cache_resource(max_entries=16, show_spinner="Fitting the model …")
+def task_result(key: str, _data: TrainingData, _settings: dict) -> TaskScore:
+    if _settings["task"] == "clustering":
+        return cluster_score(_data, k=_settings["k"], seed=_settings["seed"])
+    return task_score(_data, model=_settings["model"], metric=_settings["metric"], seed=_settings["seed"])
+
+
+# --------------------------------------------------------------------------------------
+# rendering helpers
+# --------------------------------------------------------------------------------------
+
+STATUS_ICON = {"flag": ":material/flag:", "ok": ":material/check_circle:", "not computed": ":material/help:"}
+
+
+def checklist(checks) -> None:
+    for c in checks:
+        word = {"flag": "**Likely cause**", "ok": "OK", "not computed": "Not computed"}[c.status]
+        st.markdown(f"{STATUS_ICON[c.status]} **{c.name}** — {word}: {c.detail}")
+
+
+def data_conditions_card(ts: TaskScore, *, container=None) -> None:
+    """The data conditions card (SPEC §3.8): N, d, class counts, imbalance, each factor, both scores.
+
+    Also usable on the board's detail view with ``st.session_state[DC_LAST_KEY]``.
+    """
+    box = (container or st).container(border=True)
+    s = ts.score
+    box.markdown(f"**Data conditions** · {ts.task} · {ts.model} · raw metric **{s.metric_name}** on "
+                 f"{ts.n_test:,} {'rows' if ts.task == 'clustering' else 'held-out rows'}")
+    counts = ", ".join(f"{k}: {v:,}" for k, v in s.class_counts.items()) or "— (regression)"
+    a, b, c, d = box.columns(4)
+    a.metric("N (training rows)", f"{s.n:,}")
+    b.metric("d (features)", f"{s.d:,}", help=f"f(N, d) rewards scarce data below N = 20·d = {20 * s.d:,}.")
+    c.metric("Imbalance r", ui.fmt(s.r, 4), help="n_major/n_minor for two classes; 1/ACIR for more; 1 = balanced.")
+    d.metric("Minority share", "—" if not s.class_counts else f"{s.minority_share:.1%}")
+    box.caption(("Cluster sizes: " if ts.task == "clustering" else "Class counts (training): ") + counts)
+    e, f, g, h, i, j = box.columns(6)
+    e.metric(f"Raw {s.metric_name}", ui.fmt(s.metric, 4))
+    f.metric("× f(N, d)", ui.fmt(s.f, 5), help="1 + max(0, sigmoid(20·d/N − 1) − 0.5); 1 from N = 20·d on.")
+    g.metric("× g (imbalance)", ui.fmt(s.g, 4), help="1 / (1 + ln r)")
+    h.metric("= Normalized", ui.fmt(s.score, 4))
+    i.metric("SNR (dB) → m", f"{ui.fmt(s.snr_db, 3)} → {ui.fmt(s.m, 3)}",
+             help="Bonus m: ≤0 dB → 0; linear 0.125 per band up to 0.5 at ≥ 40 dB.")
+    j.metric("Robust (≤ 1)", ui.fmt(s.robust, 4), help="min(1, metric · f · (1 + m) / (1 + ln r))")
+    if s.capped:
+        box.caption(f"The robust score is capped at 1 (uncapped {s.robust_uncapped:.4g}).")
+    box.caption("Heuristics: they adjust for data conditions by formula, not by evidence — check the learning-curve "
+                "experiment before trusting them.")
+    ui.undefined_notes(s.undefined)
+
+
+def summary_table(summaries: dict) -> pd.DataFrame:
+    """One column per model: mean, std, SEM, the interval, quartiles, extremes, the alert line."""
+    rows = {"runs": "n", "mean": "mean", "sample std (ddof=1)": "std", "SEM": "sem", "mean − 1.96·SEM": "ci_low",
+            "mean + 1.96·SEM": "ci_high", "min": "min", "Q1": "q1", "median": "median", "Q3": "q3", "max": "max",
+            "alert line (mean − 2·std)": "alert_line"}
+    return pd.DataFrame({name: [ui.fmt(getattr(s, f), 5) if f != "n" else f"{s.n}" for f in rows.values()]
+                         for name, s in summaries.items()}, index=list(rows))
+
+
+def summary_metrics(s, *, label: str) -> None:
+    a, b, c, d, e = st.columns(5)
+    a.metric(f"Mean {label}", ui.fmt(s.mean, 4), help=f"{s.n} runs")
+    b.metric("Sample std", ui.fmt(s.std, 3), help="ddof = 1. Above 0.015 the diagnostics checklist opens.")
+    c.metric("SEM", ui.fmt(s.sem, 3), help="std / √n; runs share training rows, so this is optimistic.")
+    d.metric("Mean ± 1.96·SEM", f"[{ui.fmt(s.ci_low, 4)}, {ui.fmt(s.ci_high, 4)}]")
+    e.metric("Alert line (mean − 2·std)", ui.fmt(s.alert_line, 4),
+             help="Monitoring: a new evaluation below this line is unusual for this model and data.")

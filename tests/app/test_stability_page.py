@@ -1,0 +1,96 @@
+"""AppTest: the Stability and Data conditions pages on the bundled example training table.
+
+Runs happen in a background thread; AppTest runs the whole script (not the polling fragment), so
+the tests re-run the script until the run has finished (with a timeout).
+"""
+
+import time
+
+import pytest
+
+from board import stability_view as sv
+from evalcore import read_table
+from evalcore.normalized import task_score
+from evalcore.stability import prepare_training, repeated_cv
+
+STAB, DC = "views/stability.py", "views/data_conditions.py"
+
+
+def _example():
+    frame = read_table(sv.EXAMPLE.read_bytes(), sv.EXAMPLE.name)
+    return prepare_training(frame, "malignant")
+
+
+def _until(at, done, timeout=90.0):
+    deadline = time.time() + timeout
+    while not done(at):
+        assert time.time() < deadline, "the background run did not finish in time"
+        time.sleep(0.5)
+        at.run()
+        assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _metric(at, startswith):
+    return next(m for m in at.metric if m.label.startswith(startswith)).value
+
+
+def _has_summary(at):
+    return any(m.label.startswith("Mean Accuracy") for m in at.metric)
+
+
+def test_stability_page_runs_the_example_and_shows_the_summary(app):
+    at = app(STAB)
+    assert at.title[0].value == "Stability"
+    _until(at, _has_summary)
+    # the default run: logistic regression, accuracy, 5 folds × 10 repeats, seed 0, model randomness free
+    s = repeated_cv(_example(), model="logistic_regression", metric="accuracy", seed=0).summary()
+    assert _metric(at, "Mean Accuracy") == f"{s.mean:.4g}"
+    assert _metric(at, "Sample std") == f"{s.std:.3g}"
+    assert _metric(at, "Alert line") == f"{s.alert_line:.4g}"
+    assert any("Sample-size planner" in m.value for m in at.markdown)
+    assert len(at.get("plotly_chart")) == 3
+    assert not any("Cancelled" in w.value for w in at.warning)  # a complete run
+
+
+def test_cancelling_a_run_leaves_the_app_usable(app):
+    at = app(STAB)
+    _until(at, _has_summary)  # the automatic first run
+    at.selectbox(key="stab_model").set_value("random_forest")
+    at.number_input(key="stab_r").set_value(100)
+    at.button(key="stab_run").click().run()
+    assert not at.exception
+    assert at.session_state["stab_job"] is not None
+    at.button(key="stab_cancel").click().run()
+    _until(at, lambda a: any("Cancelled" in w.value for w in a.warning), timeout=60)
+    assert "of 500 fits" in next(w.value for w in at.warning if "Cancelled" in w.value)
+    # still usable: another page renders, and a new run on this page completes
+    at.switch_page(DC).run()
+    assert not at.exception and any(m.label.startswith("= Normalized") for m in at.metric)
+    at.switch_page(STAB).run()
+    at.number_input(key="stab_r").set_value(1)
+    at.button(key="stab_run").click().run()
+    _until(at, lambda a: _has_summary(a) and not any("Cancelled" in w.value for w in a.warning)
+           and "stab_job" not in a.session_state, timeout=60)
+    assert _metric(at, "Mean Accuracy").startswith("0.9")
+
+
+def test_data_conditions_card_and_learning_curve(app):
+    at = app(DC)
+    ts = task_score(_example(), model="logistic_regression", metric="accuracy", seed=0)
+    assert _metric(at, "N (training rows)") == f"{ts.score.n:,}"
+    assert _metric(at, "= Normalized") == f"{ts.score.score:.4g}"
+    assert _metric(at, "Robust") == f"{ts.score.robust:.4g}"
+    at.number_input(key="dc_repeats").set_value(2)
+    at.button(key="dc_run_lc").click().run()
+    _until(at, lambda a: any(x.value.startswith("On this data") for x in [*a.success, *a.warning]))
+    assert len(at.get("plotly_chart")) == 1
+
+
+@pytest.mark.parametrize("task, target", [("regression", "mean_radius"), ("clustering", "malignant")])
+def test_data_conditions_other_tasks(app, task, target):
+    at = app(DC)
+    at.selectbox(key="dc_task").set_value(task).run()
+    at.selectbox(key="dc_target").set_value(target).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert any(m.label.startswith("= Normalized") for m in at.metric)
