@@ -46,7 +46,7 @@ def score_histogram(runs: dict, *, metric: str, height: int = 340) -> go.Figure:
                           annotation=dict(text=f"alert {s.alert_line:.4g}", font=dict(color=ALERT)),
                           annotation_position="bottom left" if i == 0 else "bottom right")
     fig.update_layout(barmode="overlay", bargap=0.05)
-    return _layout(fig, title="Scores of repeated runs · shaded: mean ± 1.96·SEM · dashed: alert line mean − 2·std",
+    return _layout(fig, title="Scores of repeated runs (band: mean ± 1.96·SEM; dashed: alert line)",
                    height=height, x=metric, y="runs")
 
 
@@ -70,7 +70,7 @@ def mean_ci_figure(summaries: dict, *, metric: str, height: int = 340) -> go.Fig
                                  text=[f"{s.mean:.4g} [{s.ci_low:.4g}, {s.ci_high:.4g}]"], textposition="top center",
                                  name=name, showlegend=False))
     fig.update_yaxes(type="category", autorange="reversed")
-    return _layout(fig, title="Mean ± 1.96·SEM (treats runs as independent: optimistic for CV folds)",
+    return _layout(fig, title="Mean ± 1.96·SEM per model (overlap view)",
                    height=height, x=metric)
 
 

@@ -340,7 +340,9 @@ def data_conditions_card(ts: TaskScore, *, container=None) -> None:
     """
     box = (container or st).container(border=True)
     s = ts.score
-    box.markdown(f"**Data conditions** · {ts.task} · {ts.model} · raw metric **{s.metric_name}** on "
+    model = {"logistic_regression": "logistic regression", "random_forest": "random forest", "ridge": "ridge",
+             "hist_gradient_boosting": "histogram gradient boosting"}.get(ts.model, ts.model)
+    box.markdown(f"**Data conditions** · {ts.task} · {model} · raw metric **{s.metric_name}** on "
                  f"{ts.n_test:,} {'rows' if ts.task == 'clustering' else 'held-out rows'}")
     counts = ", ".join(f"{k}: {v:,}" for k, v in s.class_counts.items()) or "— (regression)"
     a, b, c, d = box.columns(4)
