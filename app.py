@@ -15,6 +15,8 @@ pages = {
         st.Page("views/uncertainty.py", title="Uncertainty", icon=":material/error_med:", url_path="uncertainty"),
         st.Page("views/calibration.py", title="Calibration", icon=":material/tune:", url_path="calibration"),
         st.Page("views/drift.py", title="Drift", icon=":material/traffic:", url_path="drift"),
+        st.Page("views/stability.py", title="Stability", icon=":material/stacked_line_chart:", url_path="stability"),
+        st.Page("views/data_conditions.py", title="Data conditions", icon=":material/dataset:", url_path="data-conditions"),
     ],
     "Inputs": [
         st.Page("views/value_table.py", title="Value table", icon=":material/payments:", url_path="value-table"),

@@ -87,10 +87,7 @@ def value_curve_figure(curves: dict[str, ValueCurve], deployed: dict[str, float]
                       yaxis_title=f"expected VALUE per decision ({unit or 'money'}; gains positive)",
                       legend=dict(orientation="h", y=-0.2), uirevision="curve")
     if log_x:
-        fig.update_xaxes(type="log", title="threshold t (act when score ≥ t), log scale",
-                         range=[float(np.log10(g[0])), float(np.log10(g[-1]))])
-    else:
-        fig.update_xaxes(range=[float(g[0]), float(g[-1])])
+        fig.update_xaxes(type="log", title="threshold t (act when score ≥ t), log scale")
     return fig
 
 

@@ -31,7 +31,7 @@ meta = (f"{rec.name} · value table “{table.name}” {version} · {result.n_ro
         + (f"{result.config.level:.0%} {result.config.method} bootstrap, {result.config.scheme} scheme, "
            f"{result.config.n_resamples} replicates" if result.config.n_resamples else "no bootstrap"))
 title, tools = st.columns([3, 2], vertical_alignment="center") if not present else (st.container(), None)
-title.markdown(f"<div style='font-size:1.9rem;font-weight:700;line-height:1.1'>Decision board</div>"
+title.markdown(f"<h1 style='font-size:1.9rem;font-weight:700;line-height:1.1;padding:0;margin:0'>Decision board</h1>"
                f"<div style='font-size:0.9rem;color:#555'>{html.escape(meta)}</div>", unsafe_allow_html=True)
 if tools is not None:
     b1, b2, b3, b4 = tools.columns(4)
