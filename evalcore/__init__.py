@@ -73,6 +73,25 @@ from .drift import (
     psi,
     windows,
 )
+from .normalized import (
+    LearningCurve,
+    NormalizedScore,
+    TaskScore,
+    cluster_score,
+    learning_curve,
+    normalized_score,
+    task_score,
+)
+from .stability import (
+    CVResult,
+    ScoreSummary,
+    compare_cv,
+    paired_test,
+    prepare_training,
+    repeated_cv,
+    sample_size_plan,
+    summarize,
+)
 from .value import (
     CELLS,
     SegmentCurves,
@@ -156,4 +175,19 @@ __all__ = [
     "optimum_interval",
     "cumulate",
     "metrics_from_cells",
+    "LearningCurve",
+    "NormalizedScore",
+    "TaskScore",
+    "cluster_score",
+    "learning_curve",
+    "normalized_score",
+    "task_score",
+    "CVResult",
+    "ScoreSummary",
+    "compare_cv",
+    "paired_test",
+    "prepare_training",
+    "repeated_cv",
+    "sample_size_plan",
+    "summarize",
 ]

@@ -489,7 +489,7 @@ def make_model(name: str, *, task: str, X: pd.DataFrame, random_state: int | Non
         cat_pipe = make_pipeline(SimpleImputer(strategy="most_frequent"),
                                  OrdinalEncoder(handle_unknown="use_encoded_value", unknown_value=-1))
         cls = RandomForestRegressor if regression else RandomForestClassifier
-        est = cls(n_estimators=100, random_state=random_state, n_jobs=1)
+        est = cls(n_estimators=100, random_state=random_state, n_jobs=-1)  # both cores: 50k rows take ~20 s a fit
     transformers = [("num", num_pipe, num)] + ([("cat", cat_pipe, cat)] if has_cat else [])
     return make_pipeline(ColumnTransformer(transformers, verbose_feature_names_out=False), est)
 
