@@ -109,3 +109,13 @@ with st.container(key="board_action"):
     links = st.columns(6)
     for col, page in zip(links, dict.fromkeys(c.page for c in action.clauses if c.page in pages)):
         col.page_link(pages[page], label=f"Evidence: {page}", icon=":material/link:")
+
+if not present:  # the detail view, below the one screen: collapsed, so the board itself never scrolls
+    with st.expander("Details: data conditions of the training data"):
+        from board.stability_view import DC_LAST_KEY, data_conditions_card
+
+        if st.session_state.get(DC_LAST_KEY) is not None:
+            data_conditions_card(st.session_state[DC_LAST_KEY])
+        else:
+            st.write("No training table has been scored in this session yet.")
+            st.page_link("views/data_conditions.py", label="Open Data conditions", icon=":material/dataset:")
