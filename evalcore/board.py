@@ -160,6 +160,7 @@ class BoardResult:
     drift: BoardDrift | None = None
     action: Action | None = None
     drift_undefined: str = ""
+    aggregate: dict | None = None  # set when computed from an aggregate (engine, score resolution per model)
 
     def to_dict(self) -> dict:
         c = self.config
@@ -180,6 +181,8 @@ class BoardResult:
             out["drift"] = self.drift.to_dict()
         elif self.drift_undefined:
             out["drift_undefined"] = self.drift_undefined
+        if self.aggregate is not None:
+            out["aggregate"] = self.aggregate
         out["action"] = self.action.text if self.action else None
         out["action_detail"] = self.action.to_dict() if self.action else None
         return out

@@ -1,0 +1,745 @@
+"""The board from an aggregate table instead of rows (DESIGN §2, scale-out).
+
+Every board number derives from counts by (segment, score, label). This module takes those
+counts as a plain table — computed by pandas here, by DuckDB or Spark SQL elsewhere
+(``board.engines``) — and evaluates the board from it with the same functions the row path
+uses. Nothing here reads files or talks to an engine.
+
+The aggregate table (:class:`Aggregate`)
+----------------------------------------
+``cells`` — one row per (model, column, level, score, label):
+
+=============  =========================================================================
+model          model name
+column, level  segment column and level; ``""``/``""`` for all rows
+score          the distinct score, or its bin's lower edge on the grid of ``resolution``
+label          1 positive, 0 negative
+rows           number of rows (int)
+weight         sum of weights (= rows without weights)
+weight_sq      sum of squared weights (analytic standard error, Kish counts)
+score_sum      weighted sum of the *original* scores (calibration)
+score_sq_sum   weighted sum of squared original scores (Brier)
+log_sum        weighted sum of log(p) (label 1) or log(1 - p) (label 0), p clipped (log loss)
+score_min/max  smallest / largest original score in the cell
+=============  =========================================================================
+
+``group_cells`` (cluster bootstrap) — (model, group, score, label, rows, weight); ``paired``
+(the two-model comparison) — (stratum, group, act_a, act_b, label, rows, weight) at the
+deployed thresholds ``paired_thresholds``.
+
+Exactness
+---------
+With ``resolution=None`` (every distinct score its own cell) and without weights, counts,
+the curve, EV, t_opt, AUC, the segments and the bootstrap (rows and stratified schemes,
+same seed) equal the row path's bit for bit when strata/groups are listed in sorted order
+(the row path numbers them by first appearance). Calibration sums (score_sum, Brier, log
+loss) equal it up to floating-point summation order; calibration slope/intercept are fitted
+on the cells (the same likelihood). With a ``resolution`` every threshold is a bin's lower
+edge: the numbers are those of the rows with their scores floored to that grid, except that
+calibration keeps the original scores' sums. With weights, the bootstrap draws a cell's rows
+with the cell's mean weight.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ._errors import InputError, ProblemList
+from .bootstrap import (
+    Comparison,
+    CurveBand,
+    OptimumBootstrap,
+    _curve_stats,
+    _Design,
+    _ev_from_cells,
+    _jackknife,
+    _MAX_JACKKNIFE_WORK,
+    _replicates,
+    _summarise,
+    metric_intervals,
+)
+from .calibration import LOG_LOSS_EPS, Reliability, ReliabilityBin, _logistic_fit, _logit, _uniform_edges, wilson_interval
+from .counts import ScoreCounts, _bin_scores
+from .value import SegmentCurves, ValueTable, _point_index, _price, auc_from_counts, price_curve
+
+__all__ = ["Aggregate", "CELL_COLUMNS", "MAX_EXACT_SCORES", "aggregate_predictions", "choose_resolution",
+           "bin_representative", "evaluate_aggregate", "counts_of", "reliability_of"]
+
+MAX_EXACT_SCORES = 20_000  # as evalcore.board: more distinct scores than this -> a stated resolution
+CELL_COLUMNS = ("model", "column", "level", "score", "label", "rows", "weight", "weight_sq", "score_sum",
+                "score_sq_sum", "log_sum", "score_min", "score_max")
+_SUMS = ("rows", "weight", "weight_sq", "score_sum", "score_sq_sum", "log_sum")
+
+
+def choose_resolution(n_distinct: int, kind: str, lo: float, hi: float, *,
+                      max_exact_scores: int = MAX_EXACT_SCORES) -> float | None:
+    """Exact (None) up to ``max_exact_scores`` distinct scores, else 1e-4 for probabilities
+    (and decisions) or 1e-4 of the score range for raw scores — the rule of
+    :func:`evalcore.board.bootstrap_resolution`.
+
+    Examples
+    --------
+    >>> choose_resolution(500, "probability", 0.0, 1.0), choose_resolution(10**6, "probability", 0.0, 1.0)
+    (None, 0.0001)
+    """
+    if n_distinct <= max_exact_scores:
+        return None
+    if kind == "score":
+        return float((hi - lo) * 1e-4) or None
+    return 1e-4
+
+
+def grid_steps(resolution: float) -> tuple[int | None, float]:
+    """``(m, r)``: the grid is ``k / m`` when ``1 / resolution`` is an integer m, else ``k * r``
+    (the rule of :func:`evalcore.counts._bin_scores`, which SQL engines reproduce)."""
+    m = round(1.0 / resolution) if resolution <= 1.0 else 0
+    if m >= 1 and abs(m * resolution - 1.0) <= 1e-12:
+        return int(m), float(resolution)
+    return None, float(resolution)
+
+
+def bin_representative(k, resolution: float) -> np.ndarray:
+    """The grid point of integer bin index ``k``: the lower edge of the bin (as ``_bin_scores``).
+
+    Examples
+    --------
+    >>> bin_representative([3, 7], 0.1).tolist()
+    [0.3, 0.7]
+    """
+    m, r = grid_steps(resolution)
+    k = np.asarray(k, dtype=np.float64)
+    return k / m if m is not None else k * r
+
+
+# --------------------------------------------------------------------------------------
+# the aggregate
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True, eq=False)
+class Aggregate:
+    """Counts by (model, segment, score, label): everything the board needs, no rows.
+
+    Attributes
+    ----------
+    cells : DataFrame
+        Columns :data:`CELL_COLUMNS` (see the module docstring).
+    score_kinds : dict
+        Model -> "probability" | "score" | "decision".
+    resolution : dict
+        Model -> grid used for ``score`` (None: exact).
+    segments : tuple of str
+        Segment columns present in ``cells``.
+    weighted : bool
+        Whether the rows carried weights.
+    group_cells : DataFrame or None
+        (model, group, score, label, rows, weight): per-group cells for the cluster bootstrap.
+    paired : DataFrame or None
+        (stratum, group, act_a, act_b, label, rows, weight) at ``paired_thresholds``.
+    paired_thresholds : dict or None
+        Model -> the threshold ``paired`` was cut at.
+    strata_column : str or None
+        The segment column ``paired.stratum`` holds.
+    source : dict
+        Free description (engine, files) recorded in the JSON.
+    """
+
+    cells: pd.DataFrame
+    score_kinds: dict
+    resolution: dict
+    segments: tuple = ()
+    weighted: bool = False
+    group_cells: pd.DataFrame | None = None
+    paired: pd.DataFrame | None = None
+    paired_thresholds: dict | None = None
+    strata_column: str | None = None
+    time_column: str | None = None
+    source: dict = dataclasses.field(default_factory=dict)
+
+    @classmethod
+    def from_frame(cls, cells: pd.DataFrame, *, score_kinds: dict, resolution: dict | None = None, weighted=False,
+                   group_cells=None, paired=None, paired_thresholds=None, strata_column=None, time_column=None,
+                   source=None) -> "Aggregate":
+        """Validate an aggregate table (from any engine) and put it in canonical order.
+
+        Cells are summed over duplicate keys and sorted by (model, column, level, score
+        descending, label), so every engine's table gives the same object.
+        """
+        problems = ProblemList()
+        missing = [c for c in CELL_COLUMNS if c not in cells.columns]
+        if missing:
+            problems.add("aggregate_columns", f"the aggregate table lacks columns {missing}; it has {list(cells.columns)}.",
+                         "Build it with board.engines or evalcore.aggregate.aggregate_predictions.")
+            problems.raise_if_any()
+        c = cells.loc[:, list(CELL_COLUMNS)].copy()
+        for col in ("model", "column", "level"):
+            c[col] = c[col].astype(str)
+        c["score"] = c["score"].astype(np.float64)
+        c["label"] = c["label"].astype(np.int64)
+        c["rows"] = c["rows"].astype(np.int64)
+        for col in ("weight", "weight_sq", "score_sum", "score_sq_sum", "log_sum", "score_min", "score_max"):
+            c[col] = c[col].astype(np.float64)
+        if not np.isfinite(c["score"].to_numpy()).all():
+            problems.add("aggregate_scores", "the aggregate has non-finite scores.", "Drop or fix those rows first.")
+        if not c["label"].isin([0, 1]).all():
+            problems.add("aggregate_labels", "labels in the aggregate must be 0 or 1.", "Map the positive class to 1.")
+        unknown = sorted(set(c["model"]) - set(score_kinds))
+        if unknown:
+            problems.add("aggregate_models", f"models {unknown} have cells but no score kind.", "Pass score_kinds for every model.")
+        problems.raise_if_any()
+        key = ["model", "column", "level", "score", "label"]
+        if c.duplicated(key).any():
+            agg = {**{s: "sum" for s in _SUMS}, "score_min": "min", "score_max": "max"}
+            c = c.groupby(key, sort=False, as_index=False).agg(agg)
+        c = c.sort_values(["model", "column", "level", "score", "label"], ascending=[True, True, True, False, True],
+                          kind="stable").reset_index(drop=True)
+        segs = tuple(sorted(set(c["column"]) - {""}))
+        res = {m: (resolution or {}).get(m) for m in score_kinds}
+        return cls(cells=c, score_kinds=dict(score_kinds), resolution=res, segments=segs, weighted=bool(weighted),
+                   group_cells=group_cells, paired=paired, paired_thresholds=paired_thresholds,
+                   strata_column=strata_column, time_column=time_column, source=dict(source or {}))
+
+    @property
+    def models(self) -> list:
+        return list(self.score_kinds)
+
+    def part(self, model: str, column: str = "", level: str | None = None) -> pd.DataFrame:
+        c = self.cells
+        m = (c["model"].to_numpy() == model) & (c["column"].to_numpy() == column)
+        if level is not None:
+            m &= c["level"].to_numpy() == level
+        return c[m]
+
+    def totals(self) -> tuple[float, float, int]:
+        """(n, n_pos, n_rows) of the first model's overall cells."""
+        p = self.part(self.models[0])
+        pos = p["label"].to_numpy() == 1
+        return float(p["weight"].sum()), float(p["weight"].to_numpy()[pos].sum()), int(p["rows"].sum())
+
+    def score_range(self, model: str) -> tuple[float, float]:
+        p = self.part(model)
+        return float(p["score_min"].min()), float(p["score_max"].max())
+
+
+def counts_of(part: pd.DataFrame, resolution: float | None) -> ScoreCounts:
+    """ScoreCounts from the cells of one (model, column, level), scores descending."""
+    if len(part) == 0:
+        e = np.zeros(0)
+        return ScoreCounts(scores=e, pos=e, neg=e, pos_rows=np.zeros(0, np.int64), neg_rows=np.zeros(0, np.int64),
+                           score_sum=e, resolution=resolution)
+    s = part["score"].to_numpy()
+    lab = part["label"].to_numpy()
+    scores, inv = np.unique(-s, return_inverse=True)
+    k = len(scores)
+
+    def by(col, label):
+        m = lab == label
+        return np.bincount(inv[m], weights=part[col].to_numpy()[m].astype(np.float64), minlength=k)
+
+    # zero-weight rows are no rows (as _score_counts): they only reach here with weight 0
+    pos, neg = by("weight", 1), by("weight", 0)
+    keep = (pos + neg) > 0
+    pos_rows = by("rows", 1).astype(np.int64)
+    neg_rows = by("rows", 0).astype(np.int64)
+    ssum = np.bincount(inv, weights=part["score_sum"].to_numpy(), minlength=k)
+    if resolution is None:
+        ssum = -scores * (pos + neg)  # as _score_counts: the scores times their weight
+    out = ScoreCounts(scores=(-scores)[keep], pos=pos[keep], neg=neg[keep], pos_rows=pos_rows[keep],
+                      neg_rows=neg_rows[keep], score_sum=ssum[keep], resolution=resolution)
+    out._cache["n_rows"] = int(part["rows"].sum())
+    return out
+
+
+def _rebin(c: ScoreCounts, r: float) -> ScoreCounts:
+    """Floor exact counts to a grid (the re-optimising bootstrap past MAX_EXACT_SCORES)."""
+    key = _bin_scores(c.scores, r)
+    starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+
+    def red(a):
+        return np.add.reduceat(a, starts)
+
+    return ScoreCounts(scores=key[starts], pos=red(c.pos), neg=red(c.neg), pos_rows=red(c.pos_rows),
+                       neg_rows=red(c.neg_rows), score_sum=red(c.score_sum), resolution=r)
+
+
+# --------------------------------------------------------------------------------------
+# the pandas engine: the aggregate of validated rows
+# --------------------------------------------------------------------------------------
+
+
+def _bin(s: np.ndarray, resolution):
+    return s if resolution is None else _bin_scores(s.copy(), resolution)
+
+
+def _cell_frame(model, column, level, y, s, w, resolution) -> pd.DataFrame:
+    p = np.clip(s, LOG_LOSS_EPS, 1.0 - LOG_LOSS_EPS)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ll = np.where(y == 1, np.log(p), np.log1p(-p))
+    f = pd.DataFrame({"column": column, "level": level, "score": _bin(s, resolution), "label": y.astype(np.int64),
+                      "rows": 1, "weight": w, "weight_sq": w * w, "score_sum": w * s, "score_sq_sum": w * s * s,
+                      "log_sum": w * ll, "score_min": s, "score_max": s})
+    keys = ["column", "level", "score", "label"]
+    out = f.groupby(keys, sort=True, as_index=False).agg(
+        {**{c: "sum" for c in _SUMS}, "score_min": "min", "score_max": "max"})
+    out.insert(0, "model", model)
+    return out
+
+
+def aggregate_predictions(predictions, *, resolution="auto", thresholds: dict | None = None, strata_column=None,
+                          groups: bool = False, max_exact_scores: int = MAX_EXACT_SCORES) -> Aggregate:
+    """The aggregate of validated rows, computed with pandas (the in-memory engine).
+
+    Parameters
+    ----------
+    predictions : evalcore.data.Predictions
+    resolution : "auto", float, None or dict, default="auto"
+        Score grid per model. "auto": :func:`choose_resolution`; None: exact.
+    thresholds : dict, default=None
+        Deployed thresholds for the paired table of two models (default: the board's).
+    strata_column : str, default=None
+        Segment column of the stratified comparison.
+    groups : bool, default=False
+        Also aggregate per group (cluster bootstrap).
+    """
+    y = predictions.y_true.astype(np.int64)
+    w = np.ones(len(y)) if predictions.sample_weight is None else predictions.sample_weight
+    res = {}
+    parts = []
+    for name, s in predictions.scores.items():
+        kind = predictions.score_kinds[name]
+        r = resolution.get(name) if isinstance(resolution, dict) else resolution
+        if r == "auto":
+            r = choose_resolution(int(pd.unique(s).shape[0]), kind, float(s.min()), float(s.max()),
+                                  max_exact_scores=max_exact_scores)
+        res[name] = None if r is None else float(r)
+        parts.append(_cell_frame(name, "", "", y, s, w, res[name]))
+        for col, levels in predictions.segments.items():
+            lv_str = levels.astype(str)
+            parts += [_cell_frame(name, col, str(lv), y[lv_str == lv], s[lv_str == lv], w[lv_str == lv], res[name])
+                      for lv in np.unique(lv_str)]
+    cells = pd.concat(parts, ignore_index=True)
+    gc = None
+    if groups and predictions.groups is not None:
+        g = predictions.groups.astype(str)
+        gparts = []
+        for name, s in predictions.scores.items():
+            f = pd.DataFrame({"group": g, "score": _bin(s, res[name]), "label": y, "rows": 1, "weight": w})
+            f = f.groupby(["group", "score", "label"], sort=True, as_index=False).sum()
+            f.insert(0, "model", name)
+            gparts.append(f)
+        gc = pd.concat(gparts, ignore_index=True)
+    agg = Aggregate.from_frame(cells, score_kinds=dict(predictions.score_kinds), resolution=res,
+                               weighted=predictions.sample_weight is not None, group_cells=gc, time_column=predictions.mapping.time,
+                               source={"engine": "pandas"})
+    names = list(predictions.scores)
+    if len(names) == 2:
+        t = deployed_thresholds(agg, thresholds or {})
+        a, b = names
+        sa, sb = _bin(predictions.scores[a], res[a]), _bin(predictions.scores[b], res[b])
+        f = pd.DataFrame({"stratum": predictions.segments[strata_column].astype(str) if strata_column else "",
+                          "group": predictions.groups.astype(str) if (groups and predictions.groups is not None) else "",
+                          "act_a": (sa >= t[a]).astype(np.int64), "act_b": (sb >= t[b]).astype(np.int64),
+                          "label": y, "rows": 1, "weight": w})
+        paired = f.groupby(["stratum", "group", "act_a", "act_b", "label"], sort=True, as_index=False).sum()
+        agg = dataclasses.replace(agg, paired=paired, paired_thresholds=t, strata_column=strata_column)
+    return agg
+
+
+def deployed_thresholds(agg: Aggregate, thresholds: dict) -> dict:
+    """The board's thresholds: given ones, else 0.5 (probabilities, decisions) or the middle
+    of the score range (raw scores), as :func:`evalcore.board.default_threshold`."""
+    out = {}
+    for m, kind in agg.score_kinds.items():
+        if m in thresholds:
+            out[m] = float(thresholds[m])
+        elif kind == "score":
+            lo, hi = agg.score_range(m)
+            out[m] = float((lo + hi) / 2.0)
+        else:
+            out[m] = 0.5
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# calibration from cells
+# --------------------------------------------------------------------------------------
+
+
+def _quantile_of_counts(values_asc: np.ndarray, rows: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """numpy's default (linear) quantile of the rows that ``(values, rows)`` stand for."""
+    cum = np.cumsum(rows)
+    n = int(cum[-1])
+    pos = q * (n - 1)
+    lo = np.floor(pos).astype(np.int64)
+    hi = np.minimum(lo + 1, n - 1)
+    a = values_asc[np.searchsorted(cum, lo, side="right")]
+    b = values_asc[np.searchsorted(cum, hi, side="right")]
+    frac = pos - lo
+    return np.where(a == b, a, a + (b - a) * frac)
+
+
+def reliability_of(part: pd.DataFrame, *, n_bins: int = 10, strategy: str = "uniform") -> Reliability:
+    """:func:`evalcore.calibration.reliability` from the cells of one model.
+
+    Uniform bins are exact when the score grid refines the bin edges (resolution None, or
+    1e-4 with 10 bins). Quantile edges come from the cells' representatives (exact with
+    resolution None). Slope and intercept are fitted on the cells with their weights.
+    """
+    s = part["score"].to_numpy()
+    y = part["label"].to_numpy()
+    W_c = part["weight"].to_numpy()
+    if strategy == "uniform":
+        edges = _uniform_edges(n_bins)
+    else:
+        order = np.argsort(s, kind="stable")
+        edges = np.unique(_quantile_of_counts(s[order], part["rows"].to_numpy()[order],
+                                              np.arange(n_bins + 1, dtype=np.float64) / n_bins))
+        if len(edges) == 1:
+            edges = np.array([edges[0], edges[0]])
+    k = len(edges) - 1
+    idx = np.clip(np.searchsorted(edges, s, side="right") - 1, 0, k - 1)
+    W = np.bincount(idx, weights=W_c, minlength=k)
+    WY = np.bincount(idx, weights=W_c * (y == 1), minlength=k)
+    WP = np.bincount(idx, weights=part["score_sum"].to_numpy(), minlength=k)
+    W2 = np.bincount(idx, weights=part["weight_sq"].to_numpy(), minlength=k)
+    rows = np.bincount(idx, weights=part["rows"].to_numpy(), minlength=k).astype(np.int64)
+    ne = W > 0
+    safe = np.where(ne, W, 1.0)
+    mean_pred = np.where(ne, WP / safe, np.nan)
+    frac_pos = np.where(ne, WY / safe, np.nan)
+    n_eff = np.where(ne, W * W / np.where(W2 > 0, W2, 1.0), 0.0)
+    lo, hi = wilson_interval(np.where(ne, frac_pos, 0.0) * n_eff, n_eff)
+    bins = tuple(ReliabilityBin(low=float(edges[i]), high=float(edges[i + 1]), count=float(W[i]), n_rows=int(rows[i]),
+                                mean_pred=float(mean_pred[i]), frac_pos=float(frac_pos[i]),
+                                frac_pos_low=float(lo[i]), frac_pos_high=float(hi[i])) for i in range(k))
+    undefined: dict[str, str] = {}
+    n_empty = int((~ne).sum())
+    if n_empty:
+        undefined["bins"] = f"{n_empty} of {k} bins are empty (no predictions); their rate is undefined, not 0"
+    N = float(W.sum())
+    n_pos = float(W_c[y == 1].sum())
+    S = float(part["score_sum"].sum())
+    Q = float(part["score_sq_sum"].sum())
+    S1 = float(part["score_sum"].to_numpy()[y == 1].sum())
+    brier = (n_pos - 2.0 * S1 + Q) / N  # Σw(p − y)² = Σw·p² − 2Σ_{y=1}w·p + Σ_{y=1}w
+    log_loss = -float(part["log_sum"].sum()) / N
+    mean_p = S / N
+    if mean_p > 0:
+        oe = (n_pos / N) / mean_p
+    else:
+        oe = np.nan
+        undefined["oe_ratio"] = "every predicted probability is 0, so observed/expected divides by 0"
+    # cells as weighted observations: the same likelihood as the rows when each cell is one score
+    x = _logit(np.where(W_c > 0, part["score_sum"].to_numpy() / np.where(W_c > 0, W_c, 1.0), s))
+    slope, intercept, reason = _logistic_fit(x, y, W_c)
+    if reason:
+        undefined["slope"] = undefined["intercept"] = reason
+    return Reliability(bins=bins, n_bins=k, strategy=strategy, brier=float(brier), log_loss=log_loss,
+                       log_loss_clip=LOG_LOSS_EPS, ece=float(np.sum(np.abs(WY[ne] - WP[ne])) / N), oe_ratio=float(oe),
+                       slope=float(slope), intercept=float(intercept), n=N, n_pos=n_pos,
+                       n_rows=int(part["rows"].sum()), undefined=undefined)
+
+
+# --------------------------------------------------------------------------------------
+# segments and the analytic standard error from cells
+# --------------------------------------------------------------------------------------
+
+
+def _segment_curves(agg: Aggregate, model: str, col: str, table, *, deployed, grid, kind, base_rate) -> SegmentCurves:
+    p = agg.part(model, col)
+    levels = sorted(set(p["level"]))
+    curves, evs, n = [], [], []
+    for lv in levels:
+        c = _price(counts_of(p[p["level"].to_numpy() == lv], agg.resolution[model]), table, kind, 0.01,
+                   base_rate if np.isfinite(base_rate) else None)
+        curves.append(c)
+        evs.append(c.ev[_point_index(c.thresholds, grid)])
+        n.append(float(p["weight"].to_numpy()[p["level"].to_numpy() == lv].sum()))
+    return SegmentCurves(column=col, levels=tuple(levels), n=np.array(n), grid=grid,
+                         ev=np.array(evs).reshape(len(levels), len(grid)),
+                         t_opt=np.array([c.t_opt for c in curves]), ev_opt=np.array([c.ev_opt for c in curves]),
+                         ev_deployed=np.array([c.ev[_point_index(c.thresholds, float(deployed))] for c in curves]),
+                         deployed=float(deployed), curves=tuple(curves), base_rate=base_rate)
+
+
+def _analytic_se(part: pd.DataFrame, table: ValueTable, t: float) -> float:
+    v = table.vector()
+    act = part["score"].to_numpy() >= t
+    pos = part["label"].to_numpy() == 1
+    x = np.where(act, np.where(pos, v[0], v[1]), np.where(pos, v[2], v[3]))
+    w, w2 = part["weight"].to_numpy(), part["weight_sq"].to_numpy()
+    total = w.sum()
+    if total <= 0:
+        return float("nan")
+    wp, wn = w[pos].sum(), w[~pos].sum()
+    if table.prevalence is not None and wp > 0 and wn > 0:
+        base, pi = wp / total, table.prevalence
+        mp, mn = (w[pos] * x[pos]).sum() / wp, (w[~pos] * x[~pos]).sum() / wn
+        infl = np.where(pos, pi / base * (x - mp), (1 - pi) / (1 - base) * (x - mn))
+    else:
+        infl = x - (w * x).sum() / total
+    return float(np.sqrt(np.sum(w2 * infl ** 2)) / total)
+
+
+# --------------------------------------------------------------------------------------
+# the bootstrap from cells (the same draws as the row path)
+# --------------------------------------------------------------------------------------
+
+
+def _rows_design(key, stratum, rows, weight, n_keys: int, scheme: str) -> _Design:
+    """The rows/stratified design of ``bootstrap._design`` from cells: units are distinct
+    (stratum, key), sorted, with their row counts as multiplicities."""
+    n_strata = int(stratum.max()) + 1 if len(stratum) else 1
+    code = stratum * n_keys + key
+    mult_all = np.bincount(code, weights=rows, minlength=n_strata * n_keys)
+    w_all = np.bincount(code, weights=weight, minlength=n_strata * n_keys)
+    code = np.flatnonzero(mult_all)
+    mult = np.rint(mult_all[code]).astype(np.int64)
+    u_s, u_k = code // n_keys, code % n_keys
+    u_w = w_all[code] / mult  # exactly 1.0 without weights; else the cell's mean weight
+    full = np.bincount(u_k, weights=u_w * mult, minlength=n_keys).astype(float)
+    bounds = np.flatnonzero(np.r_[True, u_s[1:] != u_s[:-1]])
+    stops = np.r_[bounds[1:], len(u_s)]
+    strata_t = tuple((int(a), int(b), int(mult[a:b].sum())) for a, b in zip(bounds, stops))
+    p = np.empty(len(u_s))
+    for a, b, m in strata_t:
+        p[a:b] = mult[a:b] / m
+    return _Design(scheme=scheme, n_keys=n_keys, strata=strata_t, p=p, mult=mult, unit_key=u_k, unit_w=u_w,
+                   group_keys=None, full=full, unique_keys=len(np.unique(u_k)) == len(u_k))
+
+
+def _cluster_design(group, key, weight, n_keys: int) -> _Design:
+    from scipy import sparse
+
+    codes, uniq = pd.factorize(pd.Series(group), sort=True)
+    n_groups = len(uniq)
+    gk = sparse.csr_matrix((weight, (codes, key)), shape=(n_groups, n_keys))
+    gk.sum_duplicates()
+    if n_keys <= 64:
+        gk = gk.toarray()
+    full = np.asarray(gk.sum(axis=0)).ravel().astype(float)
+    return _Design(scheme="cluster", n_keys=n_keys, strata=((0, n_groups, n_groups),), p=np.full(n_groups, 1.0 / n_groups),
+                   mult=np.ones(n_groups, np.int64), unit_key=None, unit_w=None, group_keys=gk, full=full)
+
+
+def _design_for(agg: Aggregate, model: str, config, keyfn, n_keys: int) -> _Design:
+    """keyfn(score, label) -> key; the scheme of ``config``."""
+    if config.scheme == "cluster":
+        if agg.group_cells is None:
+            raise InputError("the cluster bootstrap needs per-group cells: aggregate with the group column.")
+        g = agg.group_cells[agg.group_cells["model"].to_numpy() == model]
+        return _cluster_design(g["group"].to_numpy(), keyfn(g["score"].to_numpy(), g["label"].to_numpy()),
+                               g["weight"].to_numpy().astype(float), n_keys)
+    col = config.strata_column if config.scheme == "stratified" else ""
+    if col and col not in agg.segments:
+        raise InputError(f"stratified bootstrap by {col!r}: not an aggregated segment column; segments are {list(agg.segments)}.")
+    p = agg.part(model, col)
+    stratum = pd.factorize(p["level"], sort=True)[0].astype(np.int64) if col else np.zeros(len(p), np.int64)
+    return _rows_design(keyfn(p["score"].to_numpy(), p["label"].to_numpy()), stratum, p["rows"].to_numpy(),
+                        p["weight"].to_numpy(), n_keys, "stratified" if col else "rows")
+
+
+def _ev_boot(design: _Design, table, config, rng):
+    v, prev = table.vector(), table.prevalence
+
+    def stat(k):
+        return {"ev": _ev_from_cells(k[:, 0], k[:, 1], k[:, 2], k[:, 3], v, prev)}
+
+    est = float(stat(design.full[None, :])["ev"][0])
+    dist = _replicates(design, rng, config.n_resamples, None, stat)["ev"]
+    jack = (_jackknife(design, stat, ["ev"])["ev"], design.mult) if config.method == "bca" else None
+    return _summarise(dist, est, level=config.level, method=config.method, scheme=design.scheme,
+                      n_resamples=config.n_resamples, jack=jack, what="EV")
+
+
+def _optimum_boot(agg: Aggregate, model: str, counts: ScoreCounts, table, config, rng, resolution) -> OptimumBootstrap:
+    scores = counts.scores
+    k = len(scores)
+
+    def keyfn(s, lab):
+        b = _bin_scores(s.copy(), resolution) if resolution is not None else s
+        return np.searchsorted(-scores, -b).astype(np.int64) + k * (1 - lab.astype(np.int64))
+
+    design = _design_for(agg, model, config, keyfn, 2 * k)
+    if config.method == "bca" and design.n_units * 2 * k > _MAX_JACKKNIFE_WORK:
+        raise InputError("method='bca' needs too large a jackknife here; use method='percentile'.")
+    grid = scores[::-1].copy() if k <= 201 else np.linspace(scores[-1], scores[0], 201)
+    grid_idx = np.searchsorted(-scores, -grid, side="right")
+    v, prev = table.vector(), table.prevalence
+
+    def stat(K):
+        return _curve_stats(K, scores, v, prev, grid_idx)
+
+    est = stat(design.full[None, :])
+    reps = _replicates(design, rng, config.n_resamples, None, stat)
+    jack = _jackknife(design, stat, ["ev_opt", "t_opt", "auc"]) if config.method == "bca" else None
+    common = dict(level=config.level, method=config.method, scheme=design.scheme, n_resamples=config.n_resamples)
+    out = {name: _summarise(reps[name], float(est[name][0]), jack=None if jack is None else (jack[name], design.mult),
+                            what=what, **common)
+           for name, what in (("ev_opt", "optimal EV"), ("t_opt", "optimal threshold"), ("auc", "AUC"))}
+    band_vals = reps["band"]
+    alpha = (1 - config.level) / 2
+    with np.errstate(invalid="ignore"):
+        ok = np.isfinite(band_vals).any()
+        lo = np.nanquantile(band_vals, alpha, axis=0) if ok else np.full(len(grid), np.nan)
+        hi = np.nanquantile(band_vals, 1 - alpha, axis=0) if ok else np.full(len(grid), np.nan)
+    band = CurveBand(grid=grid, estimate=est["band"][0], low=lo, high=hi, level=float(config.level))
+    return OptimumBootstrap(ev_opt=out["ev_opt"], t_opt=out["t_opt"], auc=out["auc"], band=band,
+                            resolution=resolution, n_thresholds=k)
+
+
+_A_CELLS = ([0, 2], [1, 3], [4, 6], [5, 7])
+_B_CELLS = ([0, 4], [1, 5], [2, 6], [3, 7])
+
+
+def _compare_boot(agg: Aggregate, table, config, rng, names) -> Comparison:
+    p = agg.paired
+    key = (4 * (1 - p["act_a"].to_numpy()) + 2 * (1 - p["act_b"].to_numpy()) + (1 - p["label"].to_numpy())).astype(np.int64)
+    w = p["weight"].to_numpy().astype(float)
+    if config.scheme == "cluster":
+        if not (p["group"].astype(str) != "").any():
+            raise InputError("the cluster comparison needs the paired table per group.")
+        design = _cluster_design(p["group"].to_numpy(), key, w, 8)
+    else:
+        if config.scheme == "stratified":
+            if agg.strata_column != config.strata_column:
+                raise InputError(f"the paired table was not aggregated by {config.strata_column!r}.")
+            st = pd.factorize(p["stratum"], sort=True)[0].astype(np.int64)
+        else:
+            st = np.zeros(len(p), np.int64)
+        design = _rows_design(key, st, p["rows"].to_numpy(), w, 8, "stratified" if config.scheme == "stratified" else "rows")
+    v, prev = table.vector(), table.prevalence
+
+    def stat(k):
+        ev_a = _ev_from_cells(*[k[:, i].sum(axis=1) for i in _A_CELLS], v, prev)
+        ev_b = _ev_from_cells(*[k[:, i].sum(axis=1) for i in _B_CELLS], v, prev)
+        return {"a": ev_a, "b": ev_b, "diff": ev_b - ev_a}
+
+    est = {k: float(x[0]) for k, x in stat(design.full[None, :]).items()}
+    reps = _replicates(design, rng, config.n_resamples, None, stat)
+    jack = _jackknife(design, stat, ["a", "b", "diff"]) if config.method == "bca" else None
+    res = {k: _summarise(reps[k], est[k], level=config.level, method=config.method, scheme=design.scheme,
+                         n_resamples=config.n_resamples, jack=None if jack is None else (jack[k], design.mult),
+                         what="EV difference" if k == "diff" else "EV") for k in ("a", "b", "diff")}
+    a_name, b_name = names
+    d = res["diff"]
+    finite = ~np.isnan(reps["diff"])
+    p_better = float(np.mean(reps["diff"][finite] > 0)) if finite.any() else float("nan")
+    level = config.level
+    pct = f"{level:.0%}" if round(level * 100, 6) == round(level * 100) else f"{level * 100:g}%"
+    ci_words = f"the {pct} CI of EV_{b_name} − EV_{a_name}"
+    if not (np.isfinite(d.low) and np.isfinite(d.high)):
+        verdict, text = "undefined", f"No verdict: {ci_words} could not be formed ({'; '.join(d.undefined.values())})."
+    elif d.low > 0:
+        verdict, text = "better", f"{b_name} is better: {ci_words} excludes 0."
+    elif d.high < 0:
+        verdict, text = "worse", f"{b_name} is worse: {ci_words} excludes 0."
+    else:
+        verdict, text = "no significant difference", f"No significant difference between {b_name} and {a_name}: {ci_words} includes 0."
+    t = agg.paired_thresholds
+    return Comparison(a=a_name, b=b_name, threshold_a=float(t[a_name]), threshold_b=float(t[b_name]), ev_a=res["a"],
+                      ev_b=res["b"], diff=d, p_b_better=p_better, verdict=verdict, verdict_text=text, scheme=design.scheme)
+
+
+# --------------------------------------------------------------------------------------
+# the board
+# --------------------------------------------------------------------------------------
+
+
+def _heatmap_grid(part: pd.DataFrame, kind: str, positive_rate: float, n: int = 101) -> np.ndarray:
+    """:func:`evalcore.board.heatmap_grid` from cells (the 0.1% quantile from row counts)."""
+    s = part["score"].to_numpy()
+    lo, hi = float(part["score_min"].min()), float(part["score_max"].max())
+    if kind == "probability" and positive_rate < 0.1 and hi > 0:
+        order = np.argsort(s, kind="stable")
+        q = float(_quantile_of_counts(s[order], part["rows"].to_numpy()[order], np.array([0.001]))[0])
+        start = max(q, 1e-4)
+        if hi > start:
+            return np.geomspace(start, hi, n)
+    return np.linspace(lo, hi, n)
+
+
+def evaluate_aggregate(agg: Aggregate, table: ValueTable, config=None, *, progress=None):
+    """The board of :func:`evalcore.board.evaluate`, from an :class:`Aggregate` (no rows).
+
+    Same ``BoardResult`` (and ``to_dict()`` keys) as the row path, plus ``"aggregate"``
+    (engine and resolution per model). Drift is not computed from an aggregate yet:
+    ``drift_undefined`` says so.
+    """
+    from .board import BoardConfig, BoardResult, ModelResult, action, bootstrap_resolution, decision_inputs
+
+    config = config or BoardConfig()
+    if not isinstance(agg, Aggregate):
+        raise InputError(f"agg must be an Aggregate; got {type(agg).__name__}.")
+    unknown = set(config.thresholds) - set(agg.models)
+    if unknown:
+        raise InputError(f"thresholds given for unknown models {sorted(unknown)}; models are {sorted(agg.models)}.")
+    if config.scheme == "cluster" and config.n_resamples > 0 and agg.group_cells is None:
+        raise InputError("the cluster bootstrap needs a group id column (e.g. customer id); map one or use rows.")
+    thresholds = deployed_thresholds(agg, config.thresholds)
+    n, n_pos, n_rows = agg.totals()
+    rate = n_pos / n if n > 0 else float("nan")
+    boot = config.n_resamples > 0
+    names = agg.models
+    total = 2 * len(names) + (1 if len(names) == 2 else 0)
+    step = [0]
+
+    def tick(what):
+        step[0] += 1
+        if progress is not None:
+            progress(step[0], total, what)
+
+    models = {}
+    for i, name in enumerate(names):
+        kind = agg.score_kinds[name]
+        r = agg.resolution[name]
+        part = agg.part(name)
+        c = counts_of(part, r)
+        curve = price_curve(c, table, score_kind=kind)
+        t = thresholds[name]
+        grid = _heatmap_grid(part, kind, rate)
+        base_rate = c.n_pos / c.n if c.n > 0 else float("nan")
+        segs = {col: _segment_curves(agg, name, col, table, deployed=t, grid=grid, kind=kind, base_rate=base_rate)
+                for col in agg.segments}
+        cal = reliability_of(part, n_bins=config.n_bins, strategy=config.strategy) if kind == "probability" else None
+        at = curve.confusion_at(t)
+        ev_ci = opt = None
+        if boot:
+            if len(names) == 1:
+                def key4(s, lab, t=t):
+                    return 2 * (s < t).astype(np.int64) + (1 - lab.astype(np.int64))
+                ev_ci = _ev_boot(_design_for(agg, name, config, key4, 4), table, config, config.seed + 17 * i)
+            tick(f"EV interval of {name}")
+            if kind != "decision":
+                br = bootstrap_resolution(c, kind, config.max_exact_scores)
+                cb = _rebin(c, br) if br is not None else c
+                opt = _optimum_boot(agg, name, cb, table, config, config.seed + 17 * i + 1,
+                                    br if br is not None else r)
+            tick(f"re-optimised threshold of {name}")
+        models[name] = ModelResult(
+            name=name, score_kind=kind, threshold=t, counts=c, curve=curve, at_threshold=at, ev=curve.ev_at(t),
+            attribution=curve.attribution_at(t), auc=auc_from_counts(c), calibration=cal, segments=segs, ev_ci=ev_ci,
+            ev_se=_analytic_se(part, table, t), optimum=opt,
+            intervals=metric_intervals(at.tp, at.fp, at.fn, at.tn, level=config.level))
+    comparison = None
+    if boot and len(names) == 2:
+        if agg.paired is None:
+            raise InputError("comparing two models needs the paired table (aggregate both models together).")
+        if any(abs(agg.paired_thresholds[m] - thresholds[m]) > 0 for m in names):
+            raise InputError(f"the paired table was cut at {agg.paired_thresholds}, the board uses {thresholds}: "
+                             "aggregate again with the board's thresholds.")
+        comparison = _compare_boot(agg, table, config, config.seed + 99, tuple(names))
+        tick("paired comparison")
+        for nm, res in ((names[0], comparison.ev_a), (names[1], comparison.ev_b)):
+            models[nm] = dataclasses.replace(models[nm], ev_ci=res)
+    source = {**agg.source, "resolution": {m: agg.resolution[m] for m in names},
+              "exact": all(agg.resolution[m] is None for m in names)}
+    und = ("no time column mapped: drift needs one" if agg.time_column is None else
+           "drift from an aggregate is not computed yet: evaluate the rows (pandas engine) for drift")
+    result = BoardResult(n=n, n_pos=n_pos, n_rows=n_rows, table=table, config=config, models=models,
+                         comparison=comparison, drift=None, drift_undefined=und, aggregate=source)
+    return dataclasses.replace(result, action=action(decision_inputs(result)))
