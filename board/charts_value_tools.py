@@ -1,0 +1,113 @@
+"""Plotly figures for the Value tools page: AHP weights, the sensitivity tornado, the joint draws.
+
+No Streamlit calls and no math: every number drawn comes from ``evalcore.ahp`` or
+``evalcore.sensitivity``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from evalcore.ahp import AHPWeights
+from evalcore.sensitivity import CELL_NAMES, ValueSensitivity
+from evalcore.value import CELLS
+
+from .charts import PALETTE
+
+LOW_COLOR, HIGH_COLOR = "#E4572E", "#0B5FFF"
+BAND_COLOR = "rgba(118, 176, 65, 0.18)"
+QUANTITIES = {"ev_opt": "EV per decision at the optimum", "t_opt": "optimal threshold t_opt"}
+
+
+def _fmt(x: float, unit: str = "") -> str:
+    if not np.isfinite(x):
+        return "—" if np.isnan(x) else ("∞" if x > 0 else "−∞")
+    return f"{x:+,.2f} {unit}".rstrip() if unit else f"{x:.4g}"
+
+
+def ahp_weights_figure(result: AHPWeights, *, height: int = 260) -> go.Figure:
+    """Horizontal bars of the weights, largest on top, labelled with the weight."""
+    order = np.argsort(result.weights)
+    fig = go.Figure(go.Bar(
+        x=result.weights[order], y=[result.items[i] for i in order], orientation="h", name="weight",
+        marker_color=PALETTE[0], text=[f"{result.weights[i]:.3f}" for i in order], textposition="auto",
+        hovertemplate="%{y}: weight %{x:.4f}<extra></extra>"))
+    fig.update_layout(height=height, margin=dict(l=10, r=10, t=40, b=40), template="plotly_white", showlegend=False,
+                      title=f"AHP weights (CR {_fmt(result.cr)})")
+    fig.update_xaxes(title="weight (sums to 1)", rangemode="tozero")
+    return fig
+
+
+def tornado_figure(sens: ValueSensitivity, model: str, *, quantity: str = "ev_opt", unit: str = "",
+                   height: int = 300) -> go.Figure:
+    """One model's tornado: for each amount, the value of ``quantity`` after −p and +p.
+
+    Bars start at the unperturbed value (the vertical line) and end at the perturbed one;
+    the widest swing is on top. ``quantity`` is "ev_opt" (EV per decision at the
+    re-optimised threshold) or "t_opt". For t_opt the green band is the robustness limit
+    (base ± t_tol). A perturbation whose t_opt is not finite (act on no one) is drawn as
+    text instead of a bar.
+    """
+    if quantity not in QUANTITIES:
+        raise ValueError(f"quantity must be one of {sorted(QUANTITIES)}; got {quantity!r}")
+    i = sens.models.index(model)
+    base = float(sens.base_ev_opt[i] if quantity == "ev_opt" else sens.base_t_opt[i])
+    vals = sens.oat_ev_opt[i] if quantity == "ev_opt" else sens.oat_t_opt[i]  # (4 cells, 2 directions)
+    with np.errstate(invalid="ignore"):
+        swing = np.nan_to_num(np.abs(vals - base), nan=0.0, posinf=np.inf).max(axis=1)
+    order = np.argsort(swing, kind="stable")  # plotly draws the first category at the bottom
+    labels = [CELL_NAMES[CELLS[c]] for c in order]
+    pct = round(sens.perturbation * 100)
+    fig = go.Figure()
+    for d, (name, color) in enumerate(((f"amount −{pct}%", LOW_COLOR), (f"amount +{pct}%", HIGH_COLOR))):
+        v = vals[order, d]
+        finite = np.isfinite(v)
+        fig.add_trace(go.Bar(
+            y=labels, x=np.where(finite, v - base, 0.0) if np.isfinite(base) else np.zeros(4),
+            base=base if np.isfinite(base) else 0.0, orientation="h", name=name, marker_color=color,
+            customdata=[_fmt(x, unit if quantity == "ev_opt" else "") for x in v],
+            hovertemplate="%{y} " + name.split()[-1] + ": %{customdata}<extra></extra>"))
+        if not finite.all():
+            fig.add_trace(go.Scatter(x=[base] * int((~finite).sum()), y=[labels[k] for k in np.flatnonzero(~finite)],
+                                     mode="text", text=[_fmt(x) for x in v[~finite]], showlegend=False,
+                                     name=f"{name} not finite", textposition="middle right"))
+    if np.isfinite(base):
+        fig.add_vline(x=base, line=dict(color="#333", width=1, dash="dot"))
+        if quantity == "t_opt":
+            tol = float(sens.t_tol[i])
+            fig.add_vrect(x0=base - tol, x1=base + tol, fillcolor=BAND_COLOR, line_width=0, layer="below",
+                          annotation_text=f"±{tol:.3g} limit", annotation_position="top left")
+    title = f"{model}: {QUANTITIES[quantity]} (base {_fmt(base, unit if quantity == 'ev_opt' else '')})"
+    fig.update_layout(barmode="overlay", height=height, margin=dict(l=10, r=10, t=50, b=40), template="plotly_white",
+                      title=title, legend=dict(orientation="h", y=-0.25, x=0))
+    xt = f"EV per decision ({unit}, gains positive)" if quantity == "ev_opt" and unit else (
+        "EV per decision (gains positive)" if quantity == "ev_opt" else "threshold (act when score ≥ t)")
+    fig.update_xaxes(title=xt)
+    return fig
+
+
+def draws_figure(sens: ValueSensitivity, *, height: int = 300) -> go.Figure:
+    """t_opt of every joint random draw, one row per model, with the base and its ±t_tol band."""
+    fig = go.Figure()
+    for i, m in enumerate(sens.models):
+        t = sens.draw_t_opt[i]
+        if np.isnan(t).all():
+            continue
+        rng = np.random.default_rng(i)  # vertical jitter only, so points do not hide each other
+        y = i + rng.uniform(-0.25, 0.25, size=t.size)
+        ok = sens.draw_ranking_holds
+        fig.add_trace(go.Scatter(x=t, y=y, mode="markers", name=f"{m}: draws", marker=dict(
+            color=PALETTE[i % len(PALETTE)], size=6, opacity=0.6, symbol=np.where(ok, "circle", "x").tolist()),
+            customdata=np.arange(1, t.size + 1), hovertemplate="draw %{customdata}: t_opt %{x:.4f}<extra></extra>"))
+        b, tol = float(sens.base_t_opt[i]), float(sens.t_tol[i])
+        if np.isfinite(b):
+            fig.add_shape(type="rect", x0=b - tol, x1=b + tol, y0=i - 0.4, y1=i + 0.4, fillcolor=BAND_COLOR, line_width=0,
+                          layer="below")
+            fig.add_shape(type="line", x0=b, x1=b, y0=i - 0.4, y1=i + 0.4, line=dict(color="#333", width=2))
+    fig.update_layout(height=height, margin=dict(l=10, r=10, t=50, b=40), template="plotly_white",
+                      title=f"t_opt in {sens.n_random} joint random draws (× marks a draw where the ranking changed)",
+                      legend=dict(orientation="h", y=-0.25, x=0))
+    fig.update_yaxes(tickvals=list(range(len(sens.models))), ticktext=list(sens.models), range=[-0.6, len(sens.models) - 0.4])
+    fig.update_xaxes(title="optimal threshold t_opt (bar: base; green: ± limit)")
+    return fig
