@@ -20,13 +20,14 @@ import hashlib
 import json
 import threading
 import time
-from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 import streamlit as st
+
+from board.lru import BoundedLRU
 
 from evalcore import InputError, read_table
 from evalcore.normalized import TaskScore, cluster_score, learning_curve, task_score
@@ -139,28 +140,6 @@ class Job:
         return self.future.done()
 
 
-class _Results:
-    """A bounded, thread-safe LRU of finished runs shared by sessions (complete runs only)."""
-
-    def __init__(self, max_entries: int = 16):
-        self._d: OrderedDict = OrderedDict()
-        self._lock = threading.Lock()
-        self._max = max_entries
-
-    def get(self, key):
-        with self._lock:
-            if key in self._d:
-                self._d.move_to_end(key)
-                return self._d[key]
-            return None
-
-    def put(self, key, value) -> None:
-        with self._lock:
-            self._d[key] = value
-            while len(self._d) > self._max:
-                self._d.popitem(last=False)
-
-
 @st.cache_resource
 def executor() -> ThreadPoolExecutor:
     """The process-wide pool of background runs (two workers: the machines are small)."""
@@ -168,8 +147,8 @@ def executor() -> ThreadPoolExecutor:
 
 
 @st.cache_resource
-def _results() -> _Results:
-    return _Results()
+def _results() -> BoundedLRU:
+    return BoundedLRU(16)
 
 
 def _job_key(kind: str) -> str:

@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import threading
-from collections import OrderedDict
 from typing import Callable
 
 import numpy as np
@@ -45,6 +43,7 @@ from evalcore.data import Predictions
 from evalcore.value import ValueTable
 
 from . import state
+from .lru import BoundedLRU
 
 OPTIONS_KEY = "unc_options"  # the applied Options (a non-widget key: never cleaned up on a page switch)
 K_N, K_METHOD, K_SCHEME, K_SEED, K_LEVEL = "unc_n", "unc_method", "unc_scheme", "unc_seed", "unc_level"
@@ -245,32 +244,9 @@ def wilson(curves: dict, thresholds: dict, level: float) -> dict:
 # --------------------------------------------------------------------------------------
 
 
-class _Results:
-    """A bounded, thread-safe LRU of results keyed by small tuples."""
-
-    def __init__(self, max_entries: int = 48):
-        self._d: OrderedDict = OrderedDict()
-        self._lock = threading.Lock()
-        self._max = max_entries
-
-    def get(self, key):
-        with self._lock:
-            if key in self._d:
-                self._d.move_to_end(key)
-                return self._d[key]
-            return None
-
-    def put(self, key, value) -> None:
-        with self._lock:
-            self._d[key] = value
-            self._d.move_to_end(key)
-            while len(self._d) > self._max:
-                self._d.popitem(last=False)
-
-
 @st.cache_resource
-def _results() -> _Results:
-    return _Results()
+def _results() -> BoundedLRU:
+    return BoundedLRU(48)
 
 
 def _keys(preds: Predictions, table: ValueTable, opts: Options) -> tuple:

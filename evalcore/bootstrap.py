@@ -46,6 +46,7 @@ from scipy import sparse
 from scipy.special import ndtr, ndtri
 from scipy.stats import rankdata
 
+from ._json import json_float as _none
 from ._checks import check_binary_scores
 from ._errors import InputError, ProblemList
 from .counts import _bin_scores, _score_counts
@@ -74,13 +75,6 @@ __all__ = [
 METHODS = ("percentile", "bca")
 _MAX_CELLS_PER_BATCH = 4_000_000  # float64 cells held per batch of replicates (~32 MB)
 _MAX_JACKKNIFE_WORK = 300_000_000  # units × keys a BCa jackknife may evaluate
-
-
-def _none(x):
-    if x is None:
-        return None
-    x = float(x)
-    return x if np.isfinite(x) else None
 
 
 # --------------------------------------------------------------------------------------

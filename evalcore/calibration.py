@@ -27,6 +27,7 @@ from sklearn.isotonic import IsotonicRegression
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedKFold
 
+from ._json import json_float as _nan_to_none
 from ._checks import check_binary_scores
 from ._errors import InputError, Problem, ProblemList
 
@@ -55,11 +56,6 @@ LOG_LOSS_EPS = 1e-15
 _STRATEGIES = ("uniform", "quantile")
 _METHODS = ("platt", "isotonic", "temperature")
 _KINDS = ("probability", "score")
-
-
-def _nan_to_none(x):
-    x = float(x)
-    return x if np.isfinite(x) else None
 
 
 # --------------------------------------------------------------------------- Wilson

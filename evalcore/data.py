@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ._json import json_float as _json_float
 from ._errors import InputError, ProblemList
 
 __all__ = [
@@ -323,11 +324,6 @@ class Predictions:
         if self.groups is not None:
             out["n_groups"] = int(pd.unique(self.groups).shape[0])
         return out
-
-
-def _json_float(x):
-    x = float(x)
-    return x if np.isfinite(x) else None
 
 
 # --------------------------------------------------------------------------- read_table

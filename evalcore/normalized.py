@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._json import json_float as _f
 from ._errors import InputError, ProblemList
 from .stability import TrainingData, make_model
 
@@ -57,13 +58,6 @@ __all__ = [
 #: (SNR dB at the band's lower edge, bonus there, bonus at its upper edge) — continuous, linear within a band.
 SNR_BANDS = ((0.0, 0.0, 0.125), (10.0, 0.125, 0.25), (15.0, 0.25, 0.375), (25.0, 0.375, 0.5), (40.0, 0.5, 0.5))
 CLUSTERING = "clustering"
-
-
-def _f(x) -> float | None:
-    if x is None:
-        return None
-    x = float(x)
-    return x if math.isfinite(x) else None
 
 
 # --------------------------------------------------------------------------------------

@@ -33,6 +33,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ._json import json_float as _f
 from ._errors import InputError, ProblemList
 
 __all__ = [
@@ -74,11 +75,6 @@ METRICS = {
 }
 #: Above this sample std of the scores the diagnostics checklist is shown (SPEC §3.7).
 STD_LIMIT = 0.015
-
-
-def _f(x) -> float | None:
-    x = float(x)
-    return x if np.isfinite(x) else None
 
 
 # --------------------------------------------------------------------------------------

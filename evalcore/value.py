@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._json import json_float as _nan_none
 from ._errors import InputError, ProblemList
 from .counts import Confusion, ScoreCounts, _check_all, _check_resolution, _check_threshold, _score_counts, metrics_from_cells
 
@@ -40,13 +41,6 @@ _CELL_WORDS = {
     "fn": "FN (did not act, case positive)",
     "tn": "TN (did not act, case negative)",
 }
-
-
-def _nan_none(x):
-    if x is None:
-        return None
-    x = float(x)
-    return x if np.isfinite(x) else None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True, eq=False)
