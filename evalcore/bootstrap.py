@@ -357,7 +357,7 @@ def wilson_interval(successes, n, *, level: float = 0.95):
     _check_level(level, problems)
     k = np.asarray(successes, dtype=float)
     m = np.asarray(n, dtype=float)
-    if np.any(~np.isfinite(k)) or np.any(~np.isfinite(m)) or np.any(m < 0) or np.any(k < 0) or np.any(k > m):
+    if np.any(~np.isfinite(k)) or np.any(~np.isfinite(m)) or np.any(m < 0) or np.any(k < 0) or np.any(k > m * (1 + 1e-12)):
         problems.add("wilson_counts", "successes and n must be finite with 0 <= successes <= n.",
                      "Pass counts, not rates.", column="successes")
     problems.raise_if_any()

@@ -27,6 +27,7 @@ from sklearn.isotonic import IsotonicRegression
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedKFold
 
+from .bootstrap import wilson_interval  # one Wilson implementation for the whole package
 from ._json import json_float as _nan_to_none
 from ._checks import check_binary_scores
 from ._errors import InputError, Problem, ProblemList
@@ -59,54 +60,6 @@ _KINDS = ("probability", "score")
 
 
 # --------------------------------------------------------------------------- Wilson
-
-
-def wilson_interval(successes, n, *, level=0.95) -> tuple[np.ndarray, np.ndarray]:
-    """Wilson score interval for a proportion, vectorised.
-
-    Parameters
-    ----------
-    successes : array-like
-        Number of successes (may be fractional, e.g. an effective count).
-    n : array-like
-        Number of trials, broadcastable against ``successes``. Where ``n == 0`` the
-        interval is undefined and both ends are NaN.
-    level : float, default=0.95
-        Confidence level in (0, 1).
-
-    Returns
-    -------
-    low, high : ndarray
-        Interval ends, clipped to [0, 1].
-
-    Notes
-    -----
-    With ``p = successes / n`` and ``z`` the ``(1 + level) / 2`` normal quantile::
-
-        centre = (p + z²/(2n)) / (1 + z²/n)
-        half   = z / (1 + z²/n) · sqrt(p(1-p)/n + z²/(4n²))
-
-    Examples
-    --------
-    >>> lo, hi = wilson_interval(8, 10)
-    >>> round(float(lo), 4), round(float(hi), 4)
-    (0.4902, 0.9433)
-    """
-    if not (0.0 < float(level) < 1.0):
-        raise InputError(f"level must be in (0, 1); got {level!r}.")
-    k = np.asarray(successes, dtype=np.float64)
-    m = np.asarray(n, dtype=np.float64)
-    k, m = np.broadcast_arrays(k, m)
-    z = stats.norm.ppf(0.5 + level / 2.0)
-    ok = m > 0
-    safe = np.where(ok, m, 1.0)
-    p = k / safe
-    denom = 1.0 + z * z / safe
-    centre = (p + z * z / (2.0 * safe)) / denom
-    half = z / denom * np.sqrt(np.maximum(p * (1.0 - p), 0.0) / safe + z * z / (4.0 * safe * safe))
-    low = np.where(ok, np.clip(centre - half, 0.0, 1.0), np.nan)
-    high = np.where(ok, np.clip(centre + half, 0.0, 1.0), np.nan)
-    return low, high
 
 
 # --------------------------------------------------------------------------- results

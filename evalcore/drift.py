@@ -69,6 +69,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .calibration import _bin_index, _uniform_edges
+from .bootstrap import wilson_interval
 from ._checks import check_binary_scores
 from ._errors import InputError, ProblemList
 
@@ -432,17 +434,9 @@ def two_proportion_test(x1, n1, x2, n2) -> tuple[float, float]:
     return z, pval
 
 
-def _wilson(x, n, z: float = 1.959963984540054):
-    x = np.asarray(x, dtype=np.float64)
-    n = np.asarray(n, dtype=np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p = x / n
-        den = 1 + z * z / n
-        centre = (p + z * z / (2 * n)) / den
-        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-        lo = np.where(n > 0, centre - half, np.nan)
-        hi = np.where(n > 0, centre + half, np.nan)
-    return np.clip(lo, 0, 1), np.clip(hi, 0, 1)
+def _wilson(x, n):
+    lo, hi = wilson_interval(np.asarray(x, dtype=np.float64), np.asarray(n, dtype=np.float64))
+    return np.asarray(lo), np.asarray(hi)
 
 
 def consecutive_rule(levels, consecutive_red: int = 3) -> str:
@@ -1243,19 +1237,6 @@ def _label_drift(y, d: _Days, config, feature_result):
 # --------------------------------------------------------------------------- calibration drift
 
 
-def _ece(y: np.ndarray, p: np.ndarray, n_bins: int = 10) -> float:
-    """ECE with 10 uniform bins [0,0.1), …, [0.9,1.0] (1.0 in the last bin), SPEC §3.5.
-
-    Private on purpose: evalcore.calibration.reliability is the public home; merge later.
-    """
-    if y.size == 0:
-        return float("nan")
-    b = np.minimum((p * n_bins).astype(np.int64), n_bins - 1)
-    sy = np.bincount(b, weights=y, minlength=n_bins)
-    sp = np.bincount(b, weights=p, minlength=n_bins)
-    return float(np.abs(sy - sp).sum() / y.size)
-
-
 @dataclass(frozen=True, slots=True, kw_only=True, eq=False)
 class CalibrationDrift:
     """Calibration drift: observed/expected ratio and ECE per window against the reference.
@@ -1371,7 +1352,7 @@ def calibration_drift(y_true, y_prob, time, config: DriftConfig | None = None) -
 
 def _calibration_drift(y, prob, d: _Days, config, n_bins: int = 10):
     nb = n_bins
-    b = np.minimum((prob * nb).astype(np.int64), nb - 1)
+    b = _bin_index(prob, _uniform_edges(nb))  # the reliability diagram's bins, float traps included
     idx = d.day * nb + b
     size = d.n_days * nb
     cnt = np.bincount(idx, minlength=size).reshape(d.n_days, nb)

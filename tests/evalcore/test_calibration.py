@@ -78,7 +78,7 @@ def test_wilson_edge_cases():
     assert lo[0] == 0.0 and hi[1] == 1.0  # all-0 / all-1 bins keep a one-sided interval
     assert 0 < hi[0] < 1 and 0 < lo[1] < 1
     assert math.isnan(lo[2]) and math.isnan(hi[2])  # n == 0: undefined, not 0
-    with pytest.raises(InputError, match="level must be in"):
+    with pytest.raises(InputError, match="level must be a confidence level in"):
         wilson_interval(1, 2, level=1.5)
 
 
