@@ -73,6 +73,12 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--json", type=Path, default=None, metavar="OUT.json", help="write the JSON here (default: stdout)")
     e.add_argument("--html", type=Path, default=None, metavar="OUT.html")
     e.add_argument("--pdf", type=Path, default=None, metavar="OUT.pdf")
+    e.add_argument("--engine", choices=["pandas", "duckdb", "spark"], default="pandas",
+                   help="pandas: load the file (fits in memory); duckdb: aggregate Parquet files/globs larger than "
+                        "memory; spark: aggregate Parquet or a table name on a Spark cluster")
+    e.add_argument("--resolution", default="auto", metavar="R",
+                   help="score grid of the duckdb/spark aggregate: auto (exact up to 20000 distinct scores, else "
+                        "1e-4), none (exact) or a number")
     return parser
 
 
@@ -126,12 +132,36 @@ def cmd_validate(args) -> int:
     return 0
 
 
+def _evaluate_engine(args, table, config):
+    """--engine duckdb|spark: aggregate where the data lives, evaluate the aggregate."""
+    from board.engines import Query, aggregate_source
+    from evalcore.aggregate import evaluate_aggregate
+
+    r = args.resolution.strip().lower()
+    try:
+        resolution = None if r in ("none", "exact") else r if r == "auto" else float(r)
+    except ValueError:
+        raise InputError(f"--resolution {args.resolution!r}: use auto, none or a number.") from None
+    m = _mapping(args)
+    query = Query(label=m.label, scores=dict(m.scores), score_kinds=dict(m.score_kinds), positive=m.positive,
+                  segments=tuple(m.segments), group=m.group, weight=m.weight, time=m.time)
+    agg = aggregate_source(str(args.predictions), query, engine=args.engine, resolution=resolution,
+                           thresholds=config.thresholds, scheme=config.scheme, strata_column=config.strata_column)
+    return evaluate_aggregate(agg, table, config)
+
+
 def cmd_evaluate(args) -> int:
+    if getattr(args, "engine", "pandas") != "pandas":
+        return _cmd_evaluate(args, _table(args), engine=True)
+    return _cmd_evaluate(args, None, engine=False)
+
+
+def _cmd_evaluate(args, engine_table, *, engine: bool) -> int:
     from evalcore.board import BoardConfig, evaluate
 
     problems = []
     preds = table = None
-    for step in (_load, _table):
+    for step in (() if engine else (_load, _table)):
         try:
             out = step(args)
         except InputError as err:
@@ -152,7 +182,7 @@ def cmd_evaluate(args) -> int:
     scheme = args.scheme or ("cluster" if args.group else "rows")
     config = BoardConfig(thresholds=thresholds, n_resamples=args.n_resamples, method=args.method, seed=args.seed,
                          scheme=scheme, strata_column=args.strata)
-    result = evaluate(preds, table, config)
+    result = _evaluate_engine(args, engine_table, config) if engine else evaluate(preds, table, config)
     text = json.dumps(result.to_dict(), indent=2, ensure_ascii=False, allow_nan=False)
     if args.json:
         args.json.write_text(text + "\n", encoding="utf-8")

@@ -1,0 +1,168 @@
+"""The board from an aggregate equals the board from the rows (DESIGN §2, scale-out)."""
+
+import dataclasses
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from board import demo
+from evalcore import InputError, ValueTable
+from evalcore.aggregate import (
+    Aggregate,
+    aggregate_predictions,
+    choose_resolution,
+    counts_of,
+    evaluate_aggregate,
+    reliability_of,
+)
+from evalcore.board import BoardConfig, evaluate
+from evalcore.calibration import reliability
+from evalcore.counts import _bin_scores
+from evalcore.data import ColumnMapping, validate
+
+TABLE = ValueTable(tp=500, fp=-20, fn=-500, tn=0)
+# numbers computed from float sums whose order differs between rows and cells (and engines)
+FLOAT_SUMS = ("calibration", "ev_se_analytic")
+
+
+def assert_same_board(rows: dict, agg: dict, *, skip=(), path=""):
+    """Every number equal (not approximately), except float sums of calibration (1e-12 relative)."""
+    if isinstance(rows, dict):
+        for k, v in rows.items():
+            if k in ("drift_undefined", "aggregate") or k in skip:
+                continue
+            assert k in agg, f"{path}.{k} missing"
+            assert_same_board(v, agg[k], skip=skip, path=f"{path}.{k}")
+    elif isinstance(rows, list):
+        assert len(rows) == len(agg), path
+        for i, (u, v) in enumerate(zip(rows, agg)):
+            assert_same_board(u, v, skip=skip, path=f"{path}[{i}]")
+    elif any(f in path for f in FLOAT_SUMS) and isinstance(rows, float):
+        assert agg == pytest.approx(rows, rel=1e-12, abs=1e-15), path
+    else:
+        assert rows == agg, f"{path}: {rows!r} != {agg!r}"
+
+
+def _demo(sort_by):
+    f = demo.demo_frame(n=12_000)
+    # strata (groups) listed in sorted order: the row path numbers them by first appearance,
+    # the aggregate in sorted order — the same draws need the same numbering
+    f = f.sort_values(sort_by, kind="stable").reset_index(drop=True)
+    return validate(f, ColumnMapping(label="is_fraud", scores={"old": "score_old", "new": "score_new"},
+                                     segments=("customer_type", "channel"), group="customer_id"))
+
+
+@pytest.fixture(scope="module")
+def demo_preds():
+    return _demo("channel")
+
+
+@pytest.mark.parametrize("scheme", ["rows", "stratified", "cluster"])
+def test_exact_aggregate_equals_rows(demo_preds, scheme):
+    if scheme == "cluster":
+        demo_preds = _demo("customer_id")
+    cfg = BoardConfig(n_resamples=60, scheme=scheme, strata_column="channel" if scheme == "stratified" else None)
+    rows = evaluate(demo_preds, TABLE, cfg).to_dict()
+    agg = aggregate_predictions(demo_preds, resolution=None, strata_column=cfg.strata_column,
+                                groups=scheme == "cluster")
+    out = evaluate_aggregate(agg, TABLE, cfg).to_dict()
+    assert_same_board(rows, out)
+    assert out["aggregate"]["exact"] and out["aggregate"]["resolution"] == {"old": None, "new": None}
+    assert out["comparison"]["p_b_better"] == rows["comparison"]["p_b_better"]  # the same draws
+
+
+def test_binned_aggregate_equals_binned_rows(demo_preds):
+    """At a resolution the numbers are those of the rows with scores floored to the grid
+    (calibration keeps the original scores' sums, so it is compared on counts only)."""
+    r = 1e-3
+    binned = dataclasses.replace(demo_preds, scores={m: _bin_scores(s.copy(), r) for m, s in demo_preds.scores.items()})
+    cfg = BoardConfig(n_resamples=60)
+    rows = evaluate(binned, TABLE, cfg).to_dict()
+    out = evaluate_aggregate(aggregate_predictions(demo_preds, resolution=r), TABLE, cfg).to_dict()
+    assert_same_board(rows, out, skip=("calibration", "resolution", "bootstrap_resolution"))  # stated, not equal
+    assert out["aggregate"]["resolution"] == {"old": r, "new": r}
+    for m in ("old", "new"):
+        a, b = rows["models"][m]["calibration"]["bins"], out["models"][m]["calibration"]["bins"]
+        assert [x["count"] for x in a] == [x["count"] for x in b]  # 0.1 edges lie on the 1e-3 grid
+        assert [x["frac_pos"] for x in a] == [x["frac_pos"] for x in b]
+
+
+def test_one_model_ev_interval_and_html(demo_preds, tmp_path):
+    one = dataclasses.replace(demo_preds, scores={"new": demo_preds.scores["new"]},
+                              score_kinds={"new": "probability"})
+    cfg = BoardConfig(n_resamples=60, method="bca")
+    rows = evaluate(one, TABLE, cfg)
+    out = evaluate_aggregate(aggregate_predictions(one, resolution=None), TABLE, cfg)
+    assert_same_board(rows.to_dict(), out.to_dict())
+    from board import export
+
+    export.write_html(out, tmp_path / "b.html", dataset_name="agg", table_version="v1")
+    assert (tmp_path / "b.html").stat().st_size > 10_000
+
+
+def _cells(rows):
+    """A hand-made aggregate: (score, label, rows) for one model, no segments, unweighted."""
+    f = pd.DataFrame(rows, columns=["score", "label", "rows"])
+    f["weight"] = f["rows"].astype(float)
+    f["weight_sq"] = f["weight"]
+    f["score_sum"] = f["score"] * f["rows"]
+    f["score_sq_sum"] = f["score"] ** 2 * f["rows"]
+    p = f["score"].clip(1e-15, 1 - 1e-15)
+    f["log_sum"] = np.where(f["label"] == 1, np.log(p), np.log1p(-p)) * f["rows"]
+    f["score_min"] = f["score_max"] = f["score"]
+    return f.assign(model="m", column="", level="")
+
+
+def test_counts_and_reliability_from_a_hand_table():
+    # rows: 0.8 → 2 pos 1 neg; 0.3 → 1 pos 3 neg; (duplicated key rows are summed)
+    f = _cells([(0.3, 0, 2), (0.8, 1, 2), (0.8, 0, 1), (0.3, 1, 1), (0.3, 0, 1)])
+    agg = Aggregate.from_frame(f, score_kinds={"m": "probability"})
+    c = counts_of(agg.part("m"), None)
+    assert c.scores.tolist() == [0.8, 0.3] and c.pos.tolist() == [2.0, 1.0] and c.neg.tolist() == [1.0, 3.0]
+    assert c.n_rows == 7
+    y = [1, 1, 0, 1, 0, 0, 0]
+    p = [0.8, 0.8, 0.8, 0.3, 0.3, 0.3, 0.3]
+    rel, ref = reliability_of(agg.part("m"), n_bins=5), reliability(y, p, n_bins=5)
+    # bin [0.2, 0.4): 4 rows, 1 positive -> 0.25; bin [0.8, 1]: 3 rows, 2 positives -> 2/3
+    assert [b.count for b in rel.bins] == [0, 4, 0, 0, 3]
+    assert rel.bins[1].frac_pos == 0.25 and rel.bins[4].frac_pos == 2 / 3
+    # Brier by hand: 2·0.2² + 0.8² + 0.7² + 3·0.3² = 0.08 + 0.64 + 0.49 + 0.27 = 1.48 over 7
+    assert rel.brier == pytest.approx(1.48 / 7, rel=1e-12) == ref.brier
+    assert rel.log_loss == pytest.approx(ref.log_loss, rel=1e-12)
+    assert rel.slope == pytest.approx(ref.slope, rel=1e-6) and rel.intercept == pytest.approx(ref.intercept, rel=1e-6)
+    q = reliability_of(agg.part("m"), n_bins=2, strategy="quantile")
+    assert q.edges.tolist() == reliability(y, p, n_bins=2, strategy="quantile").edges.tolist()
+
+
+def test_board_from_a_hand_table_needs_no_rows():
+    f = _cells([(0.9, 1, 3), (0.9, 0, 1), (0.2, 1, 1), (0.2, 0, 5)])
+    res = evaluate_aggregate(Aggregate.from_frame(f, score_kinds={"m": "probability"}), TABLE,
+                             BoardConfig(n_resamples=0, thresholds={"m": 0.5})).to_dict()
+    at = res["models"]["m"]["at_threshold"]
+    assert (at["tp"], at["fp"], at["fn"], at["tn"]) == (3.0, 1.0, 1.0, 5.0)
+    assert at["ev"] == (3 * 500 - 20 - 500) / 10  # = 98
+    # Mann–Whitney over 4 × 6 pairs: 3·5 wins (0.9 vs 0.2), ties 3·1 (at 0.9) and 1·5 (at 0.2) count 1/2
+    assert res["models"]["m"]["auc"] == pytest.approx((15 + 0.5 * 3 + 0.5 * 5) / 24, rel=1e-15)
+    assert res["drift_undefined"] == "no time column mapped: drift needs one"
+
+
+def test_from_frame_lists_every_problem():
+    f = _cells([(0.5, 2, 1)]).drop(columns=["log_sum"])
+    with pytest.raises(InputError, match="lacks columns \\['log_sum'\\]"):
+        Aggregate.from_frame(f, score_kinds={"m": "probability"})
+    f = _cells([(np.inf, 2, 1)])
+    with pytest.raises(InputError, match="non-finite scores(.|\n)*labels in the aggregate must be 0 or 1"):
+        Aggregate.from_frame(f, score_kinds={"m": "probability"})
+
+
+def test_cluster_without_group_cells_is_refused(demo_preds):
+    agg = aggregate_predictions(demo_preds, resolution=None)
+    with pytest.raises(InputError, match="needs a group id column"):
+        evaluate_aggregate(agg, TABLE, BoardConfig(n_resamples=10, scheme="cluster"))
+
+
+def test_choose_resolution():
+    assert choose_resolution(20_000, "probability", 0, 1) is None
+    assert choose_resolution(20_001, "probability", 0, 1) == 1e-4
+    assert choose_resolution(20_001, "score", -3.0, 7.0) == pytest.approx(1e-3)  # 1e-4 of the range 10
