@@ -16,7 +16,6 @@ from sklearn.datasets import load_breast_cancer, load_diabetes, load_iris
 from evalcore import InputError
 from evalcore.drift import (
     DriftConfig,
-    _ece,
     calibration_drift,
     chi_square,
     consecutive_rule,
@@ -382,11 +381,14 @@ def test_calibration_drift_ratio_and_interval():
     assert cd.ece[-1] == pytest.approx(0.1) and cd.ref_ece == pytest.approx(0.0)
 
 
-def test_ece_by_hand():
-    y = np.array([0, 1, 1, 0, 1])
-    p = np.array([0.05, 0.15, 0.95, 1.0, 0.5])
-    # bins: [0,.1): y0 p.05 -> |0-.05|; [.1,.2): |1-.15|; [.5,.6): |1-.5|; [.9,1]: |1-1.95| -> total .05+.85+.5+.95 = 2.35
-    assert _ece(y, p) == pytest.approx(2.35 / 5)
+def test_window_ece_by_hand():
+    # one window whose rows land on the decimal edges (the float traps 0.3, 0.6, 0.7):
+    # bins [0.3,.4): |1-.3|; [.6,.7): |0-.6|; [.7,.8): |1-.7|; [.9,1]: |1-1.0| -> (.7 + .6 + .3 + 0) / 4 = 0.4
+    t = pd.to_datetime(["2026-01-01"] * 4 + ["2026-01-09"] * 4)
+    y = np.array([1, 0, 1, 1, 1, 0, 1, 1])
+    p = np.array([0.3, 0.6, 0.7, 1.0, 0.3, 0.6, 0.7, 1.0])
+    cd = calibration_drift(y, p, t, DriftConfig(reference_days=1, window_days=1))
+    assert cd.ref_ece == pytest.approx(0.4) and cd.ece[-1] == pytest.approx(0.4)
 
 
 def test_calibration_rejects_non_probabilities():
