@@ -1361,10 +1361,16 @@ def guess_mapping(frame: pd.DataFrame) -> dict:
     if label is None:
         label = next((c for c in cols if (lower[c].startswith("is_") or any(h in lower[c] for h in _LABEL_HINTS))
                       and nunique[c] == 2), None)
+    if label is None:
+        # a column plainly named as the label is still the label when its values are wrong:
+        # guessing it lets validation say what is wrong with it instead of hiding it
+        label = next((c for c in cols if lower[c] in _LABEL_NAMES), None)
     if label:
         used.add(label)
-    scores = [c for c in cols if c not in used and is_num(c) and nunique[c] > 1
-              and any(h in lower[c] for h in _SCORE_HINTS) and not _ID_HINT.search(lower[c])][:2]
+    named_score = [c for c in cols if c not in used and any(h in lower[c] for h in _SCORE_HINTS)
+                   and not _ID_HINT.search(lower[c])]
+    # numeric score columns first; a named score column holding text is still offered (validation explains it)
+    scores = ([c for c in named_score if is_num(c) and nunique[c] > 1] + [c for c in named_score if not is_num(c)])[:2]
     used.update(scores)
     time = next((c for c in cols if c not in used and is_time(c)), None)
     if time is None:

@@ -77,8 +77,6 @@ def test_upload_bad_csv_lists_problems(app):
     at = app("views/upload.py")
     csv = b"label,score\n1,0.9\n0,abc\n2,0.7\n"
     at.file_uploader(key="upload_file").set_value(("bad.csv", csv, "text/csv")).run()
-    at.selectbox(key="upload_label").set_value("label").run()
-    at.multiselect(key="upload_scores").set_value(["score"]).run()
     assert not at.exception
     assert at.error and "problems found" in at.error[0].value
     listed = at.dataframe[-1].value

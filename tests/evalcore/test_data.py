@@ -484,3 +484,10 @@ def test_predictions_is_frozen():
     assert isinstance(pred, Predictions)
     with pytest.raises(AttributeError):
         pred.dropped_rows = 3
+
+
+def test_guess_keeps_plainly_named_columns_even_when_their_values_are_wrong():
+    # a 3-valued "label" and a "score" holding text are still guessed, so validation can say what is wrong
+    frame = read_table(b"label,score\n1,0.9\n0,abc\n2,0.7\n", "x.csv")
+    g = guess_mapping(frame)
+    assert g["label"] == "label" and g["scores"] == ["score"]
