@@ -73,9 +73,9 @@ if res is not None:
             st.caption(note)
     right.plotly_chart(cvt.ahp_weights_figure(res), key="vt_tools_weights_chart")
     current = {c: float(getattr(table, c.lower())) for c in ITEMS}
-    st.dataframe(pd.DataFrame({"weight": res.weight_of(), "role": {c: "gain" if c in gains else "cost" for c in ITEMS},
-                               f"proposed amount {unit}".strip(): amounts, f"current amount {unit}".strip(): current}),
-                 width="stretch", key="vt_tools_amounts")
+    st.container(key="vt_tools_amounts").dataframe(pd.DataFrame({
+        "weight": res.weight_of(), "role": {c: "gain" if c in gains else "cost" for c in ITEMS},
+        f"proposed amount {unit}".strip(): amounts, f"current amount {unit}".strip(): current}), width="stretch")
     if st.button("Use these amounts", key="vt_tools_use", type="primary"):
         sources = {c.lower(): f"AHP pairwise judgement (CR {ui.fmt(res.cr, 3)})" for c in ITEMS}
         new_table = table.with_amounts(**{c.lower(): v for c, v in amounts.items()}, sources={**table.sources, **sources})
@@ -123,6 +123,6 @@ for m in models:
     c2.plotly_chart(cvt.tornado_figure(sens, m, quantity="t_opt"), key=f"vt_tools_tornado_t_{m}")
 st.plotly_chart(cvt.draws_figure(sens), key="vt_tools_draws")
 with st.expander("One amount at a time: every number"):
-    st.dataframe(pd.DataFrame(sens.rows()), hide_index=True, width="stretch", key="vt_tools_oat_table")
+    st.dataframe(pd.DataFrame(sens.rows()), hide_index=True, width="stretch")
 for note in sens.notes.values():
     st.caption(note)
