@@ -191,7 +191,9 @@ def spark_runner(source: str, *, spark=None):
 
     def run(sql):
         try:
-            return spark.sql(sql).toPandas()
+            res = spark.sql(sql)
+            # collect, not toPandas: the aggregate is small, and this avoids pyspark's pandas-3 gaps
+            return pd.DataFrame([tuple(r) for r in res.collect()], columns=res.columns)
         except PySparkException as err:
             raise InputError(f"Spark could not aggregate {source}: {str(err).splitlines()[0]}") from None
 
