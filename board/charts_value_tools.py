@@ -34,7 +34,7 @@ def ahp_weights_figure(result: AHPWeights, *, height: int = 260) -> go.Figure:
         marker_color=PALETTE[0], text=[f"{result.weights[i]:.3f}" for i in order], textposition="auto",
         hovertemplate="%{y}: weight %{x:.4f}<extra></extra>"))
     fig.update_layout(height=height, margin=dict(l=10, r=10, t=40, b=40), template="plotly_white", showlegend=False,
-                      title=f"AHP weights (CR {_fmt(result.cr)})")
+                      title="AHP weights (CR " + ("—" if not np.isfinite(result.cr) else f"{result.cr:.3f}") + ")")
     fig.update_xaxes(title="weight (sums to 1)", rangemode="tozero")
     return fig
 
@@ -43,8 +43,8 @@ def tornado_figure(sens: ValueSensitivity, model: str, *, quantity: str = "ev_op
                    height: int = 300) -> go.Figure:
     """One model's tornado: for each amount, the value of ``quantity`` after −p and +p.
 
-    Bars start at the unperturbed value (the vertical line) and end at the perturbed one;
-    the widest swing is on top. ``quantity`` is "ev_opt" (EV per decision at the
+    Bars start at the unperturbed value (the vertical line) and end at the perturbed one,
+    −p and +p side by side; the widest swing is on top. ``quantity`` is "ev_opt" (EV per decision at the
     re-optimised threshold) or "t_opt". For t_opt the green band is the robustness limit
     (base ± t_tol). A perturbation whose t_opt is not finite (act on no one) is drawn as
     text instead of a bar.
@@ -76,10 +76,10 @@ def tornado_figure(sens: ValueSensitivity, model: str, *, quantity: str = "ev_op
         fig.add_vline(x=base, line=dict(color="#333", width=1, dash="dot"))
         if quantity == "t_opt":
             tol = float(sens.t_tol[i])
-            fig.add_vrect(x0=base - tol, x1=base + tol, fillcolor=BAND_COLOR, line_width=0, layer="below",
-                          annotation_text=f"±{tol:.3g} limit", annotation_position="top left")
-    title = f"{model}: {QUANTITIES[quantity]} (base {_fmt(base, unit if quantity == 'ev_opt' else '')})"
-    fig.update_layout(barmode="overlay", height=height, margin=dict(l=10, r=10, t=50, b=40), template="plotly_white",
+            fig.add_vrect(x0=base - tol, x1=base + tol, fillcolor=BAND_COLOR, line_width=0, layer="below")
+    title = f"{model}: {QUANTITIES[quantity]} (base {_fmt(base, unit if quantity == 'ev_opt' else '')}"
+    title += f"; green: ±{float(sens.t_tol[i]):.3g} limit)" if quantity == "t_opt" and np.isfinite(base) else ")"
+    fig.update_layout(barmode="group", bargap=0.25, height=height, margin=dict(l=10, r=10, t=50, b=40), template="plotly_white",
                       title=title, legend=dict(orientation="h", y=-0.25, x=0))
     xt = f"EV per decision ({unit}, gains positive)" if quantity == "ev_opt" and unit else (
         "EV per decision (gains positive)" if quantity == "ev_opt" else "threshold (act when score ≥ t)")

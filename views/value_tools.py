@@ -1,6 +1,7 @@
 """Value tools: amounts from pairwise judgement (AHP) and how much the decision depends on them (SPEC §2.2)."""
 
 import json
+import math
 from itertools import combinations
 
 import pandas as pd
@@ -36,6 +37,7 @@ def _say(a, b):
 
 
 with st.form("vt_tools_ahp_form"):
+    st.caption("Slide left when the first outcome of the pair matters more, right when the second does.")
     cols = st.columns(3)
     judgements = {(a, b): cols[k % 3].select_slider(f"{a} vs {b}", options=SAATY_SCALE, value=1.0, format_func=_say(a, b),
                                                     key=f"vt_tools_pair_{a}_{b}")
@@ -56,19 +58,20 @@ except InputError as err:
     res = amounts = None
 
 if res is not None:
+    cr_text = f"{res.cr:.3f}" if math.isfinite(res.cr) else "—"
     left, right = st.columns([2, 3])
     with left.container(key="vt_tools_ahp_numbers"):
         m1, m2, m3 = st.columns(3)
         m1.metric("λmax", f"{res.lambda_max:.4f}")
         m2.metric("CI", f"{res.ci:.4f}")
-        m3.metric("CR", ui.fmt(res.cr, 3))
+        m3.metric("CR", cr_text)
         if res.inconsistent:
             (a, b), r = res.worst_pair, res.worst_pair_implied
             more, less, r = (a, b, r) if r >= 1 else (b, a, 1 / r)
             st.warning(f"CR {res.cr:.3f} > {CR_LIMIT}: the judgements are inconsistent. Revisit {a} vs {b} first — "
                        f"the other answers imply {more} matters about {r:.2g}× as much as {less}.")
         else:
-            st.success(f"CR {ui.fmt(res.cr, 3)} ≤ {CR_LIMIT}: consistent enough to use.")
+            st.success(f"CR {cr_text} ≤ {CR_LIMIT}: consistent enough to use.")
         for note in res.notes.values():
             st.caption(note)
     right.plotly_chart(cvt.ahp_weights_figure(res), key="vt_tools_weights_chart")
@@ -77,7 +80,7 @@ if res is not None:
         "weight": res.weight_of(), "role": {c: "gain" if c in gains else "cost" for c in ITEMS},
         f"proposed amount {unit}".strip(): amounts, f"current amount {unit}".strip(): current}), width="stretch")
     if st.button("Use these amounts", key="vt_tools_use", type="primary"):
-        sources = {c.lower(): f"AHP pairwise judgement (CR {ui.fmt(res.cr, 3)})" for c in ITEMS}
+        sources = {c.lower(): f"AHP pairwise judgement (CR {cr_text})" for c in ITEMS}
         new_table = table.with_amounts(**{c.lower(): v for c, v in amounts.items()}, sources={**table.sources, **sources})
         state.set_committed_table(new_table, row_version)
         st.session_state["vt_tools_used"] = True

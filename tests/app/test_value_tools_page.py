@@ -52,7 +52,7 @@ def test_equal_judgements_give_equal_weights_and_anchor_amounts(app):
     at = app(PAGE)
     assert at.title[0].value == "Value tools"
     # all pairs "equal": w = 1/4 each, λmax = 4, CI = CR = 0; anchored on the table's FN (−22,000)
-    assert _metrics(at) == {"λmax": "4.0000", "CI": "0.0000", "CR": "0"}
+    assert _metrics(at) == {"λmax": "4.0000", "CI": "0.0000", "CR": "0.000"}
     assert any("consistent enough" in s.value for s in at.success)
     shown = at.container(key="vt_tools_amounts").dataframe[0].value
     assert shown["proposed amount EUR"].to_dict() == pytest.approx({"TP": 22000, "FP": -22000, "FN": -22000, "TN": 22000})
@@ -64,7 +64,7 @@ def test_contradictory_judgements_are_flagged_with_evalcore_numbers(app):
     _judge(at, CONTRADICTORY)
     r = ahp_weights(pairwise_matrix(CONTRADICTORY, ITEMS), items=ITEMS)
     assert r.cr > 0.1
-    assert _metrics(at) == {"λmax": f"{r.lambda_max:.4f}", "CI": f"{r.ci:.4f}", "CR": f"{r.cr:.3g}"}
+    assert _metrics(at) == {"λmax": f"{r.lambda_max:.4f}", "CI": f"{r.ci:.4f}", "CR": f"{r.cr:.3f}"}
     warning = next(w.value for w in at.warning if "inconsistent" in w.value)
     assert warning.startswith(f"CR {r.cr:.3f} > 0.1: the judgements are inconsistent. Revisit FN vs TN first")
     shown = at.container(key="vt_tools_amounts").dataframe[0].value

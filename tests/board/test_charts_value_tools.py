@@ -31,7 +31,7 @@ def test_ahp_weights_bars_are_the_weights_largest_on_top():
     bar = fig.data[0]
     assert dict(zip(bar.y, bar.x)) == pytest.approx(r.weight_of())
     assert list(bar.y)[-1] == "TP" and np.all(np.diff(bar.x) >= 0)  # plotly draws the last category on top
-    assert f"CR {r.cr:.4g}" in fig.layout.title.text
+    assert f"CR {r.cr:.3f}" in fig.layout.title.text
 
 
 @pytest.mark.parametrize("quantity", ["ev_opt", "t_opt"])
