@@ -165,7 +165,7 @@ def test_judgement_problems_are_listed_together():
 
 # --- amounts ------------------------------------------------------------------------------------
 
-LEADER_LIKE = ahp_weights([[1, 4], [1 / 4, 1]], items=["FN", "TP"])  # w = (0.8, 0.2)
+TWO_ITEMS = ahp_weights([[1, 4], [1 / 4, 1]], items=["FN", "TP"])  # w = (0.8, 0.2)
 
 
 def test_amounts_by_scale_and_by_anchor():
@@ -181,16 +181,16 @@ def test_amounts_by_scale_and_by_anchor():
 
 def test_amount_problems():
     with pytest.raises(InputError, match=r"exactly one of scale .* got neither"):
-        ahp_amounts(LEADER_LIKE, gains=["TP"])
+        ahp_amounts(TWO_ITEMS, gains=["TP"])
     with pytest.raises(InputError, match=r"exactly one of scale .* got both"):
-        ahp_amounts(LEADER_LIKE, gains=["TP"], scale=1, anchor=("FN", -1))
+        ahp_amounts(TWO_ITEMS, gains=["TP"], scale=1, anchor=("FN", -1))
     with pytest.raises(InputError) as e:
-        ahp_amounts(LEADER_LIKE, gains=["TP", "XX"], anchor=("FN", 22000))
+        ahp_amounts(TWO_ITEMS, gains=["TP", "XX"], anchor=("FN", 22000))
     assert {p.code for p in e.value.problems} == {"gains_unknown_item", "anchor_sign"}
     assert "anchor FN = +22,000.00 contradicts its role: FN is marked as a cost." in str(e.value)
     with pytest.raises(InputError, match="scale must be a positive finite number"):
-        ahp_amounts(LEADER_LIKE, gains=[], scale=-5)
+        ahp_amounts(TWO_ITEMS, gains=[], scale=-5)
     with pytest.raises(InputError, match="anchor amount must be a non-zero finite number; got 0"):
-        ahp_amounts(LEADER_LIKE, gains=[], anchor=("FN", 0))
+        ahp_amounts(TWO_ITEMS, gains=[], anchor=("FN", 0))
     with pytest.raises(InputError, match="anchor item 'FP' is not compared"):
-        ahp_amounts(LEADER_LIKE, gains=[], anchor=("FP", -1))
+        ahp_amounts(TWO_ITEMS, gains=[], anchor=("FP", -1))
