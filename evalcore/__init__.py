@@ -15,6 +15,7 @@ from .counts import (
     score_counts,
     threshold_counts,
 )
+from .ahp import AHPWeights, ahp_amounts, ahp_weights, pairwise_matrix
 from .bootstrap import (
     BootstrapResult,
     Comparison,
@@ -82,6 +83,7 @@ from .normalized import (
     normalized_score,
     task_score,
 )
+from .sensitivity import ValueSensitivity, value_sensitivity
 from .stability import (
     CVResult,
     ScoreSummary,
@@ -190,4 +192,10 @@ __all__ = [
     "repeated_cv",
     "sample_size_plan",
     "summarize",
+    "AHPWeights",
+    "ahp_amounts",
+    "ahp_weights",
+    "pairwise_matrix",
+    "ValueSensitivity",
+    "value_sensitivity",
 ]
