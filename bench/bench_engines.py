@@ -1,0 +1,97 @@
+"""Scale-out benchmark: DuckDB on a 100M-row Parquet dataset, Spark local[2] on 10M rows.
+
+    .venv/bin/python bench/bench_engines.py [--rows 100_000_000] [--files 20] [--spark-rows 10_000_000]
+        [--dir /tmp/evalboard_bench] [--no-spark]
+
+Prints wall time per phase and the peak resident memory of this process (DuckDB runs in it;
+Spark's JVM is measured separately as the children's peak). Data: one probability model with
+continuous scores (auto resolution 1e-4), two segment columns, 2% positives.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from board.engines import Query, aggregate_source  # noqa: E402
+from evalcore import ValueTable  # noqa: E402
+from evalcore.aggregate import evaluate_aggregate  # noqa: E402
+from evalcore.board import BoardConfig  # noqa: E402
+
+
+def peak_mb(who=resource.RUSAGE_SELF) -> float:
+    return resource.getrusage(who).ru_maxrss / 1024
+
+
+def generate(folder: Path, rows: int, files: int, seed: int = 0) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    if len(list(folder.glob("*.parquet"))) == files:
+        return
+    per = rows // files
+    for i in range(files):
+        rng = np.random.default_rng([seed, i])
+        x = rng.normal(size=per)
+        f = pd.DataFrame({
+            "y": (rng.random(per) < 1 / (1 + np.exp(-(1.2 * x - 4.3)))).astype(np.int8),
+            "p": (1 / (1 + np.exp(-(x - 4.0 + rng.normal(0, 0.6, per))))).astype(np.float64),
+            "region": rng.choice(np.array(["north", "south", "east", "west"]), per),
+            "channel": rng.choice(np.array(["app", "web", "branch"]), per),
+        })
+        f.to_parquet(folder / f"part-{i:03d}.parquet", row_group_size=1_000_000)
+
+
+def run(engine: str, glob: str, **kw) -> dict:
+    q = Query(label="y", scores={"m": "p"}, segments=("region", "channel"))
+    t0 = time.perf_counter()
+    agg = aggregate_source(glob, q, engine=engine, **kw)
+    t1 = time.perf_counter()
+    res = evaluate_aggregate(agg, ValueTable(tp=500, fp=-20, fn=-500, tn=0), BoardConfig(n_resamples=1000))
+    t2 = time.perf_counter()
+    return {"aggregate_s": t1 - t0, "evaluate_s": t2 - t1, "cells": len(agg.cells), "n": res.n,
+            "resolution": agg.resolution["m"], "t_opt": res.models["m"].curve.t_opt}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rows", type=int, default=100_000_000)
+    ap.add_argument("--files", type=int, default=20)
+    ap.add_argument("--spark-rows", type=int, default=10_000_000)
+    ap.add_argument("--dir", type=Path, default=Path("/tmp/evalboard_bench"))
+    ap.add_argument("--no-spark", action="store_true")
+    a = ap.parse_args()
+    t = time.perf_counter()
+    generate(a.dir / "big", a.rows, a.files)
+    print(f"generated {a.rows:,} rows in {a.files} files: {time.perf_counter() - t:.1f} s "
+          f"({sum(p.stat().st_size for p in (a.dir / 'big').glob('*.parquet')) / 2**30:.2f} GiB)", flush=True)
+    base = peak_mb()
+    r = run("duckdb", str(a.dir / "big" / "*.parquet"))
+    print(f"duckdb {a.rows:,} rows: aggregate {r['aggregate_s']:.1f} s, evaluate {r['evaluate_s']:.1f} s, "
+          f"total {r['aggregate_s'] + r['evaluate_s']:.1f} s; {r['cells']} cells, resolution {r['resolution']}, "
+          f"t_opt {r['t_opt']:.4f}; peak RSS {peak_mb():.0f} MB (after generation {base:.0f} MB)", flush=True)
+    if a.no_spark:
+        return
+    generate(a.dir / "spark", a.spark_rows, max(1, a.files // 10))
+    from pyspark.sql import SparkSession
+
+    t = time.perf_counter()
+    spark = (SparkSession.builder.master("local[2]").config("spark.sql.shuffle.partitions", "4")
+             .config("spark.ui.enabled", "false").config("spark.driver.memory", "2g").getOrCreate())
+    spark.sparkContext.setLogLevel("ERROR")
+    up = time.perf_counter() - t
+    r = run("spark", str(a.dir / "spark"), spark=spark)
+    print(f"spark local[2] {a.spark_rows:,} rows: start {up:.1f} s, aggregate {r['aggregate_s']:.1f} s, "
+          f"evaluate {r['evaluate_s']:.1f} s; {r['cells']} cells; JVM peak RSS "
+          f"{peak_mb(resource.RUSAGE_CHILDREN):.0f} MB", flush=True)
+    spark.stop()
+
+
+if __name__ == "__main__":
+    main()
