@@ -1,13 +1,69 @@
-"""evalboard entry point: page config, shared sidebar, navigation. Pages stay thin."""
+"""evalboard entry point: page config, login gate, shared sidebar, navigation per role. Pages stay thin."""
+
+import os
+from datetime import datetime, timezone
+from pathlib import Path
 
 import streamlit as st
 
-from board import drift_view, state
+from board import auth, drift_view, governance, state
 
 st.set_page_config(page_title="evalboard", page_icon=":material/dashboard:", layout="wide", initial_sidebar_state="expanded")
 
-state.sidebar()
 
+def current_user():
+    """The logged-in user of this tab, or None (never logged in, idle too long, or account disabled)."""
+    now = datetime.now(timezone.utc)
+    ss = st.session_state
+    auto = os.environ.get(auth.AUTOLOGIN_ENV)
+    if auto and auth.SESSION_USER_KEY not in ss:  # test-only switch, see board/auth.py
+        rec = state.store().get_user(auto)
+        if rec is not None and rec.active:
+            ss[auth.SESSION_USER_KEY] = {"username": rec.username, "role": rec.role}
+            ss[auth.SESSION_ACTIVE_KEY] = now
+    info = ss.get(auth.SESSION_USER_KEY)
+    if not info:
+        return None
+    if auth.idle_expired(ss.get(auth.SESSION_ACTIVE_KEY), now):
+        ss.pop(auth.SESSION_USER_KEY, None)
+        ss["auth_notice"] = f"You were logged out after {auth.idle_minutes():g} minutes without activity."
+        return None
+    rec = state.store().get_user(info.get("username", ""))
+    if rec is None or not rec.active:
+        ss.pop(auth.SESSION_USER_KEY, None)
+        return None
+    ss[auth.SESSION_ACTIVE_KEY] = now
+    return auth.User(username=rec.username, role=rec.role)  # the role as stored now, not as at login
+
+
+user = current_user()
+if user is None:
+    first = state.store().count_users() == 0
+    st.navigation([st.Page("views/login.py", title="Create the admin account" if first else "Log in",
+                           icon=":material/login:", url_path="login", default=True)], position="hidden").run()
+    st.stop()
+
+state.sidebar()
+with st.sidebar:
+    st.caption(f"Signed in as **{user.username}** · {auth.ROLE_LABELS.get(user.role, user.role)}")
+    if st.button("Log out", key="auth_logout", icon=":material/logout:"):
+        st.session_state.pop(auth.SESSION_USER_KEY, None)
+        st.rerun()
+
+
+def can(action: str) -> bool:
+    return governance.allowed(user, action)
+
+
+inputs = []
+if can("edit_draft"):
+    inputs.append(st.Page("views/value_table.py", title="Value table", icon=":material/payments:", url_path="value-table"))
+if can("use_value_tools") and (Path(__file__).parent / "views" / "value_tools.py").exists():
+    inputs.append(st.Page("views/value_tools.py", title="Value tools", icon=":material/balance:", url_path="value-tools"))
+if can("upload_dataset"):
+    inputs.append(st.Page("views/upload.py", title="Upload", icon=":material/upload_file:", url_path="upload"))
+if can("save_evaluation"):
+    inputs.append(st.Page("views/datasets.py", title="Datasets", icon=":material/folder_open:", url_path="datasets"))
 pages = {
     "Decide": [
         st.Page("views/board.py", title="Board", icon=":material/dashboard:", default=True, url_path="board"),
@@ -18,12 +74,11 @@ pages = {
         st.Page("views/stability.py", title="Stability", icon=":material/stacked_line_chart:", url_path="stability"),
         st.Page("views/data_conditions.py", title="Data conditions", icon=":material/dataset:", url_path="data-conditions"),
     ],
-    "Inputs": [
-        st.Page("views/value_table.py", title="Value table", icon=":material/payments:", url_path="value-table"),
-        st.Page("views/upload.py", title="Upload", icon=":material/upload_file:", url_path="upload"),
-        st.Page("views/datasets.py", title="Datasets", icon=":material/folder_open:", url_path="datasets"),
-    ],
 }
+if inputs:
+    pages["Inputs"] = inputs
+if can("view_audit"):
+    pages["Admin"] = [st.Page("views/audit.py", title="Audit log", icon=":material/history_edu:", url_path="audit")]
 page = st.navigation(pages)
 drift_view.banner()  # on every page while a drift light is red (after navigation, so it can link the Drift page)
 page.run()

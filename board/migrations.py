@@ -27,7 +27,7 @@ from datetime import datetime, timezone
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-__all__ = ["MIGRATIONS", "SQLITE_BEGIN_OPTION", "SchemaTooNewError", "current_version", "latest_version", "migrate"]
+__all__ = ["APPROVED_IMMUTABLE", "MIGRATIONS", "SQLITE_BEGIN_OPTION", "SchemaTooNewError", "current_version", "latest_version", "migrate"]
 
 #: Execution option read by the SQLite ``begin`` hook of ``board.store``: its value is
 #: appended to ``BEGIN`` (``"IMMEDIATE"`` takes the write lock up front, so two writers
@@ -140,10 +140,114 @@ def _m0002_dataset_settings(conn: Connection) -> None:
     settings.create(conn)
 
 
+def _add_column(conn: Connection, table: str, name: str, type_: sa.types.TypeEngine, *, nullable: bool = True,
+                default_sql: str | None = None) -> None:
+    ddl = f"ALTER TABLE {table} ADD COLUMN {name} {type_.compile(dialect=conn.dialect)}"
+    if default_sql is not None:
+        ddl += f" DEFAULT {default_sql}"
+    if not nullable:
+        ddl += " NOT NULL"
+    conn.exec_driver_sql(ddl)
+
+
+#: Message of the database's refusal to change an approved value-table version.
+APPROVED_IMMUTABLE = "approved value-table versions are immutable; save a new version instead"
+
+
+def _m0003_governance(conn: Connection) -> None:
+    """Accounts, login throttling, version sign-off, impact reports and the audit log.
+
+    Value-table versions get ``submitted_at``/``decided_at``/``decision_comment``; an
+    approved version is made immutable by the database itself (a trigger refuses any
+    UPDATE or DELETE of a row whose status is ``approved``, on SQLite and PostgreSQL).
+    """
+    meta = sa.MetaData()
+    sa.Table("value_tables", meta, sa.Column("id", sa.Integer, primary_key=True))
+    sa.Table("value_table_versions", meta, sa.Column("id", sa.Integer, primary_key=True))
+    sa.Table("evaluations", meta, sa.Column("id", sa.Integer, primary_key=True))
+    ts = sa.DateTime(timezone=True)
+    sa.Table(
+        "users",
+        meta,
+        sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column("username", sa.String(100), nullable=False, unique=True),
+        sa.Column("password_hash", sa.String(200), nullable=False),  # bcrypt; never the password
+        sa.Column("role", sa.String(20), nullable=False),
+        sa.Column("active", sa.Boolean, nullable=False, server_default=sa.true()),
+        sa.Column("created_at", ts, nullable=False),
+        sa.Column("password_changed_at", ts, nullable=False),
+        sqlite_autoincrement=True,
+    )
+    sa.Table(
+        "login_throttle",  # per username (existing or not), so guessing names is slowed down too
+        meta,
+        sa.Column("username", sa.String(100), primary_key=True),
+        sa.Column("failures", sa.Integer, nullable=False),
+        sa.Column("last_failure_at", ts, nullable=False),
+        sa.Column("locked_until", ts, nullable=True),
+    )
+    sa.Table(
+        "signoffs",
+        meta,
+        sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column("version_id", sa.Integer, sa.ForeignKey("value_table_versions.id"), nullable=False, index=True),
+        sa.Column("role", sa.String(20), nullable=False),
+        sa.Column("username", sa.String(100), nullable=False),
+        sa.Column("signed_at", ts, nullable=False),
+        sa.Column("comment", sa.Text, nullable=False, server_default=""),
+        sa.UniqueConstraint("version_id", "role", name="uq_signoffs_version_role"),
+        sqlite_autoincrement=True,
+    )
+    sa.Table(
+        "impact_reports",
+        meta,
+        sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column("table_id", sa.Integer, sa.ForeignKey("value_tables.id"), nullable=False, index=True),
+        sa.Column("from_version_id", sa.Integer, sa.ForeignKey("value_table_versions.id"), nullable=True),
+        sa.Column("to_version_id", sa.Integer, sa.ForeignKey("value_table_versions.id"), nullable=False),
+        sa.Column("created_at", ts, nullable=False),
+        sa.Column("report", sa.Text, nullable=False),
+        sqlite_autoincrement=True,
+    )
+    sa.Table(
+        "audit_log",
+        meta,
+        sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column("at", ts, nullable=False, index=True),
+        sa.Column("username", sa.String(100), nullable=False),
+        sa.Column("action", sa.String(50), nullable=False),
+        sa.Column("target", sa.Text, nullable=False, server_default=""),
+        sa.Column("detail", sa.Text, nullable=False, server_default="{}"),
+        sqlite_autoincrement=True,
+    )
+    meta.create_all(conn)
+    _add_column(conn, "value_table_versions", "submitted_at", ts)
+    _add_column(conn, "value_table_versions", "decided_at", ts)
+    _add_column(conn, "value_table_versions", "decision_comment", sa.Text(), nullable=False, default_sql="''")
+    if conn.dialect.name == "sqlite":
+        for op in ("UPDATE", "DELETE"):
+            conn.exec_driver_sql(
+                f"CREATE TRIGGER value_table_versions_approved_no_{op.lower()} BEFORE {op} ON value_table_versions "
+                f"FOR EACH ROW WHEN OLD.status = 'approved' BEGIN SELECT RAISE(ABORT, '{APPROVED_IMMUTABLE}'); END"
+            )
+    elif conn.dialect.name == "postgresql":
+        conn.exec_driver_sql(
+            "CREATE FUNCTION evalboard_refuse_approved_change() RETURNS trigger LANGUAGE plpgsql AS $$ "
+            f"BEGIN RAISE EXCEPTION '{APPROVED_IMMUTABLE}' USING ERRCODE = 'integrity_constraint_violation'; END $$"
+        )
+        conn.exec_driver_sql(
+            "CREATE TRIGGER value_table_versions_approved_immutable BEFORE UPDATE OR DELETE ON value_table_versions "
+            "FOR EACH ROW WHEN (OLD.status = 'approved') EXECUTE FUNCTION evalboard_refuse_approved_change()"
+        )
+    else:  # pragma: no cover - only SQLite and PostgreSQL are supported
+        raise RuntimeError(f"no immutability trigger for the {conn.dialect.name} database")
+
+
 #: The ordered migration steps. Append only.
 MIGRATIONS: list[Migration] = [
     _m0001_initial,
     _m0002_dataset_settings,
+    _m0003_governance,
 ]
 
 

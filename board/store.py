@@ -33,7 +33,7 @@ import os
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -58,12 +58,24 @@ __all__ = [
     "Store",
     "StoreError",
     "ValueTableVersionRecord",
+    "UserRecord",
+    "LoginThrottleRecord",
+    "SignoffRecord",
+    "ImpactReportRecord",
+    "AuditRecord",
+    "StateError",
+    "APPROVED",
+    "PENDING",
+    "REJECTED",
     "default_data_dir",
     "default_url",
 ]
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 DRAFT = "draft"
+PENDING = "pending"
+APPROVED = "approved"
+REJECTED = "rejected"
 
 
 # --------------------------------------------------------------------------- errors
@@ -96,6 +108,10 @@ class ConflictError(StoreError):
         super().__init__(message)
         self.current = current
         self.expected_row_version = expected_row_version
+
+
+class StateError(StoreError):
+    """The value-table version is not in the status this step needs (e.g. signing a draft)."""
 
 
 class MissingFileError(StoreError, FileNotFoundError):
@@ -181,7 +197,8 @@ class ValueTableVersionRecord:
     label : str
         ``"draft"`` or a version label such as ``"v2026.Q4"``.
     status : str
-        ``"draft"`` for now; sign-off statuses come with the sign-off issue.
+        ``"draft"`` -> ``"pending"`` (proposed, collecting sign-offs) -> ``"approved"``
+        (immutable, enforced by the database) or ``"rejected"`` (may be reopened as a draft).
     amounts : dict
         The whole table as the caller gave it (amounts, confidence, prevalence, unit ...).
     effective_date : date or None
@@ -191,6 +208,10 @@ class ValueTableVersionRecord:
         Timezone-aware, UTC.
     row_version : int
         Starts at 1, +1 on every save. Pass it back as ``expected_row_version``.
+    submitted_at, decided_at : datetime or None
+        When it was proposed for sign-off, and when it was approved or rejected.
+    decision_comment : str
+        The comment of a rejection ("" otherwise).
     """
 
     id: int
@@ -205,6 +226,9 @@ class ValueTableVersionRecord:
     created_at: datetime
     updated_at: datetime
     row_version: int
+    submitted_at: datetime | None = None
+    decided_at: datetime | None = None
+    decision_comment: str = ""
 
     def to_dict(self) -> dict:
         return {
@@ -220,6 +244,9 @@ class ValueTableVersionRecord:
             "created_at": _iso(self.created_at),
             "updated_at": _iso(self.updated_at),
             "row_version": self.row_version,
+            "submitted_at": _iso(self.submitted_at),
+            "decided_at": _iso(self.decided_at),
+            "decision_comment": self.decision_comment,
         }
 
 
@@ -278,6 +305,81 @@ class DatasetSettingsRecord:
 
     def to_dict(self) -> dict:
         return {"dataset_id": self.dataset_id, "key": self.key, "value": self.value, "updated_at": _iso(self.updated_at)}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True, eq=False)
+class UserRecord:
+    """One account. ``password_hash`` is a bcrypt hash, never the password."""
+
+    id: int
+    username: str
+    password_hash: str = field(repr=False)
+    role: str
+    active: bool
+    created_at: datetime
+    password_changed_at: datetime
+
+    def to_dict(self) -> dict:  # the hash is deliberately left out
+        return {"id": self.id, "username": self.username, "role": self.role, "active": self.active,
+                "created_at": _iso(self.created_at), "password_changed_at": _iso(self.password_changed_at)}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True, eq=False)
+class LoginThrottleRecord:
+    """Failed logins of one username since its last successful login."""
+
+    username: str
+    failures: int
+    last_failure_at: datetime
+    locked_until: datetime | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True, eq=False)
+class SignoffRecord:
+    """One role's signature on a pending value-table version."""
+
+    id: int
+    version_id: int
+    role: str
+    username: str
+    signed_at: datetime
+    comment: str
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "version_id": self.version_id, "role": self.role, "username": self.username,
+                "signed_at": _iso(self.signed_at), "comment": self.comment}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True, eq=False)
+class ImpactReportRecord:
+    """A stored impact report (JSON) of approving ``to_version_id`` over ``from_version_id``."""
+
+    id: int
+    table_id: int
+    from_version_id: int | None
+    to_version_id: int
+    created_at: datetime
+    report: dict
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "table_id": self.table_id, "from_version_id": self.from_version_id,
+                "to_version_id": self.to_version_id, "created_at": _iso(self.created_at), "report": self.report}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True, eq=False)
+class AuditRecord:
+    """One audit-log entry: who did what, when."""
+
+    id: int
+    at: datetime
+    username: str
+    action: str
+    target: str
+    detail: dict
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "at": _iso(self.at), "username": self.username, "action": self.action,
+                "target": self.target, "detail": self.detail}
 
 
 # --------------------------------------------------------------------------- ORM models
@@ -348,6 +450,9 @@ class _ValueTableVersion(_Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
     row_version: Mapped[int] = mapped_column(sa.Integer)
+    submitted_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    decided_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    decision_comment: Mapped[str] = mapped_column(sa.Text, default="")
 
 
 class _Evaluation(_Base):
@@ -372,6 +477,65 @@ class _DatasetSetting(_Base):
     key: Mapped[str] = mapped_column(sa.String)
     value: Mapped[str] = mapped_column(sa.Text)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class _User(_Base):
+    __tablename__ = "users"
+    __table_args__ = {"sqlite_autoincrement": True}
+
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True)
+    username: Mapped[str] = mapped_column(sa.String(100), unique=True)
+    password_hash: Mapped[str] = mapped_column(sa.String(200))
+    role: Mapped[str] = mapped_column(sa.String(20))
+    active: Mapped[bool] = mapped_column(sa.Boolean, default=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    password_changed_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class _LoginThrottle(_Base):
+    __tablename__ = "login_throttle"
+
+    username: Mapped[str] = mapped_column(sa.String(100), primary_key=True)
+    failures: Mapped[int] = mapped_column(sa.Integer)
+    last_failure_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    locked_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class _Signoff(_Base):
+    __tablename__ = "signoffs"
+    __table_args__ = (sa.UniqueConstraint("version_id", "role", name="uq_signoffs_version_role"),
+                      {"sqlite_autoincrement": True})
+
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True)
+    version_id: Mapped[int] = mapped_column(sa.ForeignKey("value_table_versions.id"))
+    role: Mapped[str] = mapped_column(sa.String(20))
+    username: Mapped[str] = mapped_column(sa.String(100))
+    signed_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    comment: Mapped[str] = mapped_column(sa.Text, default="")
+
+
+class _ImpactReport(_Base):
+    __tablename__ = "impact_reports"
+    __table_args__ = {"sqlite_autoincrement": True}
+
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(sa.ForeignKey("value_tables.id"))
+    from_version_id: Mapped[int | None] = mapped_column(sa.ForeignKey("value_table_versions.id"))
+    to_version_id: Mapped[int] = mapped_column(sa.ForeignKey("value_table_versions.id"))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    report: Mapped[str] = mapped_column(sa.Text)
+
+
+class _Audit(_Base):
+    __tablename__ = "audit_log"
+    __table_args__ = {"sqlite_autoincrement": True}
+
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+    username: Mapped[str] = mapped_column(sa.String(100))
+    action: Mapped[str] = mapped_column(sa.String(50))
+    target: Mapped[str] = mapped_column(sa.Text, default="")
+    detail: Mapped[str] = mapped_column(sa.Text, default="{}")
 
 
 # --------------------------------------------------------------------------- helpers
@@ -521,6 +685,9 @@ def _version_record(row: _ValueTableVersion, table_name: str) -> ValueTableVersi
         created_at=row.created_at,
         updated_at=row.updated_at,
         row_version=int(row.row_version),
+        submitted_at=row.submitted_at,
+        decided_at=row.decided_at,
+        decision_comment=row.decision_comment or "",
     )
 
 
@@ -987,7 +1154,7 @@ class Store:
                 table = _ValueTable(name=name, created_at=now)
                 session.add(table)
                 session.flush()
-            draft = self._draft_row(session, table.id)
+            draft = self._draft_row(session, table.id, for_update=True)
             stored = 0 if draft is None else draft.row_version
             if expected_row_version is not None and expected_row_version != stored:
                 current = None if draft is None else _version_record(draft, table.name)
@@ -1055,12 +1222,13 @@ class Store:
         )
 
     @staticmethod
-    def _draft_row(session: Session, table_id: int) -> _ValueTableVersion | None:
-        return session.scalars(
-            sa.select(_ValueTableVersion).where(
-                _ValueTableVersion.table_id == table_id, _ValueTableVersion.status == DRAFT
-            )
-        ).one_or_none()
+    def _draft_row(session: Session, table_id: int, *, for_update: bool = False) -> _ValueTableVersion | None:
+        query = sa.select(_ValueTableVersion).where(
+            _ValueTableVersion.table_id == table_id, _ValueTableVersion.status == DRAFT
+        )
+        if for_update:  # PostgreSQL: wait for a concurrent writer and read its committed row (no-op on SQLite)
+            query = query.with_for_update()
+        return session.scalars(query).one_or_none()
 
     def _fetch_draft_record(self, name: str) -> ValueTableVersionRecord | None:
         with self._reading() as session:
@@ -1146,3 +1314,320 @@ class Store:
             if row is None:
                 raise NotFoundError(f"No evaluation with id {evaluation_id!r} in the store ({self._safe_url()}).")
             return _evaluation_record(row)
+
+    # ----------------------------------------------------------------- accounts
+    # Low-level: no role checks here. board.governance checks the acting user's role
+    # and board.auth hashes passwords before anything reaches these methods.
+
+    def count_users(self) -> int:
+        """Number of accounts (active or not); 0 on a first start."""
+        with self._reading() as session:
+            return int(session.scalar(sa.select(sa.func.count()).select_from(_User)))
+
+    def create_user(self, username: str, password_hash: str, role: str) -> UserRecord:
+        """Add an account. ``InputError`` if the username is taken or an argument is blank."""
+        problems = ProblemList()
+        _check_text(problems, "username", username, required=True)
+        _check_text(problems, "password_hash", password_hash, required=True)
+        _check_text(problems, "role", role, required=True)
+        problems.raise_if_any()
+        now = _now()
+        try:
+            with self._write() as session:
+                row = _User(username=username, password_hash=password_hash, role=role, active=True,
+                            created_at=now, password_changed_at=now)
+                session.add(row)
+                session.flush()
+                record = _user_record(row)
+                session.commit()
+        except sa.exc.IntegrityError:
+            raise InputError(f"An account named {username!r} already exists.") from None
+        return record
+
+    def get_user(self, username: str) -> UserRecord | None:
+        """The account with this username, or None."""
+        with self._reading() as session:
+            row = session.scalars(sa.select(_User).where(_User.username == username)).one_or_none()
+            return None if row is None else _user_record(row)
+
+    def list_users(self) -> list[UserRecord]:
+        """All accounts, by username."""
+        with self._reading() as session:
+            return [_user_record(r) for r in session.scalars(sa.select(_User).order_by(_User.username))]
+
+    def update_user(self, username: str, *, active: bool | None = None, password_hash: str | None = None,
+                    role: str | None = None) -> UserRecord:
+        """Change an account's status, password hash or role; ``NotFoundError`` if absent."""
+        with self._write() as session:
+            row = session.scalars(sa.select(_User).where(_User.username == username)).one_or_none()
+            if row is None:
+                raise NotFoundError(f"No account named {username!r}.")
+            if active is not None:
+                row.active = bool(active)
+            if password_hash is not None:
+                row.password_hash = password_hash
+                row.password_changed_at = _now()
+            if role is not None:
+                row.role = role
+            session.flush()
+            record = _user_record(row)
+            session.commit()
+        return record
+
+    def get_login_throttle(self, username: str) -> LoginThrottleRecord | None:
+        """Failed logins of ``username`` since its last success, or None."""
+        with self._reading() as session:
+            row = session.get(_LoginThrottle, username)
+            return None if row is None else LoginThrottleRecord(
+                username=row.username, failures=int(row.failures), last_failure_at=row.last_failure_at,
+                locked_until=row.locked_until)
+
+    def set_login_throttle(self, username: str, *, failures: int, last_failure_at: datetime,
+                           locked_until: datetime | None) -> None:
+        """Insert or replace the throttle row of ``username``."""
+        with self._write() as session:
+            row = session.get(_LoginThrottle, username)
+            if row is None:
+                session.add(_LoginThrottle(username=username, failures=failures, last_failure_at=last_failure_at,
+                                           locked_until=locked_until))
+            else:
+                row.failures, row.last_failure_at, row.locked_until = failures, last_failure_at, locked_until
+            session.commit()
+
+    def clear_login_throttle(self, username: str) -> None:
+        """Forget the failed logins of ``username`` (after a success or a password reset)."""
+        with self._write() as session:
+            session.execute(sa.delete(_LoginThrottle).where(_LoginThrottle.username == username))
+            session.commit()
+
+    # ----------------------------------------------------------------- versions and sign-off
+
+    def list_value_table_versions(self, name: str) -> list[ValueTableVersionRecord]:
+        """Every version of value table ``name`` (drafts included), newest first; [] if absent."""
+        with self._reading() as session:
+            table = session.scalars(sa.select(_ValueTable).where(_ValueTable.name == name)).one_or_none()
+            if table is None:
+                return []
+            rows = session.scalars(sa.select(_ValueTableVersion).where(_ValueTableVersion.table_id == table.id)
+                                   .order_by(_ValueTableVersion.id.desc()))
+            return [_version_record(r, table.name) for r in rows]
+
+    def latest_approved_version(self, name: str, *, before_id: int | None = None) -> ValueTableVersionRecord | None:
+        """The most recently approved version of ``name`` (optionally: approved before version ``before_id``)."""
+        for rec in sorted((v for v in self.list_value_table_versions(name) if v.status == APPROVED),
+                          key=lambda v: (v.decided_at, v.id), reverse=True):
+            if before_id is None or rec.id != before_id:
+                return rec
+        return None
+
+    def _version_row(self, session: Session, version_id: int) -> tuple[_ValueTableVersion, _ValueTable]:
+        row = session.get(_ValueTableVersion, version_id)
+        if row is None:
+            raise NotFoundError(f"No value-table version with id {version_id!r} in the store.")
+        return row, session.get_one(_ValueTable, row.table_id)
+
+    def submit_value_table_draft(self, name: str, *, label: str, effective_date: date, reason: str, author: str,
+                                 expected_row_version: int) -> ValueTableVersionRecord:
+        """Propose the open draft of ``name`` for sign-off: it becomes ``pending`` under ``label``.
+
+        Raises
+        ------
+        evalcore.InputError
+            Blank label or reason, no effective date, or the label is used by another version.
+        ConflictError
+            The draft changed since ``expected_row_version`` (or there is no open draft).
+        """
+        problems = ProblemList()
+        _check_text(problems, "label", label, required=True)
+        _check_text(problems, "reason", reason, required=True)
+        if isinstance(label, str) and label.strip().lower() == DRAFT:
+            problems.add("invalid_value", "label must name the version, e.g. 'v2026.Q4', not 'draft'.", column="label")
+        if not isinstance(effective_date, date) or isinstance(effective_date, datetime):
+            problems.add("invalid_type", "effective_date must be a datetime.date.", column="effective_date")
+        problems.raise_if_any()
+        now = _now()
+        with self._write() as session:
+            table = session.scalars(sa.select(_ValueTable).where(_ValueTable.name == name)).one_or_none()
+            draft = None if table is None else self._draft_row(session, table.id, for_update=True)
+            stored = 0 if draft is None else draft.row_version
+            if draft is None or stored != expected_row_version:
+                current = None if draft is None else _version_record(draft, table.name)
+                raise ConflictError(self._conflict_message(name, expected_row_version, current),
+                                    current=current, expected_row_version=expected_row_version)
+            taken = session.scalar(sa.select(_ValueTableVersion.id).where(
+                _ValueTableVersion.table_id == table.id, _ValueTableVersion.label == label,
+                _ValueTableVersion.id != draft.id))
+            if taken is not None:
+                raise InputError(f"Value table {name!r} already has a version labelled {label!r}; choose another label.")
+            result = session.execute(
+                sa.update(_ValueTableVersion)
+                .where(_ValueTableVersion.id == draft.id, _ValueTableVersion.row_version == stored,
+                       _ValueTableVersion.status == DRAFT)
+                .values(status=PENDING, label=label, effective_date=effective_date, reason=reason, author=author,
+                        submitted_at=now, updated_at=now, decided_at=None, decision_comment="",
+                        row_version=stored + 1)
+                .execution_options(synchronize_session=False))
+            if result.rowcount != 1:
+                session.rollback()
+                current = self._fetch_draft_record(name)
+                raise ConflictError(self._conflict_message(name, stored, current), current=current,
+                                    expected_row_version=stored)
+            session.execute(sa.delete(_Signoff).where(_Signoff.version_id == draft.id))  # a fresh round
+            session.refresh(draft)
+            record = _version_record(draft, table.name)
+            session.commit()
+        return record
+
+    def add_signoff(self, version_id: int, *, role: str, username: str, comment: str = "",
+                    required_roles: tuple[str, ...]) -> tuple[ValueTableVersionRecord, list[SignoffRecord]]:
+        """Sign a pending version for ``role``; the signature completing ``required_roles`` approves it.
+
+        One transaction: the signature and the approval land together or not at all.
+
+        Raises
+        ------
+        StateError
+            The version is not pending, or ``role`` has already signed it.
+        NotFoundError
+            No such version.
+        """
+        now = _now()
+        with self._write() as session:
+            row, table = self._version_row(session, version_id)
+            if row.status != PENDING:
+                raise StateError(f"Version {row.label!r} of {table.name!r} is {row.status}, not pending; "
+                                 "only a pending version can be signed.")
+            exists = session.scalar(sa.select(_Signoff.id).where(_Signoff.version_id == version_id,
+                                                                 _Signoff.role == role))
+            if exists is not None:
+                raise StateError(f"The {role} role has already signed version {row.label!r} of {table.name!r}.")
+            session.add(_Signoff(version_id=version_id, role=role, username=username, signed_at=now, comment=comment))
+            session.flush()
+            signed = set(session.scalars(sa.select(_Signoff.role).where(_Signoff.version_id == version_id)))
+            if set(required_roles) <= signed:
+                session.execute(sa.update(_ValueTableVersion).where(_ValueTableVersion.id == version_id,
+                                                                    _ValueTableVersion.status == PENDING)
+                                .values(status=APPROVED, decided_at=now, updated_at=now,
+                                        row_version=row.row_version + 1)
+                                .execution_options(synchronize_session=False))
+                session.refresh(row)
+            record = _version_record(row, table.name)
+            signoffs = self._signoffs(session, version_id)
+            session.commit()
+        return record, signoffs
+
+    def reject_version(self, version_id: int, *, comment: str) -> ValueTableVersionRecord:
+        """Reject a pending version with a (non-blank) comment; ``StateError`` unless pending."""
+        problems = ProblemList()
+        _check_text(problems, "comment", comment, required=True)
+        problems.raise_if_any()
+        now = _now()
+        with self._write() as session:
+            row, table = self._version_row(session, version_id)
+            if row.status != PENDING:
+                raise StateError(f"Version {row.label!r} of {table.name!r} is {row.status}; only a pending version "
+                                 "can be rejected.")
+            row.status, row.decided_at, row.decision_comment = REJECTED, now, comment
+            row.updated_at, row.row_version = now, row.row_version + 1
+            session.flush()
+            record = _version_record(row, table.name)
+            session.commit()
+        return record
+
+    def reopen_version(self, version_id: int, *, author: str) -> ValueTableVersionRecord:
+        """Turn a rejected version back into the open draft (to fix and re-submit it).
+
+        Raises
+        ------
+        StateError
+            Not rejected, or the table already has another open draft.
+        """
+        now = _now()
+        with self._write() as session:
+            row, table = self._version_row(session, version_id)
+            if row.status != REJECTED:
+                raise StateError(f"Version {row.label!r} of {table.name!r} is {row.status}; only a rejected version "
+                                 "can be reopened.")
+            if self._draft_row(session, table.id) is not None:
+                raise StateError(f"Value table {table.name!r} already has an open draft; save or discard it first.")
+            row.status, row.author, row.updated_at, row.row_version = DRAFT, author, now, row.row_version + 1
+            session.execute(sa.delete(_Signoff).where(_Signoff.version_id == version_id))
+            session.flush()
+            record = _version_record(row, table.name)
+            session.commit()
+        return record
+
+    @staticmethod
+    def _signoffs(session: Session, version_id: int) -> list[SignoffRecord]:
+        rows = session.scalars(sa.select(_Signoff).where(_Signoff.version_id == version_id).order_by(_Signoff.id))
+        return [SignoffRecord(id=r.id, version_id=r.version_id, role=r.role, username=r.username,
+                              signed_at=r.signed_at, comment=r.comment) for r in rows]
+
+    def list_signoffs(self, version_id: int) -> list[SignoffRecord]:
+        """The signatures of a version, in signing order."""
+        with self._reading() as session:
+            return self._signoffs(session, version_id)
+
+    def save_impact_report(self, *, table_id: int, from_version_id: int | None, to_version_id: int,
+                           report: dict) -> ImpactReportRecord:
+        """Store an impact report (JSON dict)."""
+        problems = ProblemList()
+        _check_json(problems, "report", report, want_dict=True)
+        problems.raise_if_any()
+        with self._write() as session:
+            row = _ImpactReport(table_id=table_id, from_version_id=from_version_id, to_version_id=to_version_id,
+                                created_at=_now(), report=_dumps(report))
+            session.add(row)
+            session.flush()
+            record = _impact_record(row)
+            session.commit()
+        return record
+
+    def list_impact_reports(self, name: str) -> list[ImpactReportRecord]:
+        """Impact reports of value table ``name``, newest first."""
+        with self._reading() as session:
+            table = session.scalars(sa.select(_ValueTable).where(_ValueTable.name == name)).one_or_none()
+            if table is None:
+                return []
+            rows = session.scalars(sa.select(_ImpactReport).where(_ImpactReport.table_id == table.id)
+                                   .order_by(_ImpactReport.id.desc()))
+            return [_impact_record(r) for r in rows]
+
+    # ----------------------------------------------------------------- audit log
+
+    def append_audit(self, username: str, action: str, target: str = "", detail: dict | None = None) -> AuditRecord:
+        """Append one entry (who, what, when) to the audit log. Entries are never changed."""
+        problems = ProblemList()
+        _check_text(problems, "action", action, required=True)
+        _check_json(problems, "detail", detail or {}, want_dict=True)
+        problems.raise_if_any()
+        with self._write() as session:
+            row = _Audit(at=_now(), username=username, action=action, target=target, detail=_dumps(detail or {}))
+            session.add(row)
+            session.flush()
+            record = _audit_record(row)
+            session.commit()
+        return record
+
+    def list_audit(self, *, limit: int = 1000, action: str | None = None) -> list[AuditRecord]:
+        """Audit entries, newest first (at most ``limit``; only ``action`` when given)."""
+        query = sa.select(_Audit).order_by(_Audit.id.desc()).limit(limit)
+        if action is not None:
+            query = query.where(_Audit.action == action)
+        with self._reading() as session:
+            return [_audit_record(r) for r in session.scalars(query)]
+
+
+def _user_record(row: _User) -> UserRecord:
+    return UserRecord(id=row.id, username=row.username, password_hash=row.password_hash, role=row.role,
+                      active=bool(row.active), created_at=row.created_at, password_changed_at=row.password_changed_at)
+
+
+def _impact_record(row: _ImpactReport) -> ImpactReportRecord:
+    return ImpactReportRecord(id=row.id, table_id=row.table_id, from_version_id=row.from_version_id,
+                              to_version_id=row.to_version_id, created_at=row.created_at, report=json.loads(row.report))
+
+
+def _audit_record(row: _Audit) -> AuditRecord:
+    return AuditRecord(id=row.id, at=row.at, username=row.username, action=row.action, target=row.target,
+                       detail=json.loads(row.detail))

@@ -1,18 +1,47 @@
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
+ADMIN = "test-admin"
+ADMIN_PASSWORD = "test admin password"
+
+
+def login_state(username: str, role: str) -> dict:
+    """Session state of a tab where ``username`` has just logged in (what views/login.py sets)."""
+    from board import auth
+
+    return {auth.SESSION_USER_KEY: {"username": username, "role": role},
+            auth.SESSION_ACTIVE_KEY: datetime.now(timezone.utc)}
 
 
 @pytest.fixture
 def app(tmp_path, monkeypatch):
-    """A fresh AppTest of the entry point on its own empty store (the demo loads on first run)."""
-    monkeypatch.setenv("EVALBOARD_DATA_DIR", str(tmp_path / "data"))
+    """A fresh AppTest of the entry point on its own empty store (the demo loads on first run).
 
-    def make(page=None, **state):
+    Logged in as an admin by default (the account exists in the store); pass ``user=None`` for a
+    tab without a login, or ``user=("name", "role")`` for another account (created if absent).
+    """
+    from board import auth
+    from board.store import Store
+
+    data = tmp_path / "data"
+    monkeypatch.setenv("EVALBOARD_DATA_DIR", str(data))
+    monkeypatch.setenv("EVALBOARD_BCRYPT_ROUNDS", "4")
+    monkeypatch.delenv("EVALBOARD_DB_URL", raising=False)
+    monkeypatch.delenv(auth.AUTOLOGIN_ENV, raising=False)
+
+    def make(page=None, user=(ADMIN, "admin"), **state):
+        if user is not None:
+            with Store(data_dir=data) as s:
+                if s.get_user(user[0]) is None:
+                    s.create_user(user[0], auth.hash_password(ADMIN_PASSWORD), user[1])
         at = AppTest.from_file(APP, default_timeout=120)
+        if user is not None:
+            for k, v in login_state(*user).items():
+                at.session_state[k] = v
         for k, v in state.items():
             at.session_state[k] = v
         at.run()

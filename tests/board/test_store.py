@@ -1,4 +1,6 @@
-"""board.store against a real SQLite file in tmp_path (never the repo's data/)."""
+"""board.store against a real SQLite file in tmp_path (never the repo's data/), and the same tests
+through the ``store`` fixture against a fresh PostgreSQL database when EVALBOARD_TEST_PG_URL is set
+(required in CI). Migration tests that inspect the SQLite file directly stay SQLite-only."""
 
 from __future__ import annotations
 
@@ -36,10 +38,24 @@ def data_dir(tmp_path, monkeypatch):
     return tmp_path / "data"
 
 
-@pytest.fixture
-def store(data_dir):
-    with Store(data_dir=data_dir) as s:
-        yield s
+_ACTIVE: dict = {}
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request, data_dir, tmp_path):
+    from tests.board.test_governance import fresh_db_url
+
+    if request.param == "sqlite":
+        with Store(data_dir=data_dir) as s:
+            yield s
+        return
+    for url in fresh_db_url("postgresql", tmp_path):
+        with Store(url=url, data_dir=data_dir) as s:
+            _ACTIVE["store"] = s
+            try:
+                yield s
+            finally:
+                _ACTIVE.pop("store", None)
 
 
 def save(store: Store, raw: bytes = RAW_A, **kw) -> DatasetRecord:
@@ -55,6 +71,10 @@ def upload_files(data_dir) -> list[str]:
 
 
 def count_rows(data_dir, table: str) -> int:
+    active = _ACTIVE.get("store")
+    if active is not None:  # the PostgreSQL variant of the store fixture
+        with active.engine.connect() as conn:
+            return conn.execute(sa.text(f"SELECT count(*) FROM {table}")).scalar_one()
     con = sqlite3.connect(data_dir / "evalboard.sqlite")
     try:
         return con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
@@ -67,14 +87,14 @@ def count_rows(data_dir, table: str) -> int:
 
 def test_fresh_database_gets_latest_version(data_dir):
     with Store(data_dir=data_dir) as s:
-        assert s.applied_migrations == [1, 2]
-        assert s.schema_version == migrations.latest_version() == 2
+        assert s.applied_migrations == [1, 2, 3]
+        assert s.schema_version == migrations.latest_version() == 3
     assert (data_dir / "evalboard.sqlite").is_file()
     assert (data_dir / "uploads").is_dir()
     con = sqlite3.connect(data_dir / "evalboard.sqlite")
     try:
         assert con.execute("SELECT version, name FROM schema_version ORDER BY version").fetchall() == [
-            (1, "_m0001_initial"), (2, "_m0002_dataset_settings")]
+            (1, "_m0001_initial"), (2, "_m0002_dataset_settings"), (3, "_m0003_governance")]
     finally:
         con.close()
 
@@ -174,7 +194,7 @@ def test_database_newer_than_the_code_is_refused(data_dir, monkeypatch):
     with Store(data_dir=data_dir):
         pass
     monkeypatch.setattr(migrations, "MIGRATIONS", original)
-    with pytest.raises(migrations.SchemaTooNewError, match="schema version 3, but this evalboard only knows versions up to 2"):
+    with pytest.raises(migrations.SchemaTooNewError, match="schema version 4, but this evalboard only knows versions up to 3"):
         Store(data_dir=data_dir)
 
 
@@ -192,6 +212,8 @@ def test_migrated_schema_matches_the_orm_models(store):
 
 
 def test_sqlite_pragmas(store):
+    if store.engine.dialect.name != "sqlite":
+        pytest.skip("SQLite pragmas")
     with store.engine.connect() as conn:
         assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
         assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
@@ -646,8 +668,8 @@ def test_database_at_version_1_gets_the_settings_table(data_dir, monkeypatch):
         finally:
             con.close()
     with Store(data_dir=data_dir) as s:
-        assert s.applied_migrations == [2]
-        assert s.schema_version == 2
+        assert s.applied_migrations == [2, 3]
+        assert s.schema_version == 3
         assert s.get_dataset(rec.id).to_dict() == rec.to_dict()  # data survives
         assert len(s.list_evaluations(rec.id)) == 1
         assert s.get_dataset_settings(rec.id, "drift") is None
@@ -660,6 +682,6 @@ def test_database_at_version_1_gets_the_settings_table(data_dir, monkeypatch):
     con = sqlite3.connect(data_dir / "evalboard.sqlite")
     try:
         assert con.execute("SELECT version, name FROM schema_version ORDER BY version").fetchall() == [
-            (1, "_m0001_initial"), (2, "_m0002_dataset_settings")]
+            (1, "_m0001_initial"), (2, "_m0002_dataset_settings"), (3, "_m0003_governance")]
     finally:
         con.close()

@@ -41,10 +41,33 @@ def browser():
         b.close()
 
 
-def start_server(data):
-    """`streamlit run app.py` on a free port with its own data folder; returns (process, url)."""
+E2E_ADMIN = "e2e-admin"
+
+
+def create_account(data, username: str, password: str, role: str) -> None:
+    """An account in the server's store (created before the server starts, or while it runs)."""
+    from board import auth
+    from board.store import Store
+
+    with Store(data_dir=data) as s:
+        if s.get_user(username) is None:
+            s.create_user(username, auth.hash_password(password, rounds=4), role)
+
+
+def start_server(data, *, autologin: str | None = E2E_ADMIN):
+    """`streamlit run app.py` on a free port with its own data folder; returns (process, url).
+
+    By default an admin account exists and every new tab is logged in as it (the test-only
+    EVALBOARD_TEST_AUTOLOGIN switch), so page tests need no login; pass ``autologin=None`` to
+    test the real login form (tests/e2e/test_governance_browser.py).
+    """
     port = _free_port()
-    env = {**os.environ, "EVALBOARD_DATA_DIR": str(data), "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "EVALBOARD_DATA_DIR": str(data), "PYTHONPATH": str(ROOT), "EVALBOARD_BCRYPT_ROUNDS": "4"}
+    env.pop("EVALBOARD_DB_URL", None)
+    env.pop("EVALBOARD_TEST_AUTOLOGIN", None)
+    if autologin:
+        create_account(data, autologin, "e2e admin password", "admin")
+        env["EVALBOARD_TEST_AUTOLOGIN"] = autologin
     log = open(data / "server.log", "w")
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),

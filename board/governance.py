@@ -1,0 +1,363 @@
+"""Value-table governance: who may do what, version sign-off, impact reports, audit log.
+
+Every function that changes something takes the acting :class:`board.auth.User` first,
+checks its role against :data:`PERMISSIONS` and raises :class:`Forbidden` (a
+``PermissionError``) before anything is written -- so a page that is hidden from a role
+is also refused if its action is called anyway. Successful actions append an audit-log
+entry (who, what, when). No Streamlit here: pages and the CLI call these functions.
+
+Sign-off: a draft is *proposed* (status ``pending``, with a label such as ``v2026.Q4``, an
+effective date and a reason); business, risk and model owner each sign it, each for their
+own role; the third signature approves it (the database then refuses any change of that
+row). Any of the three may reject it with a comment; the author reopens a rejected version
+as the draft, fixes it and proposes it again (the signatures start over). Approving
+re-evaluates every stored evaluation that used the previous approved version (for the
+first approved version: the stored evaluations of that table that recorded no version)
+and stores an :func:`impact report <impact_report>`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+from typing import Any
+
+from . import auth
+from .auth import ROLES, User
+from .store import (APPROVED, ConflictError, EvaluationRecord, ImpactReportRecord, Store,
+                    ValueTableVersionRecord)
+
+__all__ = [
+    "ACTIONS",
+    "PERMISSIONS",
+    "SIGNING_ROLES",
+    "Forbidden",
+    "SignResult",
+    "allowed",
+    "audit_log",
+    "add_user",
+    "create_first_admin",
+    "current_version",
+    "disable_user",
+    "impact_report",
+    "list_users",
+    "propose_version",
+    "record_evaluation",
+    "record_export",
+    "record_upload",
+    "reject_version",
+    "reopen_version",
+    "require",
+    "reset_password",
+    "save_draft",
+    "sign_version",
+]
+
+SIGNING_ROLES = ("business", "risk", "model_owner")
+_EDITORS = frozenset({"analyst", "business", "risk", "model_owner", "admin"})
+_ALL = frozenset(ROLES)
+
+#: action -> roles allowed to perform it. Viewing pages needs no more than a login.
+PERMISSIONS: dict[str, frozenset[str]] = {
+    "edit_draft": _EDITORS,
+    "propose_version": _EDITORS,
+    "reopen_version": _EDITORS,
+    "sign_version": frozenset(SIGNING_ROLES),
+    "reject_version": frozenset(SIGNING_ROLES),
+    "upload_dataset": frozenset({"analyst", "model_owner", "admin"}),
+    "save_evaluation": _EDITORS,
+    "export": _EDITORS,
+    "use_value_tools": _EDITORS,
+    "manage_users": frozenset({"admin"}),
+    "view_audit": frozenset({"admin"}),
+    "view_board": _ALL,
+}
+ACTIONS = tuple(PERMISSIONS)
+
+
+class Forbidden(PermissionError):
+    """The acting user's role may not perform this action; nothing was written."""
+
+
+def allowed(user: User | None, action: str) -> bool:
+    """Whether ``user`` may perform ``action`` (False for no user or an unknown action)."""
+    return user is not None and user.role in PERMISSIONS.get(action, frozenset())
+
+
+def require(user: User | None, action: str) -> None:
+    """Raise :class:`Forbidden` unless ``user`` may perform ``action``."""
+    if action not in PERMISSIONS:
+        raise KeyError(f"unknown action {action!r}")
+    if not allowed(user, action):
+        who = "nobody logged in" if user is None else f"{user.username!r} (role {user.role})"
+        roles = ", ".join(sorted(PERMISSIONS[action]))
+        raise Forbidden(f"{action.replace('_', ' ')} is not allowed for {who}; it needs one of: {roles}.")
+
+
+# --------------------------------------------------------------------------- accounts
+
+
+def create_first_admin(store: Store, username: str, password: str) -> User:
+    """Create the admin account on a first start; ``Forbidden`` once any account exists."""
+    if store.count_users() > 0:
+        raise Forbidden("An account exists already; the first-start admin can only be created on an empty store.")
+    rec = store.create_user(username.strip(), auth.hash_password(password), "admin")
+    store.append_audit(rec.username, "create_first_admin", rec.username)
+    return User(username=rec.username, role=rec.role)
+
+
+def _check_role(role: str) -> None:
+    if role not in ROLES:
+        from evalcore._errors import InputError
+
+        raise InputError(f"unknown role {role!r}; choose one of: {', '.join(ROLES)}.")
+
+
+def add_user(store: Store, actor: User, username: str, password: str, role: str):
+    """Add an account (admins only). Returns the ``UserRecord`` (hash never shown)."""
+    require(actor, "manage_users")
+    _check_role(role)
+    rec = store.create_user(username.strip(), auth.hash_password(password), role)
+    store.append_audit(actor.username, "add_user", rec.username, {"role": role})
+    return rec
+
+
+def list_users(store: Store, actor: User):
+    """All accounts (admins only)."""
+    require(actor, "manage_users")
+    return store.list_users()
+
+
+def disable_user(store: Store, actor: User, username: str, *, active: bool = False):
+    """Disable (or re-enable) an account (admins only). An admin cannot disable itself."""
+    require(actor, "manage_users")
+    if username == actor.username and not active:
+        raise Forbidden("An admin cannot disable its own account.")
+    rec = store.update_user(username, active=active)
+    store.append_audit(actor.username, "disable_user" if not active else "enable_user", username)
+    return rec
+
+
+def reset_password(store: Store, actor: User, username: str, password: str):
+    """Set a new password for an account (admins only); its failed-login count is cleared."""
+    require(actor, "manage_users")
+    rec = store.update_user(username, password_hash=auth.hash_password(password))
+    store.clear_login_throttle(username)
+    store.append_audit(actor.username, "reset_password", username)
+    return rec
+
+
+# --------------------------------------------------------------------------- versions
+
+
+def current_version(store: Store, name: str) -> ValueTableVersionRecord | None:
+    """The version evaluations should use: the latest approved one, else the open draft."""
+    return store.latest_approved_version(name) or store.get_value_table_draft(name)
+
+
+def save_draft(store: Store, actor: User, name: str, amounts: dict, *, expected_row_version: int | None,
+               reason: str | None = None) -> ValueTableVersionRecord:
+    """Save the open draft with optimistic locking (``ConflictError`` shows the other's change)."""
+    require(actor, "edit_draft")
+    rec = store.save_value_table_draft(name, amounts, author=actor.username, reason=reason,
+                                       expected_row_version=expected_row_version)
+    store.append_audit(actor.username, "edit_draft", name, {"version_id": rec.id, "row_version": rec.row_version,
+                                                            "amounts": amounts})
+    return rec
+
+
+def propose_version(store: Store, actor: User, name: str, *, label: str, effective_date: date, reason: str,
+                    expected_row_version: int) -> ValueTableVersionRecord:
+    """Propose the open draft for sign-off (status ``pending``)."""
+    require(actor, "propose_version")
+    rec = store.submit_value_table_draft(name, label=label, effective_date=effective_date, reason=reason,
+                                         author=actor.username, expected_row_version=expected_row_version)
+    store.append_audit(actor.username, "propose_version", name, {"version_id": rec.id, "label": label})
+    return rec
+
+
+class SignResult:
+    """What a signature did: the version (maybe approved), its signatures, and the impact report."""
+
+    __slots__ = ("version", "signoffs", "report")
+
+    def __init__(self, version, signoffs, report):
+        self.version: ValueTableVersionRecord = version
+        self.signoffs = signoffs
+        self.report: ImpactReportRecord | None = report
+
+    @property
+    def approved(self) -> bool:
+        return self.version.status == APPROVED
+
+
+Reevaluate = Callable[[EvaluationRecord, dict], dict]
+
+
+def sign_version(store: Store, actor: User, version_id: int, *, comment: str = "",
+                 reevaluate: Reevaluate | None = None) -> SignResult:
+    """Sign a pending version for the actor's role; the third role's signature approves it.
+
+    Parameters
+    ----------
+    reevaluate : callable, optional
+        ``reevaluate(evaluation, amounts) -> BoardResult.to_dict()`` used for the impact
+        report; default :func:`reevaluate_stored` (the stored dataset and config, the new table).
+    """
+    require(actor, "sign_version")
+    version, signoffs = store.add_signoff(version_id, role=actor.role, username=actor.username, comment=comment,
+                                          required_roles=SIGNING_ROLES)
+    store.append_audit(actor.username, "sign_version", version.table_name,
+                       {"version_id": version_id, "label": version.label, "role": actor.role})
+    report = None
+    if version.status == APPROVED:
+        store.append_audit(actor.username, "approve_version", version.table_name,
+                           {"version_id": version_id, "label": version.label})
+        report = publish_impact(store, version, reevaluate=reevaluate)
+    return SignResult(version, signoffs, report)
+
+
+def reject_version(store: Store, actor: User, version_id: int, *, comment: str) -> ValueTableVersionRecord:
+    """Reject a pending version with a comment (business, risk or model owner)."""
+    require(actor, "reject_version")
+    rec = store.reject_version(version_id, comment=comment)
+    store.append_audit(actor.username, "reject_version", rec.table_name,
+                       {"version_id": version_id, "label": rec.label, "role": actor.role, "comment": comment})
+    return rec
+
+
+def reopen_version(store: Store, actor: User, version_id: int) -> ValueTableVersionRecord:
+    """Reopen a rejected version as the draft, to fix and propose it again."""
+    require(actor, "reopen_version")
+    rec = store.reopen_version(version_id, author=actor.username)
+    store.append_audit(actor.username, "reopen_version", rec.table_name, {"version_id": version_id})
+    return rec
+
+
+# --------------------------------------------------------------------------- impact report
+
+
+def reevaluate_stored(store: Store, evaluation: EvaluationRecord, amounts: dict) -> dict:
+    """Evaluate a stored evaluation's dataset again with its stored config and new amounts."""
+    from evalcore import ValueTable
+    from evalcore.board import BoardConfig, evaluate
+
+    from .services import load_predictions
+
+    preds = load_predictions(store, evaluation.dataset_id)
+    config = evaluation.result.get("config") if isinstance(evaluation.result, dict) else None
+    return evaluate(preds, ValueTable.from_dict(amounts), BoardConfig(**(config or evaluation.config))).to_dict()
+
+
+def _model_numbers(result: dict) -> dict:
+    out = {}
+    for name, m in (result.get("models") or {}).items():
+        out[name] = {"ev": (m.get("at_threshold") or {}).get("ev"), "t_opt": (m.get("curve") or {}).get("t_opt"),
+                     "ev_opt": (m.get("curve") or {}).get("ev_opt")}
+    return out
+
+
+def _ranks(numbers: dict) -> dict:
+    """Rank 1 = highest EV at the deployed threshold; an undefined EV ranks last."""
+    order = sorted(numbers, key=lambda n: (numbers[n]["ev"] is None, -(numbers[n]["ev"] or 0.0)))
+    return {name: i + 1 for i, name in enumerate(order)}
+
+
+def _diff(a, b):
+    return None if a is None or b is None else b - a
+
+
+def impact_report(before: dict, after: dict) -> dict:
+    """Compare two ``BoardResult.to_dict()`` of the same data under two value tables.
+
+    Returns, per model: EV at the deployed threshold before/after and its change, rank
+    before/after (1 = best EV), t_opt before/after and how far it moved; and the action
+    sentence before/after and whether it changed.
+    """
+    nb, na = _model_numbers(before), _model_numbers(after)
+    rb, ra = _ranks(nb), _ranks(na)
+    models = {}
+    for name in na:
+        b, a = nb.get(name, {}), na[name]
+        models[name] = {
+            "ev_before": b.get("ev"), "ev_after": a["ev"], "ev_change": _diff(b.get("ev"), a["ev"]),
+            "rank_before": rb.get(name), "rank_after": ra[name],
+            "t_opt_before": b.get("t_opt"), "t_opt_after": a["t_opt"],
+            "t_opt_moved": _diff(b.get("t_opt"), a["t_opt"]),
+        }
+    return {
+        "models": models,
+        "rank_changed": any(m["rank_before"] != m["rank_after"] for m in models.values()),
+        "action_before": before.get("action"),
+        "action_after": after.get("action"),
+        "action_changed": before.get("action") != after.get("action"),
+    }
+
+
+def publish_impact(store: Store, version: ValueTableVersionRecord, *,
+                   reevaluate: Reevaluate | None = None) -> ImpactReportRecord:
+    """Re-evaluate the stored evaluations that used the previous version and store the report."""
+    previous = store.latest_approved_version(version.table_name, before_id=version.id)
+    if reevaluate is None:
+        def reevaluate(ev, amounts):
+            return reevaluate_stored(store, ev, amounts)
+    entries = []
+    for ev in store.list_evaluations():
+        result = ev.result if isinstance(ev.result, dict) else {}
+        if previous is not None:
+            used = ev.value_table_version_id == previous.id
+        else:  # first approved version: the evaluations of this table that recorded no version
+            used = ev.value_table_version_id is None and (result.get("value_table") or {}).get("name") == version.table_name
+        if not used:
+            continue
+        try:
+            after = reevaluate(ev, version.amounts)
+        except Exception as err:  # noqa: BLE001 - one unreadable dataset must not block the approval
+            entries.append({"evaluation_id": ev.id, "dataset_id": ev.dataset_id, "error": str(err)})
+            continue
+        entries.append({"evaluation_id": ev.id, "dataset_id": ev.dataset_id,
+                        "dataset_name": result.get("dataset_name"), **impact_report(result, after)})
+    report = {"table": version.table_name, "from_version": previous.label if previous else None,
+              "from_version_id": previous.id if previous else None, "to_version": version.label,
+              "to_version_id": version.id, "evaluations": entries}
+    return store.save_impact_report(table_id=version.table_id, from_version_id=previous.id if previous else None,
+                                    to_version_id=version.id, report=report)
+
+
+# --------------------------------------------------------------------------- audited actions of other pages
+
+
+def record_upload(store: Store, actor: User, dataset) -> None:
+    """Check the role for an upload and log it (call before/after ``store.save_dataset``)."""
+    require(actor, "upload_dataset")
+    store.append_audit(actor.username, "upload_dataset", getattr(dataset, "name", str(dataset)),
+                       {"dataset_id": getattr(dataset, "id", None), "sha256": getattr(dataset, "sha256", None)})
+
+
+def record_export(store: Store, actor: User, what: str, detail: dict | None = None) -> None:
+    """Check the role for an export (HTML/PDF/PNG/CSV) and log it."""
+    require(actor, "export")
+    store.append_audit(actor.username, "export", what, detail or {})
+
+
+def record_evaluation(store: Store, actor: User, dataset_id: int, *, table_name: str, models: Any, config: Any,
+                      result: dict) -> int:
+    """Store an evaluation with the value-table version it used (the current one of ``table_name``)."""
+    require(actor, "save_evaluation")
+    version = current_version(store, table_name)
+    vid = None if version is None else version.id
+    label = None if version is None else (version.label if version.status == APPROVED else f"draft r{version.row_version}")
+    ev_id = store.save_evaluation(dataset_id, models=models, config=config,
+                                  result={**result, "table_version": result.get("table_version") or label},
+                                  value_table_version_id=vid)
+    store.append_audit(actor.username, "save_evaluation", table_name, {"evaluation_id": ev_id, "version_id": vid})
+    return ev_id
+
+
+def audit_log(store: Store, actor: User, *, limit: int = 1000):
+    """The audit log, newest first (admins only)."""
+    require(actor, "view_audit")
+    return store.list_audit(limit=limit)
+
+
+__all__ += ["ConflictError", "publish_impact", "reevaluate_stored"]

@@ -1,0 +1,62 @@
+"""Log in, or (first start, no account yet) create the admin account. The only routable page without a login."""
+
+from datetime import datetime, timezone
+
+import streamlit as st
+
+from board import auth, governance, state
+from evalcore import InputError
+
+
+def _enter(user: auth.User) -> None:
+    st.session_state[auth.SESSION_USER_KEY] = user.to_dict()
+    st.session_state[auth.SESSION_ACTIVE_KEY] = datetime.now(timezone.utc)
+    st.rerun()
+
+
+s = state.store()
+notice = st.session_state.pop("auth_notice", None)
+if notice:
+    st.info(notice)
+
+if s.count_users() == 0:
+    st.title("Create the admin account")
+    st.markdown("No account exists yet. The first account is the **admin**, who adds the others "
+                "(`python -m board users add …` or later here). Until the deployment says otherwise, the app "
+                "listens on **127.0.0.1** only (`.streamlit/config.toml`, `server.address`).")
+    with st.form("first_admin"):
+        username = st.text_input("Admin username", key="first_admin_username")
+        pw1 = st.text_input("Password", type="password", key="first_admin_pw1",
+                            help=f"At least {auth.MIN_PASSWORD_CHARS} characters.")
+        pw2 = st.text_input("Repeat the password", type="password", key="first_admin_pw2")
+        create = st.form_submit_button("Create the admin account", type="primary")
+    if create:
+        problems = auth.check_password_rules(pw1)
+        if not username.strip():
+            problems.insert(0, "the username must not be empty")
+        if pw1 != pw2:
+            problems.append("the two passwords differ")
+        if problems:
+            st.error("**Not created:**\n\n" + "\n".join(f"- {p}" for p in problems))
+        else:
+            try:
+                _enter(governance.create_first_admin(s, username, pw1))
+            except (InputError, governance.Forbidden) as err:
+                st.error(str(err))
+else:
+    st.title("Log in")
+    with st.form("login"):
+        username = st.text_input("Username", key="login_username")
+        password = st.text_input("Password", type="password", key="login_password")
+        go = st.form_submit_button("Log in", type="primary")
+    if go:
+        try:
+            user = auth.authenticate(s, username, password)
+        except auth.LoginThrottled as err:
+            st.error(str(err))
+        except auth.LoginFailed as err:
+            st.error(str(err))
+        else:
+            s.append_audit(user.username, "login", user.username)
+            _enter(user)
+    st.caption(f"Sessions end after {auth.idle_minutes():g} minutes without activity. Ask an admin for an account.")
