@@ -1,4 +1,5 @@
-"""Command line: ``python -m board validate|evaluate …`` for pipelines and the weekly automation.
+"""Command line: ``python -m board validate|evaluate …`` for pipelines and the weekly automation,
+``python -m board users add|list|disable|reset-password`` for accounts.
 
 Exit code 0 on success, 2 on bad input or bad arguments, with every problem printed and
 never a traceback.
@@ -79,7 +80,58 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--resolution", default="auto", metavar="R",
                    help="score grid of the duckdb/spark aggregate: auto (exact up to 20000 distinct scores, else "
                         "1e-4), none (exact) or a number")
+    u = sub.add_parser("users", help="manage accounts (admins): add, list, disable, reset-password")
+    usub = u.add_subparsers(dest="users_command", required=True, parser_class=_Parser)
+    ua = usub.add_parser("add", help="add an account (the password is asked for, or read from --password-stdin)")
+    ua.add_argument("username")
+    ua.add_argument("--role", required=True, choices=["viewer", "analyst", "business", "risk", "model_owner", "admin"])
+    usub.add_parser("list", help="list accounts (never their passwords or hashes)")
+    ud = usub.add_parser("disable", help="disable an account (--enable turns it back on)")
+    ud.add_argument("username")
+    ud.add_argument("--enable", action="store_true")
+    ur = usub.add_parser("reset-password", help="set a new password (asked for, or --password-stdin)")
+    ur.add_argument("username")
+    for p in (ua, ur):
+        p.add_argument("--password-stdin", action="store_true", help="read the password from the first line of stdin")
     return parser
+
+
+def _read_password(args) -> str:
+    if args.password_stdin:
+        return sys.stdin.readline().rstrip("\n")
+    import getpass
+
+    first = getpass.getpass("New password: ")
+    if getpass.getpass("Repeat it: ") != first:
+        raise InputError("the two passwords differ; nothing was changed.")
+    return first
+
+
+def cmd_users(args) -> int:
+    """Account management on the store of EVALBOARD_DB_URL / EVALBOARD_DATA_DIR, acting as the local
+    operator (whoever can run this command can already read the database), audited as "cli"."""
+    from board import auth, governance
+    from board.store import NotFoundError, Store
+
+    actor = auth.User(username="cli", role="admin")
+    with Store() as store:
+        try:
+            if args.users_command == "add":
+                rec = governance.add_user(store, actor, args.username, _read_password(args), args.role)
+                print(f"added {rec.username} ({rec.role})")
+            elif args.users_command == "list":
+                for rec in store.list_users():
+                    print(f"{rec.username}\t{rec.role}\t{'active' if rec.active else 'disabled'}\t"
+                          f"created {rec.created_at:%Y-%m-%d}")
+            elif args.users_command == "disable":
+                rec = governance.disable_user(store, actor, args.username, active=args.enable)
+                print(f"{rec.username} is {'active' if rec.active else 'disabled'}")
+            else:
+                governance.reset_password(store, actor, args.username, _read_password(args))
+                print(f"password of {args.username} reset")
+        except NotFoundError as err:
+            raise InputError(str(err)) from None
+    return 0
 
 
 def _mapping(args) -> ColumnMapping:
@@ -205,7 +257,7 @@ def _cmd_evaluate(args, engine_table, *, engine: bool) -> int:
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return {"validate": cmd_validate, "evaluate": cmd_evaluate}[args.command](args)
+        return {"validate": cmd_validate, "evaluate": cmd_evaluate, "users": cmd_users}[args.command](args)
     except BrokenPipeError:  # e.g. piped into `head`
         return 0
     except InputError as err:

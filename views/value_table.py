@@ -1,14 +1,23 @@
 """Value table: price the four outcomes of the decision (money gained per event)."""
 
+from datetime import date
+
 import streamlit as st
 
-from board import state
-from board.store import ConflictError
+from board import auth, governance as gov, state
+from board.store import ConflictError, StoreError
 from board.valuetable_form import frame_from_table, table_from_frame
+from evalcore import InputError
 
+info = st.session_state.get(auth.SESSION_USER_KEY) or {}
+user = auth.User(username=info.get("username", ""), role=info.get("role", ""))
 name = st.session_state.get(state.TABLE_KEY)
 table, row_version = state.committed_table()
 st.title(f"Value table · {table.name or name}")
+current = gov.current_version(state.store(), name)
+if current is not None and current.status == "approved":
+    st.caption(f"In force: **{current.label}** (approved, effective {current.effective_date}). Edits below go to the "
+               "open draft, which becomes a new version once proposed and signed by business, risk and model owner.")
 st.markdown(
     "**Each amount is the money GAINED per event; enter a cost as a negative number.** "
     "Example (loan anti-fraud): TP **+18,500** (fraud loss avoided), FP **−3,200** (complaint cost, lost customer "
@@ -54,11 +63,13 @@ else:
 
     def _save():
         try:
-            rec = state.store().save_value_table_draft(name, table.to_dict(), reason=reason, author="app",
-                                                       expected_row_version=row_version)
+            rec = gov.save_draft(state.store(), user, name, table.to_dict(), reason=reason,
+                                 expected_row_version=row_version if saved is not None else 0)
             state.set_committed_table(table, rec.row_version)
             st.session_state["vt_flash"] = f"Draft saved (revision {rec.row_version})."
         except ConflictError as err:
+            st.session_state["vt_flash"] = f"CONFLICT: {err}"
+        except gov.Forbidden as err:
             st.session_state["vt_flash"] = f"CONFLICT: {err}"
 
     st.button("Save draft", type="primary", disabled=not dirty, on_click=_save, key="vt_save")
@@ -67,3 +78,102 @@ else:
 flash = st.session_state.pop("vt_flash", None)
 if flash:
     (st.error if flash.startswith("CONFLICT") else st.success)(flash)
+
+
+# --------------------------------------------------------------------------- versions and sign-off
+store = state.store()
+
+
+def _reload_table():
+    st.session_state.pop(f"committed_table::{name}", None)
+
+
+def _act(fn, ok: str):
+    try:
+        fn()
+        st.session_state["vt_gov_flash"] = ok
+        _reload_table()
+    except (gov.Forbidden, StoreError, InputError) as err:
+        st.session_state["vt_gov_flash"] = f"ERROR: {err}"
+
+
+st.divider()
+st.subheader("Versions and sign-off")
+draft = store.get_value_table_draft(name)
+if draft is not None and gov.allowed(user, "propose_version"):
+    with st.form("vt_propose"):
+        st.markdown("**Propose the saved draft for sign-off** (business, risk and model owner each sign it).")
+        c1, c2 = st.columns(2)
+        label = c1.text_input("Version label", placeholder="v2026.Q4", key="vt_prop_label")
+        eff = c2.date_input("Effective date", value=date.today(), key="vt_prop_date")
+        why = st.text_input("Reason for the change", value=draft.reason, key="vt_prop_reason")
+        if st.form_submit_button("Propose version", type="primary"):
+            _act(lambda: gov.propose_version(store, user, name, label=label, effective_date=eff, reason=why,
+                                             expected_row_version=draft.row_version),
+                 f"Version {label} proposed; waiting for business, risk and model owner.")
+            st.rerun()
+elif draft is None and gov.allowed(user, "edit_draft"):
+    if st.button("Start a new draft from the version in force", key="vt_new_draft"):
+        base = current.amounts if current is not None else table.to_dict()
+        _act(lambda: gov.save_draft(store, user, name, dict(base), expected_row_version=0), "New draft started.")
+        st.rerun()
+
+versions = store.list_value_table_versions(name)
+rows = []
+for v in versions:
+    signs = store.list_signoffs(v.id)
+    rows.append({"version": v.label, "status": v.status, "effective": str(v.effective_date or ""), "author": v.author,
+                 "reason": v.reason, "signed by": ", ".join(f"{s.role}: {s.username}" for s in signs),
+                 "comment": v.decision_comment})
+if rows:
+    st.dataframe(rows, hide_index=True, width="stretch")
+
+for v in (v for v in versions if v.status == "pending"):
+    signed = {s.role for s in store.list_signoffs(v.id)}
+    missing = [r for r in gov.SIGNING_ROLES if r not in signed]
+    st.markdown(f"**{v.label}** is pending: waiting for {', '.join(auth.ROLE_LABELS[r] for r in missing)}.")
+    if gov.allowed(user, "sign_version") and user.role in missing:
+        c1, c2, c3 = st.columns([1, 2, 1])
+        if c1.button(f"Sign {v.label} as {auth.ROLE_LABELS[user.role]}", key=f"vt_sign_{v.id}", type="primary"):
+            with st.spinner("Signing (the last signature re-evaluates the stored boards) …"):
+                _act(lambda: gov.sign_version(store, user, v.id), f"Signed {v.label}.")
+            st.rerun()
+        comment = c2.text_input("Rejection comment", key=f"vt_reject_comment_{v.id}", label_visibility="collapsed",
+                                placeholder="why it is rejected")
+        if c3.button(f"Reject {v.label}", key=f"vt_reject_{v.id}"):
+            _act(lambda: gov.reject_version(store, user, v.id, comment=comment), f"Rejected {v.label}.")
+            st.rerun()
+for v in (v for v in versions if v.status == "rejected"):
+    if gov.allowed(user, "reopen_version") and draft is None:
+        if st.button(f"Reopen {v.label} as the draft (to fix and propose again)", key=f"vt_reopen_{v.id}"):
+            _act(lambda: gov.reopen_version(store, user, v.id), f"{v.label} reopened as the draft.")
+            st.rerun()
+
+gflash = st.session_state.pop("vt_gov_flash", None)
+if gflash:
+    (st.error if gflash.startswith("ERROR") else st.success)(gflash)
+
+reports = store.list_impact_reports(name)
+if reports:
+    rep = reports[0].report
+    st.subheader(f"Impact report: {rep.get('from_version') or 'unversioned'} → {rep['to_version']}")
+    if not rep["evaluations"]:
+        st.caption("No stored evaluation used the previous version; nothing to re-evaluate.")
+    for e in rep["evaluations"]:
+        if "error" in e:
+            st.warning(f"Evaluation #{e['evaluation_id']} could not be re-evaluated: {e['error']}")
+            continue
+        st.markdown(f"Evaluation **#{e['evaluation_id']}** ({e.get('dataset_name') or 'dataset ' + str(e['dataset_id'])})"
+                    + (" — **ranking changed**" if e["rank_changed"] else " — ranking unchanged")
+                    + (" — **action changed**" if e["action_changed"] else " — action unchanged"))
+
+        def _fmt(x, spec):
+            return "—" if x is None else format(x, spec)
+
+        st.dataframe([{"model": m, "EV before": _fmt(r["ev_before"], ",.2f"), "EV after": _fmt(r["ev_after"], ",.2f"),
+                       "ΔEV": _fmt(r["ev_change"], "+,.2f"), "rank before": r["rank_before"], "rank after": r["rank_after"],
+                       "t_opt before": _fmt(r["t_opt_before"], ".4f"), "t_opt after": _fmt(r["t_opt_after"], ".4f"),
+                       "t_opt moved": _fmt(r["t_opt_moved"], "+.4f")} for m, r in e["models"].items()],
+                     hide_index=True, width="stretch")
+        if e["action_changed"]:
+            st.caption(f"Action before: {e['action_before']}  \nAction after: {e['action_after']}")

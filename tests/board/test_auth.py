@@ -116,3 +116,28 @@ def test_idle_expiry(monkeypatch):
     monkeypatch.setenv("EVALBOARD_IDLE_MINUTES", "5")
     assert auth.idle_minutes() == 5
     assert auth.idle_expired(T0, T0 + timedelta(minutes=6))
+
+
+def test_cli_users_add_list_disable_reset(tmp_path, monkeypatch, capsys):
+    import io
+
+    from board import cli
+
+    monkeypatch.setenv("EVALBOARD_DATA_DIR", str(tmp_path / "cli"))
+    monkeypatch.delenv("EVALBOARD_DB_URL", raising=False)
+    monkeypatch.setenv("EVALBOARD_BCRYPT_ROUNDS", "4")
+    monkeypatch.setattr("sys.stdin", io.StringIO("a long cli password\n"))
+    assert cli.main(["users", "add", "bea", "--role", "business", "--password-stdin"]) == 0
+    monkeypatch.setattr("sys.stdin", io.StringIO("short\n"))
+    assert cli.main(["users", "add", "bob", "--role", "risk", "--password-stdin"]) == 2
+    assert cli.main(["users", "disable", "bea"]) == 0
+    assert cli.main(["users", "disable", "ghost"]) == 2
+    monkeypatch.setattr("sys.stdin", io.StringIO("another long password\n"))
+    assert cli.main(["users", "reset-password", "bea", "--password-stdin"]) == 0
+    capsys.readouterr()
+    assert cli.main(["users", "list"]) == 0
+    out = capsys.readouterr().out
+    assert "bea\tbusiness\tdisabled" in out and "password" not in out and "$2b$" not in out
+    with Store(data_dir=tmp_path / "cli") as s:
+        assert auth.verify_password("another long password", s.get_user("bea").password_hash)
+        assert [a.action for a in s.list_audit()][::-1] == ["add_user", "disable_user", "reset_password"]
