@@ -1,0 +1,68 @@
+"""Browser: real logins (no autologin): business proposes a version, risk and model owner sign it,
+it is approved with its impact report; a viewer has no way to the editor."""
+
+import pytest
+
+from tests.e2e.conftest import create_account, shot, start_server, stop_server, wait_for_app
+
+PW = "e2e long password"
+
+
+@pytest.fixture(scope="module")
+def gov_server(tmp_path_factory):
+    data = tmp_path_factory.mktemp("gov-data")
+    for user, role in (("bea", "business"), ("rita", "risk"), ("otto", "model_owner"), ("vera", "viewer")):
+        create_account(data, user, PW, role)
+    proc, url = start_server(data, autologin=None)
+    yield url
+    stop_server(proc)
+
+
+def login(browser, url, username):
+    ctx = browser.new_context(viewport={"width": 1920, "height": 1080})
+    page = ctx.new_page()
+    page.goto(url)
+    wait_for_app(page)
+    page.locator(".st-key-login_username").locator("input").fill(username)
+    page.locator(".st-key-login_password").locator("input").fill(PW)
+    page.get_by_role("button", name="Log in").click()
+    wait_for_app(page)
+    page.get_by_text(f"Signed in as {username}").wait_for(timeout=60_000)
+    return ctx, page
+
+
+def open_value_table(page):
+    page.get_by_test_id("stSidebarNavLink").filter(has_text="Value table").click()
+    wait_for_app(page)
+    page.get_by_text("Versions and sign-off").wait_for(timeout=60_000)
+
+
+def test_propose_sign_approve_and_viewer_has_no_editor(browser, gov_server):
+    ctx, page = login(browser, gov_server, "bea")
+    open_value_table(page)
+    form = page.locator(".st-key-vt_prop_label")
+    form.locator("input").fill("v2026.Q4")
+    page.locator(".st-key-vt_prop_reason").locator("input").fill("fraud costs rose")
+    page.get_by_role("button", name="Propose version").click()
+    wait_for_app(page)
+    page.get_by_text("Version v2026.Q4 proposed").wait_for(timeout=60_000)
+    ctx.close()
+    for user, role in (("rita", "Risk"), ("otto", "Model owner")):
+        ctx, page = login(browser, gov_server, user)
+        open_value_table(page)
+        page.get_by_role("button", name=f"Sign v2026.Q4 as {role}").click()
+        wait_for_app(page)
+        page.get_by_text("Signed v2026.Q4").wait_for(timeout=120_000)
+        ctx.close()
+    ctx, page = login(browser, gov_server, "bea")
+    open_value_table(page)
+    page.get_by_role("button", name="Sign v2026.Q4 as Business").click()
+    wait_for_app(page)
+    page.get_by_text("Impact report: unversioned → v2026.Q4").wait_for(timeout=120_000)
+    shot(page, "governance-impact-report")
+    ctx.close()
+    ctx, page = login(browser, gov_server, "vera")
+    links = page.get_by_test_id("stSidebarNavLink")
+    assert links.filter(has_text="Board").count() == 1
+    assert links.filter(has_text="Value table").count() == 0
+    ctx.close()
