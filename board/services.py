@@ -33,7 +33,7 @@ def ensure_demo(store):
         rec = store.save_dataset(name=demo.DEMO_NAME, filename=demo.DEMO_FILENAME, raw=raw,
                                  mapping=demo.DEMO_MAPPING, report=preds.summary(), n_rows=preds.n_rows,
                                  uploader="evalboard demo")
-    if store.get_value_table_draft(DEFAULT_TABLE_NAME) is None:
+    if not store.list_value_table_versions(DEFAULT_TABLE_NAME):  # once: never over an approved history
         store.save_value_table_draft(DEFAULT_TABLE_NAME, dict(demo.DEMO_VALUE_TABLE), author="evalboard demo",
                                      reason="SPEC §2.2 example amounts")
     return rec
@@ -47,11 +47,39 @@ def load_predictions(store, dataset_id: int) -> Predictions:
 
 
 def load_value_table(store, name: str = DEFAULT_TABLE_NAME) -> tuple[ValueTable, int | None]:
-    """The current draft of a named value table and its row version (None if it is the built-in demo)."""
+    """The table a session starts from, and the open draft's row version (None without a draft).
+
+    The open draft if there is one (what is being worked on: editing anything else could
+    overwrite it), else the latest approved version, else the built-in demo table. The board
+    says which one it priced with (:func:`table_version_label`).
+    """
     draft = store.get_value_table_draft(name)
-    if draft is None:
-        return ValueTable.from_dict(demo.DEMO_VALUE_TABLE), None
-    return ValueTable.from_dict(draft.amounts), draft.row_version
+    if draft is not None:
+        return ValueTable.from_dict(draft.amounts), draft.row_version
+    approved = store.latest_approved_version(name)
+    if approved is not None:
+        return ValueTable.from_dict(approved.amounts), None
+    return ValueTable.from_dict(demo.DEMO_VALUE_TABLE), None
+
+
+def table_version(store, name: str, table: ValueTable):
+    """(label, stored version or None) of the table a session prices with.
+
+    The label names the stored version the table equals ("v2026.Q4 (approved)", "draft r3",
+    "pending v2027.Q1"), or says the session has unsaved edits; the version is None then.
+    """
+    candidates = [store.get_value_table_draft(name), store.latest_approved_version(name)]
+    candidates += [v for v in store.list_value_table_versions(name) if v.status == "pending"]
+    for v in candidates:
+        if v is not None and ValueTable.from_dict(v.amounts).to_dict() == table.to_dict():
+            if v.status == "approved":
+                return f"{v.label} (approved)", v
+            if v.status == "draft":
+                return f"draft r{v.row_version} (not approved)", v
+            return f"{v.label} ({v.status}, not approved)", v
+    if candidates[0] is None and candidates[1] is None and table.to_dict() == ValueTable.from_dict(demo.DEMO_VALUE_TABLE).to_dict():
+        return "built-in demo amounts", None
+    return "unsaved edits (not approved)", None
 
 
 def model_counts(preds: Predictions, model: str) -> ScoreCounts:
@@ -86,7 +114,7 @@ def threshold_range(preds: Predictions, model: str) -> ThresholdRange:
     return ThresholdRange(lo, hi, float(10 ** np.floor(np.log10((hi - lo) / 1000))))
 
 
-__all__ = ["ensure_demo", "load_predictions", "load_value_table", "model_counts", "default_threshold",
+__all__ = ["ensure_demo", "load_predictions", "load_value_table", "table_version", "model_counts", "default_threshold",
            "threshold_range", "sha256", "InputError"]
 
 

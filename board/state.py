@@ -178,12 +178,39 @@ def board_config(preds: Predictions, thresholds: dict):
                        strata_column=st.session_state.get("board_strata"), drift=drift_cfg.to_dict())
 
 
-def save_snapshot(result, rec, version: str) -> int:
-    """Keep this board (its inputs and every number) in the store's history."""
+def current_user():
+    """The user app.py logged in for this run (auth.User), or None."""
+    from . import auth
+
+    info = st.session_state.get(auth.SESSION_USER_KEY)
+    return auth.User(username=info["username"], role=info["role"]) if info else None
+
+
+def table_version(table):
+    """(label, stored version or None) of the session's value table; see services.table_version."""
+    return services.table_version(store(), st.session_state.get(TABLE_KEY, services.DEFAULT_TABLE_NAME), table)
+
+
+def save_snapshot(result, rec, version_label: str, version) -> int:
+    """Keep this board (inputs, every number and the value-table version it used) in the history."""
+    from . import governance
+
+    user = current_user()
+    governance.require(user, "save_evaluation")
     ev_id = store().save_evaluation(rec.id, models=list(result.models), config=result.config.to_dict(),
-                                    result={**result.to_dict(), "dataset_name": rec.name, "table_version": version})
+                                    result={**result.to_dict(), "dataset_name": rec.name, "table_version": version_label},
+                                    value_table_version_id=None if version is None else version.id)
+    store().append_audit(user.username, "save_evaluation", result.table.name,
+                         {"evaluation_id": ev_id, "version_id": None if version is None else version.id,
+                          "table_version": version_label})
     st.toast(f"Board saved (#{ev_id}); it will be the comparison for the next board.")
     return ev_id
+
+
+def record_export(what: str, detail: dict) -> None:
+    from . import governance
+
+    governance.record_export(store(), current_user(), what, detail)
 
 
 def last_snapshot(result, rec):

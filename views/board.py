@@ -15,7 +15,8 @@ table, row_version = state.committed_table()
 thresholds = state.sync_thresholds_with_url(preds)
 result = state.board_result(preds, table, state.board_config(preds, thresholds))
 rec = state.dataset_record()
-version = f"draft r{row_version}" if row_version else "built-in"
+version, version_rec = state.table_version(table)
+user = state.current_user()
 unit = table.unit
 figs = export.board_figures(result, font_size=15 if present else 13)
 if present:
@@ -34,18 +35,24 @@ title, tools = st.columns([3, 2], vertical_alignment="center") if not present el
 title.markdown(f"<h1 style='font-size:1.9rem;font-weight:700;line-height:1.1;padding:0;margin:0'>Decision board</h1>"
                f"<div style='font-size:0.9rem;color:#555'>{html.escape(meta)}</div>", unsafe_allow_html=True)
 if tools is not None:
+    from board import governance
+
+    export_meta = {"dataset_id": rec.id, "table_version": version}
+    may_export = governance.allowed(user, "export")
     b1, b2, b3, b4 = tools.columns(4)
     b1.link_button("Present", f"?present=1&dataset={rec.id}&" + "&".join(f"t_{m}={t:.6g}" for m, t in thresholds.items()),
                    icon=":material/slideshow:", help="The same board full-screen without controls (URL + present=1).")
     b2.download_button("HTML", export.board_html(result, dataset_name=rec.name, table_version=version),
                        file_name="evalboard.html", mime="text/html", icon=":material/download:", key="board_html",
-                       on_click="ignore", help="A self-contained file that opens offline.")
-    with b3.popover("PDF / PNG", icon=":material/picture_as_pdf:"):
+                       on_click=state.record_export, args=("board HTML", export_meta), disabled=not may_export,
+                       help="A self-contained file that opens offline.")
+    with b3.popover("PDF / PNG", icon=":material/picture_as_pdf:", disabled=not may_export):
         if st.button("Render with Chromium", key="board_render"):
             try:
                 page_html = export.board_html(result, dataset_name=rec.name, table_version=version)
                 st.session_state["board_pdf"] = export.render_bytes(page_html, "pdf")
                 st.session_state["board_png"] = export.render_bytes(page_html, "png")
+                state.record_export("board PDF and PNG", export_meta)
             except export.ExportError as err:
                 st.error(str(err))
         if "board_pdf" in st.session_state:
@@ -53,9 +60,12 @@ if tools is not None:
                                key="board_dl_pdf", on_click="ignore")
             st.download_button("Download PNG", st.session_state["board_png"], "evalboard.png", "image/png",
                                key="board_dl_png", on_click="ignore")
-    if b4.button("Save snapshot", icon=":material/history:", key="board_save",
-                 help="Keep this board (inputs and numbers) so next week can be compared with it."):
-        state.save_snapshot(result, rec, version)
+    saveable = version_rec is not None and governance.allowed(user, "save_evaluation")
+    if b4.button("Save snapshot", icon=":material/history:", key="board_save", disabled=not saveable,
+                 help=("Keep this board (inputs, numbers and the value-table version) so next week can be compared with it."
+                       if saveable else "Save the value table first (a snapshot records a stored version), "
+                       "or ask an analyst: your role cannot save boards.")):
+        state.save_snapshot(result, rec, version, version_rec)
 
 previous = state.last_snapshot(result, rec)
 left, right = st.columns([1, 1], gap="medium")

@@ -88,9 +88,14 @@ name = st.text_input("Dataset name", value=up.name.rsplit(".", 1)[0], key="uploa
 
 
 def _save():
+    from board import governance
+
     s = state.store()
+    user = state.current_user()
+    governance.require(user, "upload_dataset")  # the navigation hides this page from other roles; defence in depth
     rec = s.save_dataset(name=name, filename=up.name, raw=raw, mapping=mapping.to_dict(), report=summary,
-                         n_rows=preds.n_rows, uploader="app")
+                         n_rows=preds.n_rows, uploader=user.username)
+    governance.record_upload(s, user, rec)
     st.session_state[state.DATASET_KEY] = rec.id  # switch the shared sidebar to it
     st.session_state["upload_saved"] = rec.id
 

@@ -44,3 +44,28 @@ def test_snapshot_gives_this_week_vs_last_saved(app):
     f = demo.demo_frame()
     curve = price_curve(score_counts(f.is_fraud.to_numpy(), f.score_new.to_numpy()), ValueTable.from_dict(demo.DEMO_VALUE_TABLE))
     assert m.delta == f"{curve.ev_at(0.2) - curve.ev_at(0.5):+,.2f} vs last saved"
+
+
+def test_snapshot_records_the_value_table_version_and_the_audit_log(app):
+    at = app(None)
+    assert any("draft r1 (not approved)" in m.value for m in at.markdown)  # the board names the version it used
+    at.button(key="board_save").click().run()
+    import os
+
+    from board.store import Store
+
+    s = Store(data_dir=os.environ["EVALBOARD_DATA_DIR"])
+    draft = s.get_value_table_draft(demo.DEMO_VALUE_TABLE["name"])
+    ev = s.list_evaluations()[0]
+    assert ev.value_table_version_id == draft.id
+    assert ev.result["table_version"] == "draft r1 (not approved)"
+    assert s.list_audit(limit=5)[0].action == "save_evaluation"
+
+
+def test_unsaved_edits_cannot_be_snapshotted(app):
+    at = app("views/value_table.py")
+    at.session_state["vt_editor_0"] = {"edited_rows": {2: {"amount": -30000.0}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    at.switch_page("views/board.py").run()
+    assert any("unsaved edits" in m.value for m in at.markdown)
+    assert at.button(key="board_save").disabled

@@ -82,3 +82,20 @@ def test_upload_bad_csv_lists_problems(app):
     listed = at.dataframe[-1].value
     codes = " ".join(listed["problem"])
     assert "score" in codes and "label" in codes  # both the text score and the 3-valued label are listed at once
+
+
+def test_saved_upload_is_selected_everywhere_and_audited(app):
+    import os
+
+    from board.store import Store
+
+    at = app("views/upload.py")
+    csv = b"label,score\n1,0.9\n0,0.2\n1,0.7\n0,0.4\n0,0.1\n"
+    at.file_uploader(key="upload_file").set_value(("tiny.csv", csv, "text/csv")).run()
+    at.button(key="upload_save").click().run()
+    assert not at.exception
+    s = Store(data_dir=os.environ["EVALBOARD_DATA_DIR"])
+    rec = next(r for r in s.list_datasets() if r.filename == "tiny.csv")
+    assert at.session_state["dataset"] == rec.id
+    entry = s.list_audit(limit=5, action="upload_dataset")[0]
+    assert entry.detail["dataset_id"] == rec.id
