@@ -40,14 +40,14 @@ def synthetic(n: int, seed: int = 0) -> pd.DataFrame:
     })
 
 
-def bench_cli(n: int) -> None:
+def bench_cli(n: int, scheme: str) -> None:
     with tempfile.TemporaryDirectory() as d:
         csv = Path(d) / "log.csv"
         synthetic(n).to_csv(csv, index=False)
         args = [sys.executable, "-m", "board", "evaluate", "--predictions", str(csv), "--label", "label",
                 "--score", "A=score_a", "--score", "B=score_b", "--segment", "segment", "--time", "time",
                 "--group", "customer", "--feature", "f1", "--feature", "f2", "--feature", "f3", "--feature", "f4",
-                "--tp", "18500", "--fp", "-3200", "--fn", "-22000", "--tn", "120", "--n-resamples", "1000",
+                "--tp", "18500", "--fp", "-3200", "--fn", "-22000", "--tn", "120", "--n-resamples", "1000", "--scheme", scheme,
                 "--json", str(Path(d) / "out.json"), "--max-mb", "4096"]
         t = time.perf_counter()
         r = subprocess.run(args, cwd=ROOT, capture_output=True, text=True)
@@ -55,7 +55,7 @@ def bench_cli(n: int) -> None:
         if r.returncode:
             print(r.stderr)
             raise SystemExit(r.returncode)
-        print(f"python -m board evaluate: {n:,} rows, B=1000, cluster bootstrap, drift, 2 models: {dt:.1f} s "
+        print(f"python -m board evaluate: {n:,} rows, B=1000, {scheme} bootstrap, drift, 2 models: {dt:.1f} s "
               f"(CSV {csv.stat().st_size / 2**20:.0f} MB)")
 
 
@@ -87,7 +87,10 @@ if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     ap.add_argument("--rows", type=int, default=1_000_000)
     ap.add_argument("--skip-browser", action="store_true")
+    ap.add_argument("--scheme", action="append", choices=["rows", "stratified", "cluster"],
+                    help="bootstrap scheme(s) to time (default: rows and cluster)")
     a = ap.parse_args()
-    bench_cli(a.rows)
+    for scheme in a.scheme or ["rows", "cluster"]:
+        bench_cli(a.rows, scheme)
     if not a.skip_browser:
         bench_browser()

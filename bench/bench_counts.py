@@ -11,6 +11,11 @@ Times are the best of ``--repeat`` runs (default 3) with ``time.perf_counter``.
 
 from __future__ import annotations
 
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere without installing
+
 import argparse
 import tempfile
 import time

@@ -6,6 +6,11 @@ make_classification with 50,000 rows, 20 features (8 informative), 20% positives
     .venv/bin/python bench/bench_stability.py [--rows 50000] [--repeats 10]
 """
 
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from anywhere without installing
+
 import argparse
 import time
 
