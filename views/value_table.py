@@ -7,7 +7,7 @@ import streamlit as st
 from board import auth, governance as gov, state
 from board.store import ConflictError, StoreError
 from board.valuetable_form import frame_from_table, table_from_frame
-from evalcore import InputError
+from evalcore import InputError, ValueTable
 
 info = st.session_state.get(auth.SESSION_USER_KEY) or {}
 user = auth.User(username=info.get("username", ""), role=info.get("role", ""))
@@ -58,7 +58,9 @@ else:
                + (f" {table.unit}" if table.unit else "") + ".")
 
     saved = state.store().get_value_table_draft(name)
-    dirty = saved is None or saved.amounts != table.to_dict()
+    # compared with the open draft, or (no draft) with the version in force: nothing to save when equal
+    reference = saved if saved is not None else current
+    dirty = reference is None or ValueTable.from_dict(reference.amounts).to_dict() != table.to_dict()
     reason = st.text_input("Reason for this change (kept with the draft)", key=f"vt_reason_{epoch}")
 
     def _save():
