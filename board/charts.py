@@ -185,4 +185,6 @@ def headline_figure(result, *, height: int = 300, font_size: int = 14) -> go.Fig
         fig.update_xaxes(range=[lo - pad, hi + pad])
     fig.update_layout(font=dict(size=font_size), margin=dict(l=10, r=30, t=70, b=10),
                       xaxis_title=f"value per decision ({unit})" if unit else "value per decision")
+    # room above the top bar for its label (categories sit at 0..n-1, top row last)
+    fig.update_yaxes(range=[-0.5, len(rows) - 0.5 + 0.45])
     return fig

@@ -25,7 +25,7 @@ if present:
             "[data-testid='stMainBlockContainer']{padding:0.6rem 1.6rem 0 1.6rem;max-width:100%}"
             "html{font-size:18px}</style>")
 else:
-    st.html("<style>[data-testid='stMainBlockContainer']{padding-top:1.2rem;padding-bottom:0}"
+    st.html("<style>[data-testid='stMainBlockContainer']{padding-top:3.4rem;padding-bottom:0}"
             "[data-testid='stMainBlockContainer'] [data-testid='stVerticalBlock']{gap:0.6rem}</style>")
 
 meta = (f"{rec.name} · value table “{table.name}” {version} · {result.n_rows:,} decisions · "
@@ -61,7 +61,7 @@ if tools is not None:
             st.download_button("Download PNG", st.session_state["board_png"], "evalboard.png", "image/png",
                                key="board_dl_png", on_click="ignore")
     saveable = version_rec is not None and governance.allowed(user, "save_evaluation")
-    if b4.button("Save snapshot", icon=":material/history:", key="board_save", disabled=not saveable,
+    if b4.button("Snapshot", icon=":material/history:", key="board_save", disabled=not saveable,
                  help=("Keep this board (inputs, numbers and the value-table version) so next week can be compared with it."
                        if saveable else "Save the value table first (a snapshot records a stored version), "
                        "or ask an analyst: your role cannot save boards.")):

@@ -30,6 +30,7 @@ def test_board_fits_one_screen(page, server):
     page.wait_for_selector(".st-key-board_action", timeout=120_000)
     wait_for_app(page)
     _modules_visible(page)
+    expect(page.get_by_role("button", name="Snapshot")).to_be_visible()  # the control present mode hides
     shot(page, "board-1920x1080")
     assert _scroll_height(page) <= 1080, "the board needs vertical scrolling at 1920×1080"
     assert not page.errors, page.errors
@@ -40,7 +41,7 @@ def test_present_mode_hides_controls_and_keeps_state_in_url(page, server):
     wait_for_app(page)
     page.wait_for_selector(".st-key-board_action", timeout=120_000)
     expect(page.get_by_test_id("stSidebar")).to_be_hidden()
-    expect(page.get_by_role("button", name="Save snapshot")).to_have_count(0)
+    expect(page.get_by_role("button", name="Snapshot")).to_have_count(0)
     expect(page.get_by_test_id("stMetricLabel").filter(has_text="EV new @ 0.09")).to_be_visible()
     _modules_visible(page)
     shot(page, "board-present")
