@@ -54,13 +54,14 @@ from .bootstrap import (
     CurveBand,
     OptimumBootstrap,
     _curve_stats,
-    _Design,
     _ev_from_cells,
+    _Design,
     _jackknife,
     _MAX_JACKKNIFE_WORK,
     _replicates,
     _summarise,
     metric_intervals,
+    paired_comparison,
 )
 from .calibration import LOG_LOSS_EPS, Reliability, ReliabilityBin, _logistic_fit, _logit, _uniform_edges, wilson_interval
 from .counts import ScoreCounts, _bin_scores
@@ -612,37 +613,9 @@ def _compare_boot(agg: Aggregate, table, config, rng, names) -> Comparison:
         else:
             st = np.zeros(len(p), np.int64)
         design = _rows_design(key, st, p["rows"].to_numpy(), w, 8, "stratified" if config.scheme == "stratified" else "rows")
-    v, prev = table.vector(), table.prevalence
-
-    def stat(k):
-        ev_a = _ev_from_cells(*[k[:, i].sum(axis=1) for i in _A_CELLS], v, prev)
-        ev_b = _ev_from_cells(*[k[:, i].sum(axis=1) for i in _B_CELLS], v, prev)
-        return {"a": ev_a, "b": ev_b, "diff": ev_b - ev_a}
-
-    est = {k: float(x[0]) for k, x in stat(design.full[None, :]).items()}
-    reps = _replicates(design, rng, config.n_resamples, None, stat)
-    jack = _jackknife(design, stat, ["a", "b", "diff"]) if config.method == "bca" else None
-    res = {k: _summarise(reps[k], est[k], level=config.level, method=config.method, scheme=design.scheme,
-                         n_resamples=config.n_resamples, jack=None if jack is None else (jack[k], design.mult),
-                         what="EV difference" if k == "diff" else "EV") for k in ("a", "b", "diff")}
-    a_name, b_name = names
-    d = res["diff"]
-    finite = ~np.isnan(reps["diff"])
-    p_better = float(np.mean(reps["diff"][finite] > 0)) if finite.any() else float("nan")
-    level = config.level
-    pct = f"{level:.0%}" if round(level * 100, 6) == round(level * 100) else f"{level * 100:g}%"
-    ci_words = f"the {pct} CI of EV_{b_name} − EV_{a_name}"
-    if not (np.isfinite(d.low) and np.isfinite(d.high)):
-        verdict, text = "undefined", f"No verdict: {ci_words} could not be formed ({'; '.join(d.undefined.values())})."
-    elif d.low > 0:
-        verdict, text = "better", f"{b_name} is better: {ci_words} excludes 0."
-    elif d.high < 0:
-        verdict, text = "worse", f"{b_name} is worse: {ci_words} excludes 0."
-    else:
-        verdict, text = "no significant difference", f"No significant difference between {b_name} and {a_name}: {ci_words} includes 0."
     t = agg.paired_thresholds
-    return Comparison(a=a_name, b=b_name, threshold_a=float(t[a_name]), threshold_b=float(t[b_name]), ev_a=res["a"],
-                      ev_b=res["b"], diff=d, p_b_better=p_better, verdict=verdict, verdict_text=text, scheme=design.scheme)
+    return paired_comparison(design, table, rng=rng, n_resamples=config.n_resamples, level=config.level,
+                             method=config.method, names=tuple(names), thresholds=(t[names[0]], t[names[1]]))
 
 
 # --------------------------------------------------------------------------------------

@@ -990,14 +990,22 @@ def compare_models(y_true, score_a, score_b, table: ValueTable, *, threshold_a: 
     a_name, b_name = (str(x) for x in names)
     key = (4 * (sa < threshold_a) + 2 * (sb < threshold_b) + (1 - y)).astype(np.int64)
     design = _design(key, 8, w, st, gr)
+    return paired_comparison(design, table, rng=rng, n_resamples=n_resamples, level=level, method=method,
+                             names=(a_name, b_name), thresholds=(threshold_a, threshold_b))
+
+
+def paired_comparison(design: _Design, table: ValueTable, *, rng, n_resamples: int, level: float, method: str,
+                      names: tuple, thresholds: tuple) -> Comparison:
+    """EV_A, EV_B and EV_B − EV_A from one set of draws over an 8-key design (decision A ×
+    decision B × label), with the verdict. Shared by :func:`compare_models` (rows) and
+    ``evalcore.aggregate`` (cells from an engine), so both word and decide alike."""
     v = table.vector()
     prev = table.prevalence
+    a_name, b_name = names
 
     def stat(k):
-        ca = [k[:, i].sum(axis=1) for i in _A_CELLS]
-        cb = [k[:, i].sum(axis=1) for i in _B_CELLS]
-        ev_a = _ev_from_cells(*ca, v, prev)
-        ev_b = _ev_from_cells(*cb, v, prev)
+        ev_a = _ev_from_cells(*[k[:, i].sum(axis=1) for i in _A_CELLS], v, prev)
+        ev_b = _ev_from_cells(*[k[:, i].sum(axis=1) for i in _B_CELLS], v, prev)
         return {"a": ev_a, "b": ev_b, "diff": ev_b - ev_a}
 
     est = {k: float(x[0]) for k, x in stat(design.full[None, :]).items()}
@@ -1020,8 +1028,8 @@ def compare_models(y_true, score_a, score_b, table: ValueTable, *, threshold_a: 
         verdict, text = "worse", f"{b_name} is worse: {ci_words} excludes 0."
     else:
         verdict, text = "no significant difference", f"No significant difference between {b_name} and {a_name}: {ci_words} includes 0."
-    return Comparison(a=a_name, b=b_name, threshold_a=threshold_a, threshold_b=threshold_b, ev_a=res["a"],
-                      ev_b=res["b"], diff=d, p_b_better=p_better, verdict=verdict, verdict_text=text,
+    return Comparison(a=a_name, b=b_name, threshold_a=float(thresholds[0]), threshold_b=float(thresholds[1]),
+                      ev_a=res["a"], ev_b=res["b"], diff=d, p_b_better=p_better, verdict=verdict, verdict_text=text,
                       scheme=design.scheme)
 
 

@@ -14,25 +14,7 @@ from evalcore import ValueTable
 from evalcore.aggregate import aggregate_predictions, evaluate_aggregate
 from evalcore.board import BoardConfig
 from evalcore.data import ColumnMapping, validate
-
-
-def assert_same_board(rows: dict, agg: dict, *, skip=(), path=""):
-    """Every number equal (not approximately), except calibration's float sums (1e-12 relative),
-    whose summation order differs between pandas, DuckDB and Spark."""
-    if isinstance(rows, dict):
-        for k, v in rows.items():
-            if k in ("drift_undefined", "aggregate") or k in skip:
-                continue
-            assert k in agg, f"{path}.{k} missing"
-            assert_same_board(v, agg[k], skip=skip, path=f"{path}.{k}")
-    elif isinstance(rows, list):
-        assert len(rows) == len(agg), path
-        for i, (u, v) in enumerate(zip(rows, agg)):
-            assert_same_board(u, v, skip=skip, path=f"{path}[{i}]")
-    elif ("calibration" in path or "ev_se_analytic" in path) and isinstance(rows, float):
-        assert agg == pytest.approx(rows, rel=1e-12, abs=1e-15), path
-    else:
-        assert rows == agg, f"{path}: {rows!r} != {agg!r}"
+from tests._equality import assert_same_board
 
 pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
 
