@@ -60,6 +60,7 @@ from .bootstrap import (
     _MAX_JACKKNIFE_WORK,
     _replicates,
     _summarise,
+    _units_design,
     metric_intervals,
     paired_comparison,
 )
@@ -502,15 +503,7 @@ def _rows_design(key, stratum, rows, weight, n_keys: int, scheme: str) -> _Desig
     mult = np.rint(mult_all[code]).astype(np.int64)
     u_s, u_k = code // n_keys, code % n_keys
     u_w = w_all[code] / mult  # exactly 1.0 without weights; else the cell's mean weight
-    full = np.bincount(u_k, weights=u_w * mult, minlength=n_keys).astype(float)
-    bounds = np.flatnonzero(np.r_[True, u_s[1:] != u_s[:-1]])
-    stops = np.r_[bounds[1:], len(u_s)]
-    strata_t = tuple((int(a), int(b), int(mult[a:b].sum())) for a, b in zip(bounds, stops))
-    p = np.empty(len(u_s))
-    for a, b, m in strata_t:
-        p[a:b] = mult[a:b] / m
-    return _Design(scheme=scheme, n_keys=n_keys, strata=strata_t, p=p, mult=mult, unit_key=u_k, unit_w=u_w,
-                   group_keys=None, full=full, unique_keys=len(np.unique(u_k)) == len(u_k))
+    return _units_design(scheme, n_keys, u_s, u_k, u_w, mult)
 
 
 def _cluster_design(group, key, weight, n_keys: int) -> _Design:

@@ -688,6 +688,20 @@ class _Design:
         return out
 
 
+def _units_design(scheme: str, n_keys: int, u_s, u_k, u_w, mult) -> _Design:
+    """A rows-scheme design from its units (stratum, key, weight of one row, number of rows),
+    units sorted by stratum: each stratum draws as many rows as it has, from its own units."""
+    full = np.bincount(u_k, weights=u_w * mult, minlength=n_keys).astype(float)
+    bounds = np.flatnonzero(np.r_[True, u_s[1:] != u_s[:-1]])
+    stops = np.r_[bounds[1:], len(u_s)]
+    strata_t = tuple((int(a), int(b), int(mult[a:b].sum())) for a, b in zip(bounds, stops))
+    p = np.empty(len(u_s))
+    for a, b, m in strata_t:
+        p[a:b] = mult[a:b] / m
+    return _Design(scheme=scheme, n_keys=n_keys, strata=strata_t, p=p, mult=mult, unit_key=u_k, unit_w=u_w,
+                   group_keys=None, full=full, unique_keys=len(np.unique(u_k)) == len(u_k))
+
+
 def _design(keys: np.ndarray, n_keys: int, w: np.ndarray, strata, groups) -> _Design:
     n = len(keys)
     s = strata if strata is not None else np.zeros(n, np.int64)
@@ -708,15 +722,7 @@ def _design(keys: np.ndarray, n_keys: int, w: np.ndarray, strata, groups) -> _De
             idx = np.flatnonzero(start)
             mult = np.diff(np.r_[idx, n]).astype(np.int64)
             u_s, u_k, u_w = so[idx], ko[idx], wo[idx]
-        full = np.bincount(u_k, weights=u_w * mult, minlength=n_keys).astype(float)
-        bounds = np.flatnonzero(np.r_[True, u_s[1:] != u_s[:-1]])
-        stops = np.r_[bounds[1:], len(u_s)]
-        strata_t = tuple((int(a), int(b), int(mult[a:b].sum())) for a, b in zip(bounds, stops))
-        p = np.empty(len(u_s))
-        for a, b, m in strata_t:
-            p[a:b] = mult[a:b] / m
-        return _Design(scheme=scheme, n_keys=n_keys, strata=strata_t, p=p, mult=mult, unit_key=u_k, unit_w=u_w,
-                       group_keys=None, full=full, unique_keys=len(np.unique(u_k)) == len(u_k))
+        return _units_design(scheme, n_keys, u_s, u_k, u_w, mult)
     # cluster: units are groups; a group's stratum must be unique
     n_groups = int(groups.max()) + 1
     g_stratum = np.full(n_groups, -1, np.int64)
