@@ -502,20 +502,28 @@ def auc_delong_paired(y_true, score_a, score_b, *, level: float = 0.95) -> Delon
     return DelongDifference(diff, diff - z * se, diff + z * se, se, p)
 
 
+def _prevalence_weights(n_pos, n, prevalence):
+    """(α, β) per replicate, the rule of ``value.price_curve``: (1, 1) without a production
+    prevalence; π/p̂ and (1−π)/(1−p̂) with one; NaN where a resample has one class only (nothing
+    to reweight), so that replicate is undefined and counted, as the point estimate would be."""
+    n_pos = np.asarray(n_pos, dtype=float)
+    if prevalence is None:
+        one = np.ones_like(n_pos)
+        return one, one
+    with np.errstate(invalid="ignore", divide="ignore"):
+        base = n_pos / np.asarray(n, dtype=float)
+        ok = (base > 0) & (base < 1)
+        return np.where(ok, prevalence / base, np.nan), np.where(ok, (1 - prevalence) / (1 - base), np.nan)
+
+
 def _ev_from_cells(tp, fp, fn, tn, v: np.ndarray, prevalence):
     """EV per decision from (weighted) cells, vectorised; the rule of ``value.price_curve``."""
     tp, fp, fn, tn = (np.asarray(x, dtype=float) for x in (tp, fp, fn, tn))
     n_pos = tp + fn
     n_neg = fp + tn
     n = n_pos + n_neg
+    alpha, beta = _prevalence_weights(n_pos, n, prevalence)
     with np.errstate(invalid="ignore", divide="ignore"):
-        if prevalence is None:
-            alpha = beta = np.ones_like(n)
-        else:
-            base = n_pos / n
-            ok = (base > 0) & (base < 1)
-            alpha = np.where(ok, prevalence / base, 1.0)
-            beta = np.where(ok, (1 - prevalence) / (1 - base), 1.0)
         num = alpha * (v[0] * tp + v[2] * fn) + beta * (v[1] * fp + v[3] * tn)
         den = alpha * n_pos + beta * n_neg
         return np.where(den > 0, num / den, np.nan)
@@ -1052,14 +1060,8 @@ def _curve_stats(K: np.ndarray, scores: np.ndarray, v: np.ndarray, prevalence, g
     n_pos = pos.sum(axis=1)
     n_neg = neg.sum(axis=1)
     n_val = n_pos + n_neg
+    alpha, beta = _prevalence_weights(n_pos, n_val, prevalence)
     with np.errstate(invalid="ignore", divide="ignore"):
-        if prevalence is None:
-            alpha = beta = np.ones(b)
-        else:
-            base = n_pos / n_val
-            ok = (base > 0) & (base < 1)
-            alpha = np.where(ok, prevalence / base, 1.0)
-            beta = np.where(ok, (1 - prevalence) / (1 - base), 1.0)
         tp = np.zeros((b, k + 1))
         fp = np.zeros((b, k + 1))
         np.cumsum(pos, axis=1, out=tp[:, 1:])

@@ -602,3 +602,18 @@ def test_optimum_with_weights_matches_weighted_value_curve():
     assert o.t_opt.estimate == pytest.approx(vc.t_opt)
     assert o.auc.estimate == pytest.approx(roc_auc_score(y, s, sample_weight=w))
     assert o.ev_opt.low <= o.ev_opt.high
+
+
+def test_one_class_replicates_under_a_production_prevalence_are_undefined_not_unweighted():
+    # 1 positive in 30 rows: a resample misses it with probability (29/30)^30 ≈ 0.36. Such a
+    # replicate has nothing to reweight to the production prevalence, so (like the point
+    # estimate of price_curve on one class) it is undefined and counted, never priced unweighted.
+    y = np.r_[1, np.zeros(29, int)]
+    s = np.linspace(0.9, 0.05, 30)
+    t = ValueTable(tp=100, fp=-5, fn=-100, tn=1, prevalence=0.1)
+    r = ev_interval(y, s, t, threshold=0.5, n_resamples=500, rng=0)
+    assert 100 < r.n_undefined < 260  # binomial(500, 0.362): mean 181, sd 10.7
+    assert "replicates" in r.undefined
+    assert np.isfinite(r.low) and np.isfinite(r.high)
+    plain = ev_interval(y, s, t.with_amounts(prevalence=None), threshold=0.5, n_resamples=500, rng=0)
+    assert plain.n_undefined == 0
