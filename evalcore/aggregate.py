@@ -636,14 +636,13 @@ def evaluate_aggregate(agg: Aggregate, table: ValueTable, config=None, *, progre
     (engine and resolution per model). Drift is not computed from an aggregate yet:
     ``drift_undefined`` says so.
     """
-    from .board import BoardConfig, BoardResult, ModelResult, action, bootstrap_resolution, decision_inputs
+    from .board import (BoardConfig, BoardResult, ModelResult, action, bootstrap_resolution, check_thresholds,
+                        decision_inputs, progress_ticker)
 
     config = config or BoardConfig()
     if not isinstance(agg, Aggregate):
         raise InputError(f"agg must be an Aggregate; got {type(agg).__name__}.")
-    unknown = set(config.thresholds) - set(agg.models)
-    if unknown:
-        raise InputError(f"thresholds given for unknown models {sorted(unknown)}; models are {sorted(agg.models)}.")
+    check_thresholds(config, agg.models)
     if config.scheme == "cluster" and config.n_resamples > 0 and agg.group_cells is None:
         raise InputError("the cluster bootstrap needs a group id column (e.g. customer id); map one or use rows.")
     thresholds = deployed_thresholds(agg, config.thresholds)
@@ -651,13 +650,7 @@ def evaluate_aggregate(agg: Aggregate, table: ValueTable, config=None, *, progre
     rate = n_pos / n if n > 0 else float("nan")
     boot = config.n_resamples > 0
     names = agg.models
-    total = 2 * len(names) + (1 if len(names) == 2 else 0)
-    step = [0]
-
-    def tick(what):
-        step[0] += 1
-        if progress is not None:
-            progress(step[0], total, what)
+    tick = progress_ticker(names, progress)
 
     models = {}
     for i, name in enumerate(names):

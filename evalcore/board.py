@@ -267,6 +267,27 @@ def heatmap_grid(scores: np.ndarray, kind: str, positive_rate: float, n: int = 1
     return np.linspace(lo, hi, n)
 
 
+def check_thresholds(config: BoardConfig, models) -> None:
+    """Deployed thresholds may only name models the data has."""
+    unknown = set(config.thresholds) - set(models)
+    if unknown:
+        raise InputError(f"thresholds given for unknown models {sorted(unknown)}; models are {sorted(models)}.")
+
+
+def progress_ticker(names, progress):
+    """``tick(what)`` reporting ``progress(done, total, what)`` over the board's bootstrap steps
+    (two per model, plus the paired comparison when there are two models)."""
+    total = 2 * len(names) + (1 if len(names) == 2 else 0)
+    step = [0]
+
+    def tick(what):
+        step[0] += 1
+        if progress is not None:
+            progress(step[0], total, what)
+
+    return tick
+
+
 def _resampling(predictions: Predictions, config: BoardConfig) -> dict:
     if config.scheme == "stratified":
         if config.strata_column not in predictions.segments:
@@ -298,22 +319,14 @@ def evaluate(predictions: Predictions, table: ValueTable, config: BoardConfig | 
     is called as the bootstrap advances. With ``config.n_resamples == 0`` no bootstrap runs.
     """
     config = config or BoardConfig()
-    unknown = set(config.thresholds) - set(predictions.scores)
-    if unknown:
-        raise InputError(f"thresholds given for unknown models {sorted(unknown)}; models are {sorted(predictions.scores)}.")
+    check_thresholds(config, predictions.scores)
     y, w = predictions.y_true, predictions.sample_weight
     w_arr = np.ones(len(y)) if w is None else w
     boot = config.n_resamples > 0
     res_kw = _resampling(predictions, config) if boot else {}
     common = dict(n_resamples=config.n_resamples, level=config.level, method=config.method, sample_weight=w, **res_kw)
     names = list(predictions.scores)
-    total = 2 * len(names) + (1 if len(names) == 2 else 0)
-    step = [0]
-
-    def tick(what):
-        step[0] += 1
-        if progress is not None:
-            progress(step[0], total, what)
+    tick = progress_ticker(names, progress)
 
     models = {}
     for i, (name, s) in enumerate(predictions.scores.items()):
