@@ -242,6 +242,21 @@ def progress_panel(kind: str) -> None:
     panel()
 
 
+def finished_or_stop(kind: str, settings: dict, *, hint: str):
+    """The page's run panel: progress while a job runs, then its last finished result — or the
+    ``hint`` and ``st.stop()`` when there is none yet. Says so when the settings changed since."""
+    if running(kind) is not None:
+        progress_panel(kind)
+    done = result(kind)
+    if done is None:
+        st.info(hint)
+        st.stop()
+    key, value = done
+    if key != run_key(settings):
+        st.caption("Showing the last finished run; the settings changed since — run it again to update.")
+    return value
+
+
 def wait(kind: str, timeout: float = 60.0) -> None:
     """Block until this session's job ends (for tests and the CLI; pages never call it)."""
     job = st.session_state.get(_job_key(kind))

@@ -72,15 +72,8 @@ if h.button("Run learning-curve experiment", type="primary", icon=":material/pla
     lc_settings_core = {**lc_settings, "model": model if task != "clustering" else "logistic_regression",
                         "metric": None if task == "clustering" else metric}
     sv.start("dc_lc", lc_settings, sv.lc_runner(data, lc_settings_core), label=f"Learning curve, {repeats} repeats")
-if sv.running("dc_lc") is not None:
-    sv.progress_panel("dc_lc")
-done = sv.result("dc_lc")
-if done is None:
-    st.info("Press **Run learning-curve experiment** (above, right) to fit the model on growing subsets.")
-    st.stop()
-key, lc = done
-if key != sv.run_key(lc_settings):
-    st.caption("Showing the last finished experiment; the settings changed since — run it again to update.")
+lc = sv.finished_or_stop("dc_lc", lc_settings,
+                         hint="Press **Run learning-curve experiment** (above, right) to fit the model on growing subsets.")
 if lc.status == "cancelled":
     st.warning("**Cancelled**: the experiment stopped early; the curve below is partial.", icon=":material/cancel:")
 left, right = st.columns([1.6, 1])

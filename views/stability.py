@@ -81,15 +81,7 @@ else:
         st.session_state["stab_auto_done"] = True
         sv.start("stab", settings, sv.cv_runner(data, settings, vt),
                  label=f"{CLASSIFIERS[model]}{' vs ' + CLASSIFIERS[model_b] if model_b else ''}, {n_splits}×{n_repeats}")
-    if sv.running("stab") is not None:
-        sv.progress_panel("stab")
-    done = sv.result("stab")
-    if done is None:
-        st.info("Press **Run cross-validation** to start.")
-        st.stop()
-    key, out = done
-    if key != sv.run_key(settings):
-        st.caption("Showing the last finished run; the settings above changed since — press Run to update.")
+    out = sv.finished_or_stop("stab", settings, hint="Press **Run cross-validation** to start.")
     res = {k: v for k, v in out.items() if v is not None and v.n_done}
     for r in out.values():
         if r is not None and r.status == "cancelled":
