@@ -19,6 +19,13 @@ def fmt(x, digits: int = 4, *, unit: str = "", signed: bool = False) -> str:
     return f"{x:+.{digits}g}" if signed else f"{x:.{digits}g}"
 
 
+def percent(p, digits: int = 1) -> str:
+    """A share as a percentage; undefined (None/NaN) is an em dash."""
+    if p is None or (isinstance(p, float) and not math.isfinite(p)):
+        return "—"
+    return f"{p:.{digits}%}"
+
+
 def problems_table(err: InputError) -> pd.DataFrame:
     rows = []
     for p in err.problems:

@@ -333,10 +333,6 @@ def z_value(level: float) -> float:
     return float(ndtri(0.5 + level / 2.0))
 
 
-def percent(p: float) -> str:
-    return f"{p:.1%}" if np.isfinite(p) else "—"
-
-
 def interval_text(r: BootstrapResult, unit: str = "") -> str:
     """"[low, high] unit", or why the interval is undefined."""
     if not (np.isfinite(r.low) and np.isfinite(r.high)):

@@ -80,7 +80,7 @@ with left:  # module 1: headline CI bars and the uplift
     if result.comparison:
         c = result.comparison
         mcols[-1].metric(f"Uplift {c.b} − {c.a}", ui.fmt(c.diff.estimate, unit=unit, signed=True),
-                         delta=f"P({c.b} better) {c.p_b_better:.0%}", delta_color="off", border=True)
+                         delta=f"P({c.b} better) {ui.percent(c.p_b_better, 0)}", delta_color="off", border=True)
     st.plotly_chart(figs["headline"].update_layout(height=215, title=None, margin=dict(t=30, b=30)), key="board_headline",
                     config={"displayModeBar": False})
 with right:  # module 4: the drift lights

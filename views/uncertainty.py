@@ -68,7 +68,7 @@ if comp is not None:
     top[2].metric(f"{comp.b} − {comp.a}: EV difference", ui.fmt(comp.diff.estimate, unit=unit, signed=True),
                   help="Per decision, on the same rows; the bootstrap draws the same rows for both models.")
     top[3].metric(f"{opts.level * 100:g}% interval of the difference ({unit or 'value'})", uv.interval_text(comp.diff))
-    top[4].metric(f"P({comp.b} better)", uv.percent(comp.p_b_better),
+    top[4].metric(f"P({comp.b} better)", ui.percent(comp.p_b_better),
                   help="Share of bootstrap replicates in which B's EV exceeds A's (ties count as not better).")
     getattr(verdict_box, uv.VERDICT_BOX[comp.verdict])(comp.verdict_text)
     left.markdown(f"**Is {comp.b} better than {comp.a}?** Paired: both models on the same resampled rows.")
