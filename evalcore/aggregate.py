@@ -64,7 +64,7 @@ from .bootstrap import (
     metric_intervals,
     paired_comparison,
 )
-from .calibration import LOG_LOSS_EPS, Reliability, ReliabilityBin, _logistic_fit, _logit, _uniform_edges, wilson_interval
+from .calibration import LOG_LOSS_EPS, Reliability, _ece_from_sums, _logistic_fit, _logit, _uniform_edges, bins_from_sums
 from .counts import ScoreCounts, _bin_scores
 from .value import SegmentCurves, ValueTable, _point_index, _price, auc_from_counts, price_curve
 
@@ -409,19 +409,7 @@ def reliability_of(part: pd.DataFrame, *, n_bins: int = 10, strategy: str = "uni
     WP = np.bincount(idx, weights=part["score_sum"].to_numpy(), minlength=k)
     W2 = np.bincount(idx, weights=part["weight_sq"].to_numpy(), minlength=k)
     rows = np.bincount(idx, weights=part["rows"].to_numpy(), minlength=k).astype(np.int64)
-    ne = W > 0
-    safe = np.where(ne, W, 1.0)
-    mean_pred = np.where(ne, WP / safe, np.nan)
-    frac_pos = np.where(ne, WY / safe, np.nan)
-    n_eff = np.where(ne, W * W / np.where(W2 > 0, W2, 1.0), 0.0)
-    lo, hi = wilson_interval(np.where(ne, frac_pos, 0.0) * n_eff, n_eff)
-    bins = tuple(ReliabilityBin(low=float(edges[i]), high=float(edges[i + 1]), count=float(W[i]), n_rows=int(rows[i]),
-                                mean_pred=float(mean_pred[i]), frac_pos=float(frac_pos[i]),
-                                frac_pos_low=float(lo[i]), frac_pos_high=float(hi[i])) for i in range(k))
-    undefined: dict[str, str] = {}
-    n_empty = int((~ne).sum())
-    if n_empty:
-        undefined["bins"] = f"{n_empty} of {k} bins are empty (no predictions); their rate is undefined, not 0"
+    bins, undefined = bins_from_sums(edges, W, WY, WP, W2, rows)
     N = float(W.sum())
     n_pos = float(W_c[y == 1].sum())
     S = float(part["score_sum"].sum())
@@ -441,7 +429,7 @@ def reliability_of(part: pd.DataFrame, *, n_bins: int = 10, strategy: str = "uni
     if reason:
         undefined["slope"] = undefined["intercept"] = reason
     return Reliability(bins=bins, n_bins=k, strategy=strategy, brier=float(brier), log_loss=log_loss,
-                       log_loss_clip=LOG_LOSS_EPS, ece=float(np.sum(np.abs(WY[ne] - WP[ne])) / N), oe_ratio=float(oe),
+                       log_loss_clip=LOG_LOSS_EPS, ece=_ece_from_sums(W, WY, WP), oe_ratio=float(oe),
                        slope=float(slope), intercept=float(intercept), n=N, n_pos=n_pos,
                        n_rows=int(part["rows"].sum()), undefined=undefined)
 

@@ -446,18 +446,16 @@ def calibration_slope_intercept(y_true, y_prob, *, sample_weight=None) -> tuple[
     return b, a
 
 
-def _reliability(y, p, w, *, n_bins, strategy) -> Reliability:
-    edges = _edges(p, w, n_bins, strategy)
+def bins_from_sums(edges, W, WY, WP, W2, rows) -> tuple[tuple, dict]:
+    """Reliability bins from per-bin sums (weight, weight of positives, weighted scores, squared
+    weights, rows): rows or an engine's aggregate give the same bins. Empty bins keep their edges
+    and are NaN, said so in the returned ``undefined``. Wilson intervals use the Kish effective
+    count (the row count without weights)."""
     k = len(edges) - 1
-    idx = _bin_index(p, edges)
-    W, WY, WP = _bin_sums(y, p, w, idx, k)
-    W2 = np.bincount(idx, weights=w * w, minlength=k)
-    rows = np.bincount(idx, minlength=k)
     ne = W > 0
     safe = np.where(ne, W, 1.0)
     mean_pred = np.where(ne, WP / safe, np.nan)
     frac_pos = np.where(ne, WY / safe, np.nan)
-    # Kish effective count: equals the row count without weights
     n_eff = np.where(ne, W * W / np.where(W2 > 0, W2, 1.0), 0.0)
     lo, hi = wilson_interval(np.where(ne, frac_pos, 0.0) * n_eff, n_eff)
     bins = tuple(
@@ -470,6 +468,17 @@ def _reliability(y, p, w, *, n_bins, strategy) -> Reliability:
     n_empty = int((~ne).sum())
     if n_empty:
         undefined["bins"] = f"{n_empty} of {k} bins are empty (no predictions); their rate is undefined, not 0"
+    return bins, undefined
+
+
+def _reliability(y, p, w, *, n_bins, strategy) -> Reliability:
+    edges = _edges(p, w, n_bins, strategy)
+    k = len(edges) - 1
+    idx = _bin_index(p, edges)
+    W, WY, WP = _bin_sums(y, p, w, idx, k)
+    W2 = np.bincount(idx, weights=w * w, minlength=k)
+    rows = np.bincount(idx, minlength=k)
+    bins, undefined = bins_from_sums(edges, W, WY, WP, W2, rows)
     N = float(W.sum())
     n_pos = float(np.sum(w * y))
     mean_p = float(np.sum(w * p) / N)
