@@ -9,8 +9,7 @@ pytestmark = pytest.mark.e2e
 
 
 def test_calibration_page_renders(page, server):
-    # open the app first and navigate as a person does: on a cold server a deep link to /calibration
-    # runs views/calibration.py as a legacy views/ script, without the entry point (see the report)
+    # open the app and navigate through the sidebar, as a person does
     page.goto(server)
     wait_for_app(page)
     page.get_by_test_id("stSidebarNavLink").filter(has_text="Calibration").click()

@@ -9,7 +9,7 @@ pytestmark = pytest.mark.e2e
 
 
 def test_uncertainty_page_renders_and_reruns_with_new_options(page, server):
-    # open the app first and navigate as a person does (a cold deep link may run the page without app.py)
+    # open the app and navigate through the sidebar, as a person does
     page.goto(server)
     wait_for_app(page)
     page.get_by_test_id("stSidebarNavLink").filter(has_text="Uncertainty").click()
