@@ -696,6 +696,20 @@ class _Design:
         return out
 
 
+def _group_strata(groups: np.ndarray, s: np.ndarray, *, check: bool) -> np.ndarray:
+    """The stratum of each group (codes 0..G-1). With ``check``, every group must lie inside one
+    stratum, else InputError (a stratified cluster bootstrap cannot split a group)."""
+    g_stratum = np.zeros(int(groups.max()) + 1, np.int64)
+    g_stratum[groups] = s
+    if check:
+        mixed = np.zeros(len(g_stratum), bool)
+        np.logical_or.at(mixed, groups, g_stratum[groups] != s)
+        if mixed.any():
+            raise InputError(f"{int(mixed.sum())} groups span more than one stratum; a stratified cluster bootstrap "
+                             "needs every group inside one stratum. Drop strata or use a coarser group.")
+    return g_stratum
+
+
 def _units_design(scheme: str, n_keys: int, u_s, u_k, u_w, mult) -> _Design:
     """A rows-scheme design from its units (stratum, key, weight of one row, number of rows),
     units sorted by stratum: each stratum draws as many rows as it has, from its own units."""
@@ -733,14 +747,7 @@ def _design(keys: np.ndarray, n_keys: int, w: np.ndarray, strata, groups) -> _De
         return _units_design(scheme, n_keys, u_s, u_k, u_w, mult)
     # cluster: units are groups; a group's stratum must be unique
     n_groups = int(groups.max()) + 1
-    g_stratum = np.full(n_groups, -1, np.int64)
-    g_stratum[groups] = s
-    if strata is not None:
-        mixed = np.zeros(n_groups, bool)
-        np.logical_or.at(mixed, groups, g_stratum[groups] != s)
-        if mixed.any():
-            raise InputError(f"{int(mixed.sum())} groups span more than one stratum; a stratified cluster bootstrap "
-                             "needs every group inside one stratum. Drop strata or use a coarser group.")
+    g_stratum = _group_strata(groups, s, check=strata is not None)
     order = np.argsort(g_stratum, kind="stable")  # units (groups) sorted by stratum
     rank = np.empty(n_groups, np.int64)
     rank[order] = np.arange(n_groups)
@@ -1251,15 +1258,7 @@ def bootstrap_statistic(statistic: Callable, *arrays, n_resamples: int = 1000, l
     if gr is None:
         members = [np.flatnonzero(s == j) for j in range(int(s.max()) + 1)]
     else:
-        n_groups = int(gr.max()) + 1
-        g_stratum = np.zeros(n_groups, np.int64)
-        g_stratum[gr] = s
-        if st is not None:
-            mixed = np.zeros(n_groups, bool)
-            np.logical_or.at(mixed, gr, g_stratum[gr] != s)
-            if mixed.any():
-                raise InputError(f"{int(mixed.sum())} groups span more than one stratum; a stratified cluster "
-                                 "bootstrap needs every group inside one stratum.")
+        g_stratum = _group_strata(gr, s, check=st is not None)
         group_rows = pd.Series(np.arange(n)).groupby(gr).apply(lambda r: r.to_numpy()).to_list()
         members = [np.flatnonzero(g_stratum == j) for j in range(int(s.max()) + 1)]
     members = [m for m in members if len(m)]
