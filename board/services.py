@@ -86,15 +86,6 @@ def model_counts(preds: Predictions, model: str) -> ScoreCounts:
     return score_counts(preds.y_true, preds.scores[model], sample_weight=preds.sample_weight)
 
 
-def default_threshold(preds: Predictions, model: str) -> float:
-    """The deployed threshold before the user sets one: 0.5 for probabilities and
-    decisions, the middle of the score range for raw scores (there is no natural default)."""
-    if preds.score_kinds[model] == "score":
-        s = preds.scores[model]
-        return float((s.min() + s.max()) / 2.0)
-    return 0.5
-
-
 @dataclass(frozen=True, slots=True)
 class ThresholdRange:
     low: float
@@ -114,7 +105,7 @@ def threshold_range(preds: Predictions, model: str) -> ThresholdRange:
     return ThresholdRange(lo, hi, float(10 ** np.floor(np.log10((hi - lo) / 1000))))
 
 
-__all__ = ["ensure_demo", "load_predictions", "load_value_table", "table_version", "model_counts", "default_threshold",
+__all__ = ["ensure_demo", "load_predictions", "load_value_table", "table_version", "model_counts",
            "threshold_range", "sha256", "InputError"]
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import streamlit as st
 
 from evalcore import InputError
+from evalcore.board import default_threshold
 from evalcore.counts import ScoreCounts
 from evalcore.data import Predictions
 
@@ -91,7 +92,7 @@ def threshold_key(model: str) -> str:
 
 def deployed_threshold(preds: Predictions, model: str) -> float:
     """The deployed threshold of a model (session state, shared by pages; default per services)."""
-    return float(st.session_state.get(f"committed_{threshold_key(model)}", services.default_threshold(preds, model)))
+    return float(st.session_state.get(f"committed_{threshold_key(model)}", default_threshold(preds, model)))
 
 
 def sidebar() -> None:
