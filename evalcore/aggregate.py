@@ -66,10 +66,12 @@ from .bootstrap import (
 )
 from .calibration import LOG_LOSS_EPS, Reliability, _ece_from_sums, _logistic_fit, _logit, _uniform_edges, bins_from_sums
 from .counts import ScoreCounts, _bin_scores
+from .drift import (DriftConfig, DriftReport, Light, _as_time, _bin_index as _cal_bin, _days, _feature_kind,
+                    calibration_drift_from_days, drift_from_days, fit_reference, reference_spec)
 from .value import SegmentCurves, ValueTable, _point_index, _price, auc_from_counts, price_curve
 
 __all__ = ["Aggregate", "CELL_COLUMNS", "MAX_EXACT_SCORES", "aggregate_predictions", "choose_resolution",
-           "bin_representative", "evaluate_aggregate", "counts_of", "reliability_of"]
+           "bin_representative", "evaluate_aggregate", "counts_of", "reliability_of", "board_drift_of", "drift_fit_of"]
 
 MAX_EXACT_SCORES = 20_000  # as evalcore.board: more distinct scores than this -> a stated resolution
 CELL_COLUMNS = ("model", "column", "level", "score", "label", "rows", "weight", "weight_sq", "score_sum",
@@ -148,6 +150,20 @@ class Aggregate:
         The segment column ``paired.stratum`` holds.
     source : dict
         Free description (engine, files) recorded in the JSON.
+    day_cells : DataFrame or None
+        Drift: (date, rows, pos) per calendar day (UTC midnights) of the time column,
+        unweighted (drift compares rows as they arrived).
+    calibration_day_cells : DataFrame or None
+        Drift: (model, date, bin, rows, pos, prob_sum) per probability model, day and
+        reliability bin (10 uniform left-closed bins, as the row path).
+    feature_day_cells : DataFrame or None
+        Drift: (feature, date, code, rows), codes of :meth:`evalcore.drift.Reference.codes`
+        (numeric missing values have code ``n_codes``).
+    feature_refs : dict or None
+        Drift: feature -> JSON-safe frozen reference (:func:`evalcore.drift.reference_to_dict`).
+    drift_fit : dict or None
+        Drift: the settings the references were fitted with (reference_start, reference_days,
+        n_bins, features, categorical); other settings need a new aggregate.
     """
 
     cells: pd.DataFrame
@@ -161,6 +177,11 @@ class Aggregate:
     strata_column: str | None = None
     time_column: str | None = None
     source: dict = dataclasses.field(default_factory=dict)
+    day_cells: pd.DataFrame | None = None
+    calibration_day_cells: pd.DataFrame | None = None
+    feature_day_cells: pd.DataFrame | None = None
+    feature_refs: dict | None = None
+    drift_fit: dict | None = None
 
     @classmethod
     def from_frame(cls, cells: pd.DataFrame, *, score_kinds: dict, resolution: dict | None = None, weighted=False,
@@ -292,7 +313,8 @@ def _cell_frame(model, column, level, y, s, w, resolution) -> pd.DataFrame:
 
 
 def aggregate_predictions(predictions, *, resolution="auto", thresholds: dict | None = None, strata_column=None,
-                          groups: bool = False, max_exact_scores: int = MAX_EXACT_SCORES) -> Aggregate:
+                          groups: bool = False, max_exact_scores: int = MAX_EXACT_SCORES,
+                          drift: DriftConfig | None = None) -> Aggregate:
     """The aggregate of validated rows, computed with pandas (the in-memory engine).
 
     Parameters
@@ -306,6 +328,9 @@ def aggregate_predictions(predictions, *, resolution="auto", thresholds: dict | 
         Segment column of the stratified comparison.
     groups : bool, default=False
         Also aggregate per group (cluster bootstrap).
+    drift : DriftConfig, default=None
+        Reference settings the per-day feature tables are fitted with (default settings when
+        None). Per-day tables are built whenever a time column is mapped.
     """
     y = predictions.y_true.astype(np.int64)
     w = np.ones(len(y)) if predictions.sample_weight is None else predictions.sample_weight
@@ -337,6 +362,8 @@ def aggregate_predictions(predictions, *, resolution="auto", thresholds: dict | 
     agg = Aggregate.from_frame(cells, score_kinds=dict(predictions.score_kinds), resolution=res,
                                weighted=predictions.sample_weight is not None, group_cells=gc, time_column=predictions.mapping.time,
                                source={"engine": "pandas"})
+    if predictions.time is not None:
+        agg = dataclasses.replace(agg, **_drift_tables(predictions, drift or DriftConfig()))
     names = list(predictions.scores)
     if len(names) == 2:
         t = deployed_thresholds(agg, thresholds or {})
@@ -349,6 +376,102 @@ def aggregate_predictions(predictions, *, resolution="auto", thresholds: dict | 
         paired = f.groupby(["stratum", "group", "act_a", "act_b", "label"], sort=True, as_index=False).sum()
         agg = dataclasses.replace(agg, paired=paired, paired_thresholds=t, strata_column=strata_column)
     return agg
+
+
+def drift_fit_of(config: DriftConfig, features) -> dict:
+    """The drift settings per-day feature tables depend on (the rest may change freely)."""
+    return {"reference_start": config.reference_start, "reference_days": int(config.reference_days),
+            "n_bins": int(config.n_bins), "categorical": sorted(config.categorical), "features": list(features)}
+
+
+def _drift_tables(predictions, config: DriftConfig) -> dict:
+    """Per-day tables of the rows (the pandas engine's drift aggregate)."""
+    t = _as_time(predictions.time)
+    date = t.normalize()
+    y = predictions.y_true.astype(np.int64)
+    f = pd.DataFrame({"date": date, "rows": 1, "pos": y})
+    day_cells = f.groupby("date", sort=True, as_index=False).sum()
+    cal = []
+    for m, kind in predictions.score_kinds.items():
+        if kind != "probability":
+            continue
+        p = predictions.scores[m]
+        g = pd.DataFrame({"date": date, "bin": _cal_bin(p, np.arange(11, dtype=np.float64) / 10).astype(np.int64),
+                          "rows": 1, "pos": y, "prob_sum": p})
+        g = g.groupby(["date", "bin"], sort=True, as_index=False).sum()
+        g.insert(0, "model", m)
+        cal.append(g)
+    d = _days(t, config)
+    ref_rows = (d.day >= d.ref.day_start) & (d.day < d.ref.day_end)
+    refs, parts = {}, []
+    feats = predictions.features
+    for name in [str(c) for c in feats.columns]:
+        s = feats[name]
+        kind = _feature_kind(s, name, config)
+        vals = s.to_numpy(dtype=np.float64, na_value=np.nan) if kind == "ks" else pd.Series(s.to_numpy(dtype=object), dtype=object)
+        ref = fit_reference(vals[ref_rows] if kind == "ks" else vals[ref_rows].reset_index(drop=True), kind=kind,
+                            n_bins=config.n_bins)
+        refs[name] = reference_spec(ref)
+        g = pd.DataFrame({"date": date, "code": ref.codes(vals), "rows": 1})
+        g = g.groupby(["date", "code"], sort=True, as_index=False).sum()
+        g.insert(0, "feature", name)
+        parts.append(g)
+    return {"day_cells": day_cells,
+            "calibration_day_cells": pd.concat(cal, ignore_index=True) if cal else None,
+            "feature_day_cells": pd.concat(parts, ignore_index=True) if parts else None,
+            "feature_refs": refs, "drift_fit": drift_fit_of(config, refs)}
+
+
+def _fit_mismatch(agg: Aggregate, config: DriftConfig) -> str:
+    fit = agg.drift_fit or {}
+    want = drift_fit_of(config, fit.get("features", []))
+    diff = [k for k in ("reference_start", "reference_days", "n_bins", "categorical") if fit.get(k) != want[k]]
+    missing = [f for f in (config.features or ()) if f not in fit.get("features", [])]
+    out = []
+    if diff:
+        out.append("the aggregate's feature references were fitted with " + ", ".join(f"{k}={fit.get(k)!r}" for k in diff)
+                   + "; these settings ask for " + ", ".join(f"{k}={want[k]!r}" for k in diff))
+    if missing:
+        out.append(f"features {missing} were not aggregated")
+    return "; ".join(out)
+
+
+def board_drift_of(agg: Aggregate, config: DriftConfig | None = None):
+    """:func:`evalcore.board.board_drift` from the aggregate's per-day tables (no rows).
+
+    Label and calibration lights are the row path's. The feature light is the row path's
+    with KS binned on the reference grid (``bin_error`` bounds the difference to the exact
+    KS); when ``config`` asks for another reference window than the tables were fitted
+    with, the feature light is grey and says to aggregate again.
+    """
+    from .board import compose_drift
+
+    if agg.time_column is None:
+        raise InputError("drift needs a time column; map one (or --time in the CLI).")
+    if agg.day_cells is None:
+        raise InputError("this aggregate has no per-day tables; aggregate again with a time column.")
+    config = config or DriftConfig()
+    probs = [m for m, k in agg.score_kinds.items() if k == "probability"]
+    skipped = tuple(m for m in agg.models if m not in probs)
+    cal_frames = {}
+    if agg.calibration_day_cells is not None:
+        c = agg.calibration_day_cells
+        cal_frames = {m: c[c["model"].to_numpy() == m] for m in probs}
+    mismatch = _fit_mismatch(agg, config) if agg.feature_refs else ""
+    feats = None
+    if agg.feature_refs and not mismatch:
+        fc = agg.feature_day_cells
+        feats = {name: (spec, fc[fc["feature"].to_numpy() == name]) for name, spec in agg.feature_refs.items()}
+    report = drift_from_days(agg.day_cells, calibration=cal_frames.get(probs[0]) if probs else None, features=feats,
+                             config=config)
+    if mismatch:
+        lights = {**report.lights, "feature": Light(family="feature", color="grey", details={},
+                                                    reason=f"Not computed: {mismatch}. Aggregate again with these drift settings.")}
+        report = DriftReport(lights=lights, feature=None, label=report.label, calibration=report.calibration,
+                             config=report.config)
+    cal = {probs[0]: report.calibration} if probs else {}
+    cal.update({m: calibration_drift_from_days(agg.day_cells, cal_frames[m], config) for m in probs[1:]})
+    return compose_drift(report, cal, skipped)
 
 
 def deployed_thresholds(agg: Aggregate, thresholds: dict) -> dict:
@@ -621,8 +744,8 @@ def evaluate_aggregate(agg: Aggregate, table: ValueTable, config=None, *, progre
     """The board of :func:`evalcore.board.evaluate`, from an :class:`Aggregate` (no rows).
 
     Same ``BoardResult`` (and ``to_dict()`` keys) as the row path, plus ``"aggregate"``
-    (engine and resolution per model). Drift is not computed from an aggregate yet:
-    ``drift_undefined`` says so.
+    (engine and resolution per model). Drift comes from the per-day tables
+    (:func:`board_drift_of`).
     """
     from .board import (BoardConfig, BoardResult, ModelResult, action, bootstrap_resolution, check_thresholds,
                         decision_inputs, progress_ticker)
@@ -685,8 +808,14 @@ def evaluate_aggregate(agg: Aggregate, table: ValueTable, config=None, *, progre
             models[nm] = dataclasses.replace(models[nm], ev_ci=res)
     source = {**agg.source, "resolution": {m: agg.resolution[m] for m in names},
               "exact": all(agg.resolution[m] is None for m in names)}
-    und = ("no time column mapped: drift needs one" if agg.time_column is None else
-           "drift from an aggregate is not computed yet: evaluate the rows (pandas engine) for drift")
+    drift, und = None, ""
+    if agg.time_column is None:
+        und = "no time column mapped: drift needs one"
+    else:
+        try:
+            drift = board_drift_of(agg, DriftConfig.from_dict(config.drift) if config.drift else DriftConfig())
+        except InputError as err:
+            und = "drift not computed: " + "; ".join(p.message for p in err.problems)
     result = BoardResult(n=n, n_pos=n_pos, n_rows=n_rows, table=table, config=config, models=models,
-                         comparison=comparison, drift=None, drift_undefined=und, aggregate=source)
+                         comparison=comparison, drift=drift, drift_undefined=und, aggregate=source)
     return dataclasses.replace(result, action=action(decision_inputs(result)))

@@ -238,6 +238,12 @@ def board_drift(predictions: Predictions, config: DriftConfig | None = None) -> 
     report = drift_lights(y, predictions.scores[probs[0]] if probs else None, t, features, config=config)
     cal = {probs[0]: report.calibration} if probs else {}
     cal.update({m: calibration_drift(y, predictions.scores[m], t, config) for m in probs[1:]})
+    return compose_drift(report, cal, skipped)
+
+
+def compose_drift(report: DriftReport, cal: dict, skipped: tuple) -> BoardDrift:
+    """The board's lights from the first probability model's report and every probability
+    model's calibration drift (the worst model lights calibration); rows and aggregates alike."""
     lights = dict(report.lights)
     if cal:
         worst = max(cal, key=lambda m: (_SEVERITY[cal[m].color], _departure(cal[m])))

@@ -96,6 +96,12 @@ __all__ = [
     "label_drift",
     "calibration_drift",
     "drift_lights",
+    "drift_from_days",
+    "calibration_drift_from_days",
+    "reference_spec",
+    "DAY_COLUMNS",
+    "CALIBRATION_DAY_COLUMNS",
+    "FEATURE_DAY_COLUMNS",
 ]
 
 LEVEL_NAMES = {-1: "too few rows", 0: "ok", 1: "moderate", 2: "high"}
@@ -512,7 +518,7 @@ class Window:
 
 @dataclass(frozen=True, slots=True, kw_only=True, eq=False)
 class _Days:
-    day: np.ndarray          # int64 day number per row
+    day: np.ndarray | None   # int64 day number per row (None when built from per-day counts)
     day0: pd.Timestamp       # midnight of day 0
     n_days: int              # day numbers are 0..n_days-1
     ref: Window
@@ -552,8 +558,12 @@ def _as_time(time, n_expected=None, problems=None) -> pd.DatetimeIndex | None:
 def _days(t: pd.DatetimeIndex, config: DriftConfig) -> _Days:
     day0 = t.min().normalize()
     day = ((t.values - day0.to_datetime64()) // _DAY).astype(np.int64)
-    n_days = int(day.max()) + 1
-    counts = np.bincount(day, minlength=n_days)
+    return _days_of_counts(day0, np.bincount(day, minlength=int(day.max()) + 1), config, day=day)
+
+
+def _days_of_counts(day0: pd.Timestamp, counts: np.ndarray, config: DriftConfig, *, day=None) -> _Days:
+    """Windows from rows per day (day 0 = ``day0``, a midnight); ``day`` per row when rows exist."""
+    n_days = len(counts)
     cum = np.concatenate([[0], np.cumsum(counts)])
 
     def n_in(ds, de):
@@ -937,15 +947,40 @@ def _feature_drift(features: pd.DataFrame, d: _Days, config: DriftConfig) -> Fea
     cols = list(config.features) if config.features is not None else names
     cols = [c for c in cols if c in names]
     frame = features.set_axis(names, axis=1)
-    W = len(d.cur)
-    F = len(cols)
     order = np.argsort(d.day, kind="stable")
     day_sorted = d.day[order]
     bounds = lambda ds, de: (int(np.searchsorted(day_sorted, ds, "left")), int(np.searchsorted(day_sorted, de, "left")))
     r0, r1 = bounds(d.ref.day_start, d.ref.day_end)
     n_ref_rows = r1 - r0
     binned = any(n_ref_rows + w.n > config.exact_limit for w in d.cur)
+    per = []
+    for name in cols:
+        s = frame[name]
+        kind = _feature_kind(s, name, config)
+        vals = (s.to_numpy(dtype=np.float64, na_value=np.nan) if kind == "ks" else s.to_numpy(dtype=object))[order]
+        ref_vals = vals[r0:r1]
+        ref = fit_reference(ref_vals if kind == "ks" else pd.Series(ref_vals, dtype=object), kind=kind, n_bins=config.n_bins)
+        K = ref.n_codes
+        codes = ref.codes(vals if kind == "ks" else pd.Series(vals, dtype=object))
+        # counts per (day, code); code K = numeric missing
+        h = np.bincount(day_sorted * (K + 1) + codes, minlength=d.n_days * (K + 1)).reshape(d.n_days, K + 1)
+        exact = None
+        if kind == "ks" and not binned:
+            exact = np.full(len(d.cur), np.nan)
+            for j, w in enumerate(d.cur):
+                a, b = bounds(w.day_start, w.day_end)
+                cur = vals[a:b].astype(np.float64)
+                cur = np.sort(cur[~np.isnan(cur)])
+                exact[j] = _ks_sorted(ref.sorted_values, cur) if cur.size and ref.n else np.nan
+        per.append((kind, ref, h, exact))
+    return _grade_features(cols, per, d, config, binned=binned)
 
+
+def _grade_features(cols, per, d: _Days, config: DriftConfig, *, binned: bool) -> FeatureDrift:
+    """Statistics, noise floors, levels and the light from per-feature (kind, reference,
+    counts per (day, code) with missing last, exact KS per window or None) — rows or aggregates."""
+    W = len(d.cur)
+    F = len(cols)
     stat = np.full((F, W), np.nan)
     floor = np.full((F, W), np.nan)
     n_cur = np.zeros((F, W), np.int64)
@@ -958,19 +993,11 @@ def _feature_drift(features: pd.DataFrame, d: _Days, config: DriftConfig) -> Fea
     kinds, refs, wcounts, colors, reasons, errs = [], [], [], [], [], np.zeros(F)
     ds = np.array([w.day_start for w in d.cur], np.int64)
     de = np.array([w.day_end for w in d.cur], np.int64)
-    for i, name in enumerate(cols):
-        s = frame[name]
-        kind = _feature_kind(s, name, config)
+    for i, (name, (kind, ref, h, exact)) in enumerate(zip(cols, per)):
         kinds.append(kind)
-        vals = (s.to_numpy(dtype=np.float64, na_value=np.nan) if kind == "ks" else s.to_numpy(dtype=object))[order]
-        ref_vals = vals[r0:r1]
-        ref = fit_reference(ref_vals if kind == "ks" else pd.Series(ref_vals, dtype=object), kind=kind, n_bins=config.n_bins)
         refs.append(ref)
         n_ref[i] = ref.n
         K = ref.n_codes
-        codes = ref.codes(vals if kind == "ks" else pd.Series(vals, dtype=object))
-        # counts per (day, code); code K = numeric missing
-        h = np.bincount(day_sorted * (K + 1) + codes, minlength=d.n_days * (K + 1)).reshape(d.n_days, K + 1)
         cum = np.zeros((d.n_days + 1, K + 1), np.int64)
         np.cumsum(h, axis=0, out=cum[1:])
         wc_all = cum[np.clip(de, 0, d.n_days)] - cum[np.clip(ds, 0, d.n_days)]
@@ -984,11 +1011,7 @@ def _feature_drift(features: pd.DataFrame, d: _Days, config: DriftConfig) -> Fea
                 stat[i] = ref.statistic(wc)
                 errs[i] = ref.bin_error
             else:
-                for j, w in enumerate(d.cur):
-                    a, b = bounds(w.day_start, w.day_end)
-                    cur = vals[a:b].astype(np.float64)
-                    cur = np.sort(cur[~np.isnan(cur)])
-                    stat[i, j] = _ks_sorted(ref.sorted_values, cur) if cur.size and ref.n else np.nan
+                stat[i] = exact
             floor[i] = noise_floor(ref.n, n_cur[i], config.noise_c)
             with np.errstate(invalid="ignore"):
                 too_few = ~(floor[i] <= config.ks_threshold) | np.isnan(stat[i])
@@ -1187,6 +1210,11 @@ def label_drift(y_true, time, config: DriftConfig | None = None, *, feature_resu
 def _label_drift(y, d: _Days, config, feature_result):
     n_day = np.bincount(d.day, minlength=d.n_days)
     pos_day = np.bincount(d.day, weights=y, minlength=d.n_days).astype(np.int64)
+    return _label_drift_days(n_day, pos_day, d, config, feature_result)
+
+
+def _label_drift_days(n_day, pos_day, d: _Days, config, feature_result):
+    """Label drift from rows and positives per day (the row path and aggregates)."""
     cn = np.concatenate([[0], np.cumsum(n_day)])
     cp = np.concatenate([[0], np.cumsum(pos_day)])
     rn, rp = int(_window_sums(cn, d, d.ref)), int(_window_sums(cp, d, d.ref))
@@ -1358,6 +1386,12 @@ def _calibration_drift(y, prob, d: _Days, config, n_bins: int = 10):
     cnt = np.bincount(idx, minlength=size).reshape(d.n_days, nb)
     sy = np.bincount(idx, weights=y, minlength=size).reshape(d.n_days, nb)
     sp = np.bincount(idx, weights=prob, minlength=size).reshape(d.n_days, nb)
+    return _calibration_drift_days(cnt, sy, sp, d, config)
+
+
+def _calibration_drift_days(cnt, sy, sp, d: _Days, config):
+    """Calibration drift from rows, positives and summed probabilities per (day, uniform bin)."""
+    nb = cnt.shape[1]
     cum = lambda a: np.concatenate([np.zeros((1, nb)), np.cumsum(a, axis=0)])
     C, Y, P = cum(cnt), cum(sy), cum(sp)
 
@@ -1529,6 +1563,11 @@ def drift_lights(y_true, y_prob, time, features: pd.DataFrame | None = None, *, 
     fd = _feature_drift(features, d, config) if features is not None and features.shape[1] > 0 else None
     ld = _label_drift(y, d, config, fd) if y is not None else None
     cd = _calibration_drift(y, prob, d, config) if prob is not None else None
+    return _report(fd, ld, cd, config, has_labels=y is not None)
+
+
+def _report(fd, ld, cd, config, *, has_labels: bool) -> DriftReport:
+    y = True if has_labels else None
     lights = {
         "feature": Light(family="feature", color=fd.color, reason=fd.reason, details=fd.summary()) if fd else _grey("feature", "No feature columns mapped."),
         "label": Light(family="label", color=ld.color, reason=ld.reason, details=ld.summary()) if ld else _grey("label", "No label column."),
@@ -1536,3 +1575,135 @@ def drift_lights(y_true, y_prob, time, features: pd.DataFrame | None = None, *, 
                         else _grey("calibration", "No probabilities (raw scores need recalibration first)." if y is not None else "No label column.")),
     }
     return DriftReport(lights=lights, feature=fd, label=ld, calibration=cd, config=config)
+
+
+# --------------------------------------------------------------------------- from per-day tables
+
+DAY_COLUMNS = ("date", "rows", "pos")
+CALIBRATION_DAY_COLUMNS = ("date", "bin", "rows", "pos", "prob_sum")
+FEATURE_DAY_COLUMNS = ("date", "code", "rows")
+
+
+def reference_spec(ref: Reference, *, grid: str = "exact") -> dict:
+    """The JSON-safe part of a frozen reference that fixes its codes: KS edges or PSI levels.
+
+    ``grid`` says where KS edges came from ("exact": the order statistics of
+    :func:`fit_reference`; "engine quantiles": an engine's quantile function). Counts are
+    not part of it: :func:`drift_from_days` counts the reference window's codes.
+
+    Examples
+    --------
+    >>> reference_spec(fit_reference([1.0, 2.0, 2.0, 3.0], kind="ks"))
+    {'kind': 'ks', 'edges': [1.0, 2.0, 3.0], 'grid': 'exact'}
+    """
+    if ref.kind == "ks":
+        return {"kind": "ks", "edges": [float(e) for e in ref.edges], "grid": grid}
+    return {"kind": "psi", "levels": [_clean(v) for v in ref.levels[:-2]]}
+
+
+def _ref_of_spec(spec: dict, ref_counts: np.ndarray) -> Reference:
+    """A :class:`Reference` from its spec and the reference window's counts per code."""
+    if spec["kind"] == "ks":
+        edges = np.asarray(spec["edges"], dtype=np.float64)
+        counts = np.asarray(ref_counts[: 2 * edges.size + 1], dtype=np.int64)
+        n = int(counts.sum())
+        err = float(counts[0::2].max() / n) if n else 0.0
+        return Reference(kind="ks", edges=edges, levels=None, counts=counts, n=n, sorted_values=None, bin_error=err)
+    levels = tuple(spec["levels"]) + ("(missing)", "(unseen)")
+    counts = np.asarray(ref_counts[: len(levels)], dtype=np.int64)
+    return Reference(kind="psi", edges=None, levels=levels, counts=counts, n=int(counts.sum()), sorted_values=None,
+                     bin_error=0.0)
+
+
+def _day_index(dates, day0) -> np.ndarray:
+    return ((pd.DatetimeIndex(pd.to_datetime(dates)).normalize().values - day0.to_datetime64()) // _DAY).astype(np.int64)
+
+
+def _days_of_table(days: pd.DataFrame, config: DriftConfig) -> _Days:
+    problems = ProblemList()
+    missing = [c for c in DAY_COLUMNS if c not in days.columns]
+    if missing:
+        problems.add("day_columns", f"the per-day table lacks {missing}.", "Aggregate with evalboard's engines.")
+    elif len(days) == 0 or int(days["rows"].sum()) == 0:
+        problems.add("time_empty", "the per-day table has no rows.", "Aggregate a source with rows.")
+    problems.raise_if_any()
+    day0 = pd.Timestamp(pd.to_datetime(days["date"]).min()).normalize()
+    idx = _day_index(days["date"], day0)
+    return _days_of_counts(day0, np.bincount(idx, weights=days["rows"].to_numpy(np.float64)).astype(np.int64), config)
+
+
+def _per_day(frame: pd.DataFrame, d: _Days, column: str, width: int | None = None, key: str | None = None) -> np.ndarray:
+    idx = _day_index(frame["date"], d.day0)
+    keep = (idx >= 0) & (idx < d.n_days)
+    vals = frame[column].to_numpy(np.float64)[keep]
+    if width is None:
+        return np.bincount(idx[keep], weights=vals, minlength=d.n_days)
+    k = frame[key].to_numpy(np.int64)[keep]
+    return np.bincount(idx[keep] * width + k, weights=vals, minlength=d.n_days * width).reshape(d.n_days, width)
+
+
+def calibration_drift_from_days(days: pd.DataFrame, calibration: pd.DataFrame, config: DriftConfig | None = None,
+                                *, n_bins: int = 10) -> CalibrationDrift:
+    """:func:`calibration_drift` from rows per day and (date, bin, rows, pos, prob_sum) per
+    day and uniform reliability bin — the same numbers as from the rows (sums of
+    probabilities up to summation order)."""
+    config = config or DriftConfig()
+    d = _days_of_table(days, config)
+    cnt, sy, sp = (_per_day(calibration, d, c, n_bins, "bin") for c in ("rows", "pos", "prob_sum"))
+    return _calibration_drift_days(cnt, sy, sp, d, config)
+
+
+def drift_from_days(days: pd.DataFrame, *, calibration: pd.DataFrame | None = None, features: dict | None = None,
+                    config: DriftConfig | None = None) -> DriftReport:
+    """All three drift lights from per-day tables instead of rows (aggregates of any engine).
+
+    Parameters
+    ----------
+    days : DataFrame
+        (date, rows, pos): rows and positives per calendar day (midnights).
+    calibration : DataFrame or None
+        (date, bin, rows, pos, prob_sum) per day and uniform reliability bin of the first
+        probability model; None leaves calibration grey.
+    features : dict or None
+        Feature -> (spec, table): ``spec`` from :func:`reference_spec` (fitted on this
+        reference window) and ``table`` (date, code, rows) with the reference's codes
+        (numeric missing values: code ``n_codes``).
+    config : DriftConfig, default=None
+
+    Returns
+    -------
+    DriftReport
+        Equal to :func:`drift_lights` on the rows with KS binned (as the rows give when
+        ``n_ref + n_cur > exact_limit``): the KS is computed on the reference grid and
+        ``bin_error`` bounds its distance to the exact one.
+
+    Examples
+    --------
+    >>> days = pd.DataFrame({"date": pd.date_range("2026-10-05", periods=14), "rows": 100,
+    ...                      "pos": [10] * 7 + [30] * 7})
+    >>> r = drift_from_days(days)
+    >>> r.lights["label"].color, r.label.rate.tolist()
+    ('yellow', [0.3])
+    """
+    config = config or DriftConfig()
+    d = _days_of_table(days, config)
+    fd = None
+    if features:
+        names = list(features)
+        cols = [c for c in (config.features if config.features is not None else names) if c in features]
+        per = []
+        for name in cols:
+            spec, table = features[name]
+            n_codes = 2 * len(spec["edges"]) + 1 if spec["kind"] == "ks" else len(spec["levels"]) + 2
+            h = _per_day(table, d, "rows", n_codes + 1, "code").astype(np.int64)
+            ref_counts = h[max(d.ref.day_start, 0):min(max(d.ref.day_end, 0), d.n_days)].sum(axis=0)
+            per.append((spec["kind"], _ref_of_spec(spec, ref_counts), h, None))
+        if cols:
+            fd = _grade_features(cols, per, d, config, binned=True)
+    ld = _label_drift_days(_per_day(days, d, "rows").astype(np.int64), _per_day(days, d, "pos").astype(np.int64), d,
+                           config, fd)
+    cd = None
+    if calibration is not None:
+        cnt, sy, sp = (_per_day(calibration, d, c, 10, "bin") for c in ("rows", "pos", "prob_sum"))
+        cd = _calibration_drift_days(cnt, sy, sp, d, config)
+    return _report(fd, ld, cd, config, has_labels=True)

@@ -147,3 +147,81 @@ def test_choose_resolution():
     assert choose_resolution(20_000, "probability", 0, 1) is None
     assert choose_resolution(20_001, "probability", 0, 1) == 1e-4
     assert choose_resolution(20_001, "score", -3.0, 7.0) == pytest.approx(1e-3)  # 1e-4 of the range 10
+
+
+# --------------------------------------------------------------------------------------
+# drift from per-day tables
+# --------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def demo_timed():
+    """The demo with its time column and ten features (drifting in the last week by design)."""
+    return validate(demo.demo_frame(n=12_000), ColumnMapping.from_dict(demo.DEMO_MAPPING))
+
+
+def test_drift_from_an_aggregate_equals_binned_rows(demo_timed):
+    """exact_limit=1 makes the row path bin KS on the reference grid, as an aggregate does:
+    then every light, statistic and window equals the rows' (calibration sums up to order)."""
+    from evalcore.drift import DriftConfig
+
+    cfg = BoardConfig(n_resamples=0, drift=DriftConfig(exact_limit=1).to_dict())
+    rows = evaluate(demo_timed, TABLE, cfg)
+    agg = aggregate_predictions(demo_timed, resolution=None, drift=DriftConfig(exact_limit=1))
+    out = evaluate_aggregate(agg, TABLE, cfg)
+    assert out.drift is not None and "drift_undefined" not in out.to_dict()
+    assert_same_board(rows.to_dict(), out.to_dict())
+    # the lights are not all green, so equality says something
+    assert {light.color for light in out.drift.lights.values()} >= {"red"}
+    fr, fa = rows.drift.report.feature, out.drift.report.feature
+    np.testing.assert_array_equal(fr.statistic, fa.statistic)
+    for a, b in zip(fr.window_counts, fa.window_counts):
+        np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(rows.drift.report.label.pos, out.drift.report.label.pos)
+    for m in ("old", "new"):
+        np.testing.assert_allclose(rows.drift.calibration[m].expected, out.drift.calibration[m].expected, rtol=1e-12)
+        np.testing.assert_array_equal(rows.drift.calibration[m].level, out.drift.calibration[m].level)
+
+
+def test_aggregate_ks_is_within_its_stated_bound_of_the_exact_ks(demo_timed):
+    """With the default exact_limit the rows give the exact KS; the aggregate's binned KS is
+    never above it and at most bin_error below (the bound the JSON states)."""
+    from evalcore.board import board_drift
+    from evalcore.aggregate import board_drift_of
+
+    exact = board_drift(demo_timed).report.feature
+    binned = board_drift_of(aggregate_predictions(demo_timed)).report.feature
+    assert exact.ks_method == "exact" and binned.ks_method == "binned"
+    ks = [i for i, k in enumerate(exact.kinds) if k == "ks"]
+    e, b = exact.statistic[ks], binned.statistic[ks]
+    err = binned.bin_error[ks][:, None]
+    assert np.all(b <= e + 1e-12) and np.all(e - b <= err + 1e-12)
+    assert np.any(err > 0)  # continuous features: the bound is not trivially zero
+
+
+def test_other_reference_window_greys_the_feature_light_only(demo_timed):
+    from evalcore.aggregate import board_drift_of
+    from evalcore.board import board_drift
+    from evalcore.drift import DriftConfig
+
+    agg = aggregate_predictions(demo_timed)  # fitted on the default 7-day reference
+    other = DriftConfig(reference_days=5)
+    got = board_drift_of(agg, other)
+    assert got.lights["feature"].color == "grey"
+    assert "reference_days=7" in got.lights["feature"].reason and "Aggregate again" in got.lights["feature"].reason
+    want = board_drift(demo_timed, other)
+    assert got.lights["label"].reason == want.lights["label"].reason
+    np.testing.assert_array_equal(got.report.label.p_value, want.report.label.p_value)
+    # a subset of the fitted features is fine
+    sub = board_drift_of(agg, DriftConfig(features=("amount", "channel")))
+    assert sub.report.feature.features == ("amount", "channel")
+
+
+def test_drift_without_time_is_undefined_with_a_reason(demo_preds):
+    from evalcore.aggregate import board_drift_of
+
+    agg = aggregate_predictions(demo_preds)
+    assert agg.day_cells is None
+    with pytest.raises(InputError, match="time column"):
+        board_drift_of(agg)
+    assert evaluate_aggregate(agg, TABLE, BoardConfig(n_resamples=0)).drift_undefined.startswith("no time column")
