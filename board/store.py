@@ -154,7 +154,15 @@ class DatasetRecord:
     created_at : datetime
         When these bytes were first stored (timezone-aware, UTC).
     mapping, report : dict
-        Column mapping and validation report, as last accepted.
+        Column mapping and validation report, as last accepted. For an aggregate
+        dataset the mapping is the query (label, scores, segments, …).
+    kind : {"upload", "aggregate"}
+        "upload": the stored file is the uploaded table. "aggregate": registered by
+        path; the stored file is the serialized aggregate (``board.aggregate_io``).
+    source_path : str or None
+        The path (file, glob or folder) an aggregate was read from; None for uploads.
+    options : dict or None
+        The aggregation options of an aggregate (resolution, scheme, thresholds, …).
     """
 
     id: int
@@ -167,9 +175,19 @@ class DatasetRecord:
     created_at: datetime
     mapping: dict
     report: dict
+    kind: str = "upload"
+    source_path: str | None = None
+    options: dict | None = None
+
+    @property
+    def is_aggregate(self) -> bool:
+        return self.kind == "aggregate"
 
     def to_dict(self) -> dict:
         return {
+            "kind": self.kind,
+            "source_path": self.source_path,
+            "options": self.options,
             "id": self.id,
             "name": self.name,
             "filename": self.filename,
@@ -424,6 +442,9 @@ class _Dataset(_Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     mapping: Mapped[str] = mapped_column(sa.Text)
     report: Mapped[str] = mapped_column(sa.Text)
+    kind: Mapped[str] = mapped_column(sa.String(20), default="upload")
+    source_path: Mapped[str | None] = mapped_column(sa.Text, nullable=True)
+    options: Mapped[str | None] = mapped_column(sa.Text, nullable=True)
 
 
 class _ValueTable(_Base):
@@ -668,6 +689,9 @@ def _dataset_record(row: _Dataset) -> DatasetRecord:
         created_at=row.created_at,
         mapping=json.loads(row.mapping),
         report=json.loads(row.report),
+        kind=row.kind or "upload",
+        source_path=row.source_path,
+        options=None if row.options is None else json.loads(row.options),
     )
 
 
@@ -846,7 +870,72 @@ class Store:
         _check_json(problems, "report", report, want_dict=True)
         _check_count(problems, "n_rows", n_rows)
         problems.raise_if_any()
+        return self._put_dataset(name=name, filename=filename, raw=raw, mapping=mapping, report=report, n_rows=n_rows,
+                                 uploader=uploader, kind="upload", source_path=None, options=None)
 
+    def save_aggregate_dataset(
+        self,
+        *,
+        name: str,
+        source_path: str,
+        query: dict,
+        options: dict,
+        raw: bytes,
+        report: dict,
+        n_rows: int,
+        uploader: str = "",
+    ) -> DatasetRecord:
+        """Store a dataset registered by path: only its serialized aggregate, never the rows.
+
+        Parameters
+        ----------
+        name : str
+            Display name (non-blank).
+        source_path : str
+            The Parquet file, glob or folder it was aggregated from (non-blank); recorded so
+            the app can aggregate again with other options.
+        query : dict
+            The column mapping of the aggregation (``board.engines.Query`` as a mapping);
+            stored as the dataset's ``mapping``.
+        options : dict
+            Aggregation options (resolution, scheme, strata column, thresholds, drift).
+        raw : bytes
+            ``board.aggregate_io.to_bytes(aggregate)`` (non-empty); content-addressed like
+            an upload, so the same aggregate is stored once.
+        report : dict
+            Summary shown on the Datasets page (JSON values only).
+        n_rows : int
+            Rows the aggregate stands for (>= 0).
+        uploader : str, default=""
+
+        Returns
+        -------
+        DatasetRecord
+            ``kind == "aggregate"``. Same bytes already stored: that record, updated.
+
+        Raises
+        ------
+        evalcore.InputError
+            Listing every invalid argument. Nothing is written.
+        """
+        problems = ProblemList()
+        _check_text(problems, "name", name, required=True)
+        _check_text(problems, "source_path", source_path, required=True)
+        _check_text(problems, "uploader", uploader, required=False)
+        if not isinstance(raw, (bytes, bytearray, memoryview)):
+            problems.add("invalid_type", f"raw must be bytes, got {type(raw).__name__}.", column="raw")
+        elif len(raw) == 0:
+            problems.add("empty", "raw is empty (0 bytes).", "Pass the serialized aggregate.", column="raw")
+        _check_json(problems, "query", query, want_dict=True)
+        _check_json(problems, "options", options, want_dict=True)
+        _check_json(problems, "report", report, want_dict=True)
+        _check_count(problems, "n_rows", n_rows)
+        problems.raise_if_any()
+        return self._put_dataset(name=name, filename=source_path, raw=raw, mapping=query, report=report, n_rows=n_rows,
+                                 uploader=uploader, kind="aggregate", source_path=source_path, options=options)
+
+    def _put_dataset(self, *, name, filename, raw, mapping, report, n_rows, uploader, kind, source_path,
+                     options) -> DatasetRecord:
         raw = bytes(raw)
         sha = hashlib.sha256(raw).hexdigest()
         path = self.upload_path(sha)
@@ -865,6 +954,9 @@ class Store:
                         created_at=_now(),
                         mapping=_dumps(mapping),
                         report=_dumps(report),
+                        kind=kind,
+                        source_path=source_path,
+                        options=None if options is None else _dumps(options),
                     )
                     session.add(row)
                 else:
@@ -873,6 +965,9 @@ class Store:
                     row.n_rows = n_rows
                     row.mapping = _dumps(mapping)
                     row.report = _dumps(report)
+                    row.kind = kind
+                    row.source_path = source_path
+                    row.options = None if options is None else _dumps(options)
                 session.flush()
                 if not path.exists():
                     _write_atomically(path, raw)

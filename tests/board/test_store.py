@@ -64,6 +64,24 @@ def save(store: Store, raw: bytes = RAW_A, **kw) -> DatasetRecord:
     return store.save_dataset(**args)
 
 
+def legacy_save(store: Store, raw: bytes = RAW_A) -> DatasetRecord:
+    """An upload written by the code of a database before step 4 (the ORM models describe the
+    latest schema, so an older schema is written with its own columns)."""
+    from datetime import datetime
+
+    sha = hashlib.sha256(raw).hexdigest()
+    path = store.upload_path(sha)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(raw)
+    with store.engine.begin() as conn:
+        conn.execute(sa.text("INSERT INTO datasets (name, filename, sha256, size_bytes, n_rows, uploader, created_at, "
+                             "mapping, report) VALUES ('October', 'oct.csv', :sha, :size, 2, '', :at, :m, '{}')"),
+                     {"sha": sha, "size": len(raw), "at": datetime.now(timezone.utc), "m": json.dumps({"label": "label"})})
+        ds_id = conn.execute(sa.text("SELECT id FROM datasets WHERE sha256 = :sha"), {"sha": sha}).scalar_one()
+    return DatasetRecord(id=ds_id, name="October", filename="oct.csv", sha256=sha, size_bytes=len(raw), n_rows=2,
+                         uploader="", created_at=None, mapping={"label": "label"}, report={})
+
+
 def upload_files(data_dir) -> list[str]:
     """Every file under uploads/ (temporary and set-aside files included)."""
     root = data_dir / "uploads"
@@ -87,14 +105,15 @@ def count_rows(data_dir, table: str) -> int:
 
 def test_fresh_database_gets_latest_version(data_dir):
     with Store(data_dir=data_dir) as s:
-        assert s.applied_migrations == [1, 2, 3]
-        assert s.schema_version == migrations.latest_version() == 3
+        assert s.applied_migrations == [1, 2, 3, 4]
+        assert s.schema_version == migrations.latest_version() == 4
     assert (data_dir / "evalboard.sqlite").is_file()
     assert (data_dir / "uploads").is_dir()
     con = sqlite3.connect(data_dir / "evalboard.sqlite")
     try:
         assert con.execute("SELECT version, name FROM schema_version ORDER BY version").fetchall() == [
-            (1, "_m0001_initial"), (2, "_m0002_dataset_settings"), (3, "_m0003_governance")]
+            (1, "_m0001_initial"), (2, "_m0002_dataset_settings"), (3, "_m0003_governance"),
+            (4, "_m0004_aggregate_datasets")]
     finally:
         con.close()
 
@@ -107,12 +126,12 @@ def test_reopening_does_not_rerun_migrations(data_dir, monkeypatch):
         calls.append(1)
         real(conn)
 
-    monkeypatch.setattr(migrations, "MIGRATIONS", [spy])
+    monkeypatch.setattr(migrations, "MIGRATIONS", [spy, *migrations.MIGRATIONS[1:]])
     with Store(data_dir=data_dir) as s:
         save(s)
     with Store(data_dir=data_dir) as s:
         assert s.applied_migrations == []
-        assert s.schema_version == 1
+        assert s.schema_version == migrations.latest_version()
         assert len(s.list_datasets()) == 1
     assert calls == [1]
 
@@ -194,7 +213,7 @@ def test_database_newer_than_the_code_is_refused(data_dir, monkeypatch):
     with Store(data_dir=data_dir):
         pass
     monkeypatch.setattr(migrations, "MIGRATIONS", original)
-    with pytest.raises(migrations.SchemaTooNewError, match="schema version 4, but this evalboard only knows versions up to 3"):
+    with pytest.raises(migrations.SchemaTooNewError, match="schema version 5, but this evalboard only knows versions up to 4"):
         Store(data_dir=data_dir)
 
 
@@ -660,17 +679,24 @@ def test_database_at_version_1_gets_the_settings_table(data_dir, monkeypatch):
         m.setattr(migrations, "MIGRATIONS", first_only)
         with Store(data_dir=data_dir) as s:
             assert s.schema_version == 1
-            rec = save(s)
-            s.save_evaluation(rec.id, models=["A"], config={}, result={"ev": 1.0})
+            rec = legacy_save(s)
+            with s.engine.begin() as conn:  # as the version-1 code wrote it
+                from datetime import datetime
+
+                conn.execute(sa.text("INSERT INTO evaluations (dataset_id, models, config, result, created_at) "
+                                     "VALUES (:d, '[\"A\"]', '{}', '{\"ev\": 1.0}', :at)"),
+                             {"d": rec.id, "at": datetime.now(timezone.utc)})
         con = sqlite3.connect(data_dir / "evalboard.sqlite")
         try:
             assert "dataset_settings" not in {r[0] for r in con.execute("SELECT name FROM sqlite_master")}
         finally:
             con.close()
     with Store(data_dir=data_dir) as s:
-        assert s.applied_migrations == [2, 3]
-        assert s.schema_version == 3
-        assert s.get_dataset(rec.id).to_dict() == rec.to_dict()  # data survives
+        assert s.applied_migrations == [2, 3, 4]
+        assert s.schema_version == 4
+        back = s.get_dataset(rec.id).to_dict()  # data survives
+        assert {k: v for k, v in back.items() if k != "created_at"} == {k: v for k, v in rec.to_dict().items()
+                                                                        if k != "created_at"}
         assert len(s.list_evaluations(rec.id)) == 1
         assert s.get_dataset_settings(rec.id, "drift") is None
         s.save_dataset_settings(rec.id, "drift", DRIFT)
@@ -682,6 +708,67 @@ def test_database_at_version_1_gets_the_settings_table(data_dir, monkeypatch):
     con = sqlite3.connect(data_dir / "evalboard.sqlite")
     try:
         assert con.execute("SELECT version, name FROM schema_version ORDER BY version").fetchall() == [
-            (1, "_m0001_initial"), (2, "_m0002_dataset_settings"), (3, "_m0003_governance")]
+            (1, "_m0001_initial"), (2, "_m0002_dataset_settings"), (3, "_m0003_governance"),
+            (4, "_m0004_aggregate_datasets")]
     finally:
         con.close()
+
+
+# --------------------------------------------------------------------------- datasets registered by path (aggregates)
+
+QUERY = {"label": "y", "scores": {"A": "s"}, "segments": ["region"], "time": None}
+OPTIONS = {"resolution": "auto", "scheme": "rows", "thresholds": {"A": 0.5}}
+
+
+def save_aggregate(store: Store, raw: bytes = b"PK-aggregate-bytes", **kw) -> DatasetRecord:
+    args = dict(name="Lake Nov", source_path="/lake/2026-11-*.parquet", query=QUERY, options=OPTIONS, raw=raw,
+                report={"n_rows": 1_000_000}, n_rows=1_000_000, uploader="ana")
+    args.update(kw)
+    return store.save_aggregate_dataset(**args)
+
+
+def test_aggregate_dataset_stores_only_its_bytes_with_path_query_and_options(store, data_dir):
+    up = save(store)
+    rec = save_aggregate(store)
+    sha = hashlib.sha256(b"PK-aggregate-bytes").hexdigest()
+    assert (rec.kind, rec.is_aggregate, rec.source_path) == ("aggregate", True, "/lake/2026-11-*.parquet")
+    assert rec.mapping == QUERY and rec.options == OPTIONS and rec.n_rows == 1_000_000
+    assert rec.sha256 == sha and rec.size_bytes == len(b"PK-aggregate-bytes")
+    assert store.load_bytes(rec) == b"PK-aggregate-bytes"
+    assert sorted(upload_files(data_dir)) == sorted([f"{sha[:2]}/{sha}", f"{up.sha256[:2]}/{up.sha256}"])
+    assert store.get_dataset(rec.id).to_dict() == rec.to_dict()
+    assert json.loads(json.dumps(rec.to_dict())) == rec.to_dict()
+    # uploads are unchanged: kind "upload", no path, no options
+    again = store.get_dataset(up.id)
+    assert (again.kind, again.source_path, again.options, again.is_aggregate) == ("upload", None, None, False)
+    assert [r.kind for r in store.list_datasets()] == ["aggregate", "upload"]
+
+
+def test_same_aggregate_twice_is_one_record_updated(store, data_dir):
+    first = save_aggregate(store)
+    second = save_aggregate(store, name="Renamed", options={**OPTIONS, "scheme": "cluster"})
+    assert second.id == first.id and second.name == "Renamed" and second.options["scheme"] == "cluster"
+    assert count_rows(data_dir, "datasets") == 1 and len(upload_files(data_dir)) == 1
+
+
+def test_aggregate_dataset_lists_every_invalid_argument(store, data_dir):
+    with pytest.raises(InputError) as err:
+        save_aggregate(store, name=" ", source_path="", raw=b"", query=[], options={"x": float("nan")}, n_rows=-1)
+    assert {p.column for p in err.value.problems} == {"name", "source_path", "raw", "query", "options", "n_rows"}
+    assert count_rows(data_dir, "datasets") == 0 and upload_files(data_dir) == []
+
+
+def test_database_at_version_3_keeps_uploads_as_uploads(data_dir, monkeypatch):
+    """A database from before path registration (version 3) gains the columns; its rows are uploads."""
+    with monkeypatch.context() as m:
+        m.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:3])
+        with Store(data_dir=data_dir) as s:
+            assert s.schema_version == 3
+            rec = legacy_save(s)
+    with Store(data_dir=data_dir) as s:
+        assert s.applied_migrations == [4]
+        old = s.get_dataset(rec.id)
+        assert (old.kind, old.source_path, old.options) == ("upload", None, None)
+        assert s.load_bytes(old) == RAW_A
+        agg = save_aggregate(s)
+        assert s.get_dataset(agg.id).kind == "aggregate"
