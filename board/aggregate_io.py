@@ -9,7 +9,7 @@ Exact round trip: DataFrames keep their dtypes, index and float bits (Parquet st
 doubles; the dtypes are recorded and re-applied); other fields are JSON with tags for what
 JSON cannot say itself — tuples, non-finite floats, numpy scalars and dicts with non-string
 keys — so ``None`` stays ``None``, NaN stays NaN and a tuple stays a tuple. The bytes are
-deterministic (fixed zip timestamps, sorted manifest), so registering the same data twice
+deterministic (fixed zip timestamps; dicts keep their order, which matters: the first model is A), so registering the same data twice
 stores one file.
 
 Examples
@@ -103,7 +103,7 @@ def to_bytes(agg: Aggregate) -> bytes:
             manifest["fields"][f.name] = {"json": _enc(value)}
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", compression=zipfile.ZIP_DEFLATED) as z:
-        z.writestr(zipfile.ZipInfo("manifest.json", _DATE), json.dumps(manifest, sort_keys=True, allow_nan=False))
+        z.writestr(zipfile.ZipInfo("manifest.json", _DATE), json.dumps(manifest, allow_nan=False))
         for name in sorted(files):
             info = zipfile.ZipInfo(name, _DATE)
             info.compress_type = zipfile.ZIP_STORED  # Parquet is compressed already
