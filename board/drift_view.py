@@ -18,6 +18,7 @@ import pandas as pd
 import streamlit as st
 
 from evalcore import InputError
+from evalcore.aggregate import Aggregate, board_drift_of
 from evalcore.data import Predictions
 from evalcore.board import board_drift
 from evalcore.drift import DriftConfig, DriftReport, Light
@@ -86,11 +87,12 @@ def settings_json(config: DriftConfig) -> str:
     return json.dumps(config.to_dict(), sort_keys=True)
 
 
-def compute(preds: Predictions, config: DriftConfig) -> DriftView:
-    """The three lights of a validated dataset (no Streamlit; cached by :func:`drift_for`)."""
+def compute(preds, config: DriftConfig) -> DriftView:
+    """The three lights of a validated dataset or an aggregate's per-day tables (no Streamlit;
+    cached by :func:`drift_for`)."""
     skipped = tuple(m for m, k in preds.score_kinds.items() if k != "probability")
     try:
-        d = board_drift(preds, config)
+        d = board_drift_of(preds, config) if isinstance(preds, Aggregate) else board_drift(preds, config)
     except InputError as err:
         grey = {f: Light(family=f, color="grey", reason="Not computed: the drift settings do not fit this dataset.",
                          details={}) for f in FAMILIES}
@@ -99,13 +101,28 @@ def compute(preds: Predictions, config: DriftConfig) -> DriftView:
 
 
 @st.cache_resource(max_entries=16, show_spinner="Computing drift …")
-def _drift(dataset_id: int, sha: str, settings: str, _preds: Predictions) -> DriftView:
+def _drift(dataset_id: int, sha: str, settings: str, source: str, _preds) -> DriftView:
     return compute(_preds, DriftConfig.from_dict(json.loads(settings)))
 
 
-def drift_for(dataset_id: int, sha: str, preds: Predictions, config: DriftConfig) -> DriftView:
-    """Cached :func:`compute`, keyed by (dataset id, file SHA-256, settings JSON)."""
-    return _drift(dataset_id, sha, settings_json(config), preds)
+def drift_for(dataset_id: int, sha: str, preds, config: DriftConfig, *, quiet: bool = False) -> DriftView:
+    """Cached :func:`compute`, keyed by (dataset id, file SHA-256, settings JSON).
+
+    An aggregate whose feature references were fitted for another reference window is
+    aggregated again from its path (cached); when the path cannot be read, a warning says so
+    (unless ``quiet``) and the stored tables give the label and calibration lights."""
+    source = "rows"
+    if isinstance(preds, Aggregate):
+        from evalcore.board import BoardConfig
+
+        agg, source = state.aggregate_for(preds, BoardConfig(n_resamples=0, drift=config.to_dict()))
+        if agg is None:
+            if not quiet:
+                st.warning(f"**The source was not read again** ({source}), so the feature light cannot use these "
+                           "reference settings.", icon=":material/cloud_off:")
+            agg, source = preds, "stored"
+        preds = agg
+    return _drift(dataset_id, sha, settings_json(config), source, preds)
 
 
 def load_config(store, dataset_id: int) -> tuple[DriftConfig, str | None]:
@@ -138,9 +155,9 @@ def banner() -> None:
         rec = store.get_dataset(ds)
         if not rec.mapping.get("time"):
             return
-        preds = state._predictions(rec.id, rec.sha256, store)
+        preds = state.load_data(rec, store)
         config, _ = load_config(store, rec.id)
-        view = drift_for(rec.id, rec.sha256, preds, config)
+        view = drift_for(rec.id, rec.sha256, preds, config, quiet=True)
     except Exception:  # noqa: BLE001 - a broken dataset is reported by the page, not twice by the banner
         return
     if view.any_red:
@@ -190,12 +207,31 @@ def too_few_notes(view: DriftView) -> list[str]:
     return notes
 
 
-def _first_day(preds: Predictions) -> dt.date:
+def _first_day(preds) -> dt.date:
+    if isinstance(preds, Aggregate):
+        return pd.Timestamp(preds.day_cells["date"].min()).date()
     return pd.Timestamp(np.min(preds.time)).date()
 
 
-def _last_day(preds: Predictions) -> dt.date:
+def _last_day(preds) -> dt.date:
+    if isinstance(preds, Aggregate):
+        return pd.Timestamp(preds.day_cells["date"].max()).date()
     return pd.Timestamp(np.max(preds.time)).date()
+
+
+def has_time(preds) -> bool:
+    """Whether drift can be computed: a time column (and, for an aggregate, its per-day tables)."""
+    if isinstance(preds, Aggregate):
+        return preds.time_column is not None and preds.day_cells is not None
+    return preds.time is not None
+
+
+def feature_names(preds) -> list[str]:
+    """The mapped feature columns (an aggregate: those of its stored query)."""
+    if isinstance(preds, Aggregate):
+        rec = state.dataset_record()
+        return [str(f) for f in ((rec.mapping or {}).get("features") or [])]
+    return [str(c) for c in preds.features.columns]
 
 
 def seed_form(dataset_id: int, config: DriftConfig, preds: Predictions) -> None:
@@ -207,7 +243,7 @@ def seed_form(dataset_id: int, config: DriftConfig, preds: Predictions) -> None:
         return
     first, last = _first_day(preds), _last_day(preds)
     start = first if config.reference_start is None else pd.Timestamp(config.reference_start).date()
-    names = [str(c) for c in preds.features.columns]
+    names = feature_names(preds)
     chosen = names if config.features is None else [f for f in config.features if f in names]
     st.session_state.update({
         K_START: min(max(start, first), last), K_REF_DAYS: config.reference_days, K_WINDOW: config.window_days,
@@ -220,7 +256,7 @@ def seed_form(dataset_id: int, config: DriftConfig, preds: Predictions) -> None:
 def save_form(store, dataset_id: int, base: DriftConfig, preds: Predictions) -> None:
     """Form-submit callback: validate the form's values and save them with the dataset."""
     ss = st.session_state
-    names = [str(c) for c in preds.features.columns]
+    names = feature_names(preds)
     chosen = list(ss[K_FEATURES])
     if names and not chosen:
         ss[MESSAGE] = ("error", "Choose at least one feature; nothing was saved.")

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from evalcore import InputError, ValueTable
+from evalcore.aggregate import Aggregate, counts_of
 from evalcore.counts import ScoreCounts, score_counts
 from evalcore.data import ColumnMapping, Predictions, read_table, validate
 
@@ -40,10 +41,90 @@ def ensure_demo(store):
 
 
 def load_predictions(store, dataset_id: int) -> Predictions:
-    """Re-read a stored dataset and validate it with its stored mapping."""
+    """Re-read a stored dataset and validate it with its stored mapping.
+
+    Raises ``InputError`` for a dataset registered by path: only its aggregate is stored
+    (use :func:`load_data`)."""
     rec = store.get_dataset(dataset_id)
+    if rec.is_aggregate:
+        raise InputError(f"dataset {rec.id} ({rec.name!r}) is an aggregate of {rec.source_path}: it has no rows.")
     raw = store.load_bytes(rec)
     return validate(read_table(raw, rec.filename), ColumnMapping.from_dict(rec.mapping))
+
+
+def load_aggregate(store, dataset_id: int) -> Aggregate:
+    """The stored aggregate of a dataset registered by path."""
+    from .aggregate_io import from_bytes
+
+    rec = store.get_dataset(dataset_id)
+    if not rec.is_aggregate:
+        raise InputError(f"dataset {rec.id} ({rec.name!r}) is an upload, not an aggregate.")
+    return from_bytes(store.load_bytes(rec))
+
+
+def load_data(store, dataset_id: int):
+    """Predictions (an upload) or Aggregate (registered by path) of a stored dataset."""
+    rec = store.get_dataset(dataset_id)
+    return load_aggregate(store, dataset_id) if rec.is_aggregate else load_predictions(store, dataset_id)
+
+
+def evaluate_stored(store, dataset_id: int, table: ValueTable, config):
+    """The board of a stored dataset, whatever its kind (rows or aggregate).
+
+    An aggregate whose stored paired table or drift references do not fit ``config`` is
+    aggregated again from its path (see :func:`board.lake.reaggregation_for`)."""
+    from evalcore.aggregate import evaluate_aggregate
+    from evalcore.board import evaluate
+
+    data = load_data(store, dataset_id)
+    if not isinstance(data, Aggregate):
+        return evaluate(data, table, config)
+    from .lake import reaggregate, reaggregation_for
+
+    rec = store.get_dataset(dataset_id)
+    options = reaggregation_for(data, rec.options or {}, config)
+    return evaluate_aggregate(data if options is None else reaggregate(rec, options), table, config)
+
+
+def is_aggregate(data) -> bool:
+    return isinstance(data, Aggregate)
+
+
+def has_groups(data) -> bool:
+    """Whether the cluster bootstrap is possible (a group id was mapped)."""
+    return data.group_cells is not None if isinstance(data, Aggregate) else data.groups is not None
+
+
+def n_rows_of(data) -> int:
+    return data.totals()[2] if isinstance(data, Aggregate) else data.n_rows
+
+
+def positive_rate_of(data) -> float:
+    if isinstance(data, Aggregate):
+        n, n_pos, _ = data.totals()
+        return n_pos / n if n > 0 else float("nan")
+    return data.positive_rate
+
+
+def segment_names(data) -> list:
+    return list(data.segments)
+
+
+def resolution_note(agg: Aggregate) -> str:
+    """How exact an aggregate's curves are, per model (the README's "Large data" rule)."""
+    parts = [f"{m} exact (every distinct score)" if r is None else f"{m} at score resolution {r:g} (thresholds are "
+             "bin lower edges)" for m, r in agg.resolution.items()]
+    return "From the stored aggregate: " + "; ".join(parts) + "."
+
+
+def default_threshold_of(data, model: str) -> float:
+    """:func:`evalcore.board.default_threshold`, for rows or an aggregate."""
+    from evalcore.aggregate import deployed_thresholds
+    from evalcore.board import default_threshold
+
+    if isinstance(data, Aggregate):
+        return float(deployed_thresholds(data, {})[model])
+    return float(default_threshold(data, model))
 
 
 def load_value_table(store, name: str = DEFAULT_TABLE_NAME) -> tuple[ValueTable, int | None]:
@@ -82,8 +163,11 @@ def table_version(store, name: str, table: ValueTable):
     return "unsaved edits (not approved)", None
 
 
-def model_counts(preds: Predictions, model: str) -> ScoreCounts:
-    return score_counts(preds.y_true, preds.scores[model], sample_weight=preds.sample_weight)
+def model_counts(data, model: str) -> ScoreCounts:
+    """Counts by distinct score (the stated resolution for an aggregate)."""
+    if isinstance(data, Aggregate):
+        return counts_of(data.part(model), data.resolution[model])
+    return score_counts(data.y_true, data.scores[model], sample_weight=data.sample_weight)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,19 +177,23 @@ class ThresholdRange:
     step: float
 
 
-def threshold_range(preds: Predictions, model: str) -> ThresholdRange:
+def threshold_range(preds, model: str) -> ThresholdRange:
     """Slider range in the score's own units."""
     kind = preds.score_kinds[model]
     if kind in ("probability", "decision"):
         return ThresholdRange(0.0, 1.0, 0.001)
-    s = preds.scores[model]
-    lo, hi = float(np.floor(s.min())), float(np.ceil(s.max()))
+    if isinstance(preds, Aggregate):
+        lo, hi = preds.score_range(model)
+    else:
+        lo, hi = float(preds.scores[model].min()), float(preds.scores[model].max())
+    lo, hi = float(np.floor(lo)), float(np.ceil(hi))
     if hi <= lo:
         hi = lo + 1.0
     return ThresholdRange(lo, hi, float(10 ** np.floor(np.log10((hi - lo) / 1000))))
 
 
-__all__ = ["ensure_demo", "load_predictions", "load_value_table", "table_version", "model_counts",
+__all__ = ["ensure_demo", "load_predictions", "load_aggregate", "load_data", "evaluate_stored", "is_aggregate",
+           "has_groups", "n_rows_of", "positive_rate_of", "segment_names", "default_threshold_of", "load_value_table", "table_version", "model_counts",
            "threshold_range", "sha256", "InputError"]
 
 

@@ -58,6 +58,21 @@ def _example() -> tuple[str, str, pd.DataFrame]:
     return EXAMPLE_NAME, sha, _parse(sha, EXAMPLE.name, raw)
 
 
+def aggregate_notice(page: str) -> None:
+    """When the sidebar dataset is an aggregate: say that this page needs rows and works on the
+    training table below instead (it never evaluates the sidebar dataset)."""
+    from . import state
+
+    rec = state.dataset_record()
+    if rec is None or not rec.is_aggregate:
+        return
+    st.info(f"**{page} needs rows**: it re-trains models on a training table (features and a target), row by row. "
+            f"The dataset chosen in the sidebar, “{rec.name}”, is an aggregate of {rec.n_rows:,} rows from "
+            f"`{rec.source_path}`: only counts were stored, so it cannot be used here. This page uses the training "
+            "table below (the bundled example, or upload your own); the sidebar dataset is not involved.",
+            icon=":material/table_rows:")
+
+
 def training_table(prefix: str) -> tuple[str, str, pd.DataFrame] | None:
     """The session's training table (the example until a file is uploaded); an uploader to change it.
 

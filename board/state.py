@@ -13,6 +13,7 @@ from pathlib import Path
 import streamlit as st
 
 from evalcore import InputError
+from evalcore.aggregate import Aggregate
 from evalcore.board import default_threshold
 from evalcore.counts import ScoreCounts
 from evalcore.data import Predictions
@@ -40,8 +41,13 @@ def _predictions(dataset_id: int, sha: str, _store: Store) -> Predictions:
     return services.load_predictions(_store, dataset_id)
 
 
+@st.cache_resource(max_entries=8, show_spinner="Reading the stored aggregate …")
+def _aggregate(dataset_id: int, sha: str, _store: Store) -> Aggregate:
+    return services.load_aggregate(_store, dataset_id)
+
+
 @st.cache_resource(max_entries=32)
-def _counts(dataset_id: int, sha: str, model: str, _preds: Predictions) -> ScoreCounts:
+def _counts(dataset_id: int, sha: str, model: str, _preds) -> ScoreCounts:
     return services.model_counts(_preds, model)
 
 
@@ -49,16 +55,23 @@ def current_dataset_id() -> int | None:
     return st.session_state.get(DATASET_KEY)
 
 
-def current_predictions() -> Predictions | None:
-    """The dataset chosen in the sidebar, validated; shows an error and returns None if it
-    cannot be read (e.g. its file was removed)."""
+def load_data(rec, s: Store | None = None):
+    """The cached Predictions (an upload) or Aggregate (registered by path) of a record."""
+    s = s or store()
+    return _aggregate(rec.id, rec.sha256, s) if rec.is_aggregate else _predictions(rec.id, rec.sha256, s)
+
+
+def current_data():
+    """The dataset chosen in the sidebar: validated rows (:class:`Predictions`) for an upload,
+    the stored :class:`Aggregate` for a dataset registered by path. Shows an error and returns
+    None if it cannot be read (e.g. its file was removed). This is the one seam between pages
+    and the two kinds of dataset; :func:`board_result` dispatches on it."""
     ds = current_dataset_id()
     if ds is None:
         return None
     s = store()
     try:
-        rec = s.get_dataset(ds)
-        return _predictions(rec.id, rec.sha256, s)
+        return load_data(s.get_dataset(ds), s)
     except InputError as err:
         st.error("The stored dataset no longer validates:\n\n" + "\n".join(f"- {p}" for p in err.problems))
     except Exception as err:  # noqa: BLE001 - a broken store must not show a traceback
@@ -66,9 +79,30 @@ def current_predictions() -> Predictions | None:
     return None
 
 
-def counts_for(preds: Predictions, model: str) -> ScoreCounts:
+def current_predictions() -> Predictions | None:
+    """The chosen dataset's rows, for pages that need rows. An aggregate dataset has none:
+    the page says so (:func:`needs_rows`) and gets None."""
+    data = current_data()
+    if isinstance(data, Aggregate):
+        needs_rows("This page")
+        return None
+    return data
+
+
+def needs_rows(what: str, *, why: str = "it works on individual rows", stop: bool = False) -> None:
+    """An info box: ``what`` needs rows, the chosen dataset is an aggregate (counts only)."""
+    rec = dataset_record()
+    st.info(f"**{what} needs rows**: {why}. The dataset “{rec.name}” is an aggregate of {rec.n_rows:,} rows "
+            f"from `{rec.source_path}`: only counts by (segment, score, label) were stored, not the rows. "
+            "To use it, upload a sample of the rows on the Upload page (files that fit in memory), "
+            "or pick an uploaded dataset in the sidebar.", icon=":material/table_rows:")
+    if stop:
+        st.stop()
+
+
+def counts_for(data, model: str) -> ScoreCounts:
     rec = store().get_dataset(current_dataset_id())
-    return _counts(rec.id, rec.sha256, model, preds)
+    return _counts(rec.id, rec.sha256, model, data)
 
 
 def committed_table():
@@ -90,9 +124,12 @@ def threshold_key(model: str) -> str:
     return f"threshold_{model}"
 
 
-def deployed_threshold(preds: Predictions, model: str) -> float:
-    """The deployed threshold of a model (session state, shared by pages; default per services)."""
-    return float(st.session_state.get(f"committed_{threshold_key(model)}", default_threshold(preds, model)))
+def deployed_threshold(data, model: str) -> float:
+    """The deployed threshold of a model (session state, shared by pages; default per evalcore)."""
+    key = f"committed_{threshold_key(model)}"
+    if key in st.session_state:
+        return float(st.session_state[key])
+    return services.default_threshold_of(data, model)
 
 
 def sidebar() -> None:
@@ -100,7 +137,10 @@ def sidebar() -> None:
     s = store()
     records = s.list_datasets()
     ids = [r.id for r in records]
-    names = {r.id: f"{r.name} · {r.n_rows:,} rows" for r in records}
+    names = {r.id: f"{r.name} · {lake_describe(r)}" for r in records}
+    pending = st.session_state.pop("register_select", None)  # a dataset just registered by path
+    if pending in ids:
+        st.session_state[DATASET_KEY] = pending
     if st.session_state.get(DATASET_KEY) not in ids:
         demo_id = next((r.id for r in records if r.uploader == "evalboard demo"), ids[0] if ids else None)
         st.session_state[DATASET_KEY] = demo_id
@@ -119,14 +159,20 @@ def dataset_record():
     return None if ds is None else store().get_dataset(ds)
 
 
-def sync_thresholds_with_url(preds: Predictions) -> dict:
+def lake_describe(rec) -> str:
+    from .lake import describe
+
+    return describe(rec)
+
+
+def sync_thresholds_with_url(preds) -> dict:
     """Deployed thresholds, shared by pages, mirrored in the URL as ``t_<model>=…``.
 
     A link that carries thresholds sets them once (when the session opens it); afterwards the
     session's values are written back, so the address bar always reopens the same board.
     """
     out = {}
-    for m in preds.scores:
+    for m in preds.score_kinds:
         key = f"committed_{threshold_key(m)}"
         raw = st.query_params.get(f"t_{m}")
         if raw is not None and key not in st.session_state:
@@ -146,26 +192,85 @@ def table_json(table) -> str:
 
 
 @st.cache_resource(max_entries=8, show_spinner="Computing the board (bootstrap, drift, action) …")
-def _board(dataset_id: int, sha: str, table: str, config: str, _preds: Predictions):
+def _board(dataset_id: int, sha: str, table: str, config: str, source: str, _data):
     import json
 
     from evalcore import ValueTable
+    from evalcore.aggregate import evaluate_aggregate
     from evalcore.board import BoardConfig, evaluate
 
-    cfg = json.loads(config)
-    counts = {m: _counts(dataset_id, sha, m, _preds) for m in _preds.scores}
-    return evaluate(_preds, ValueTable.from_dict(json.loads(table)), BoardConfig(**cfg), counts=counts)
+    cfg = BoardConfig(**json.loads(config))
+    vt = ValueTable.from_dict(json.loads(table))
+    if isinstance(_data, Aggregate):
+        return evaluate_aggregate(_data, vt, cfg)
+    counts = {m: _counts(dataset_id, sha, m, _data) for m in _data.scores}
+    return evaluate(_data, vt, cfg, counts=counts)
 
 
-def board_result(preds: Predictions, table, config):
-    """The cached board for (dataset, file hash, value table, config)."""
+@st.cache_resource(max_entries=8, show_spinner="Aggregating the source again with DuckDB (new thresholds or settings) …")
+def _reaggregated(dataset_id: int, sha: str, options: str, _rec) -> Aggregate:
+    import json
+
+    from .lake import reaggregate
+
+    return reaggregate(_rec, json.loads(options))
+
+
+def aggregate_for(data, config, *, quiet: bool = False):
+    """(aggregate, source key) serving ``config``: the stored one, or the path aggregated again
+    with DuckDB when the stored one cannot serve it (cached per dataset + options). If the
+    path cannot be read, says so and returns (None, reason)."""
+    import json
+
+    from .lake import reaggregation_for
+
+    rec = dataset_record()
+    options = reaggregation_for(data, rec.options or {}, config)
+    if options is None:
+        return data, "stored"
+    key = json.dumps(options, sort_keys=True)
+    try:
+        return _reaggregated(rec.id, rec.sha256, key, rec), key
+    except InputError as err:
+        return None, "; ".join(p.message for p in err.problems)
+
+
+def board_result(data, table, config):
+    """The cached board for (dataset, file hash, value table, config); rows or an aggregate.
+
+    For an aggregate that cannot serve ``config`` (two models at other thresholds, another
+    scheme, other drift references) the path is aggregated again; if that fails, a warning
+    says why and the board is shown without the bootstrap (point numbers are exact anyway).
+    """
+    import dataclasses
     import json
 
     rec = dataset_record()
-    return _board(rec.id, rec.sha256, table_json(table), json.dumps(config.to_dict(), sort_keys=True), preds)
+    source = "rows"
+    if isinstance(data, Aggregate):
+        agg, source = aggregate_for(data, config)
+        if agg is None:
+            st.warning(f"**The source was not read again** ({source}). The stored aggregate was cut for other settings "
+                       "(thresholds, resampling scheme or drift reference), so the intervals and the comparison are "
+                       "left out below; the point numbers are exact.", icon=":material/cloud_off:")
+            agg, config = data, dataclasses.replace(config, n_resamples=0)
+            if data.drift_fit is not None:
+                config = dataclasses.replace(config, drift=None)
+            source = "stored, no bootstrap"
+        data = agg
+    return _board(rec.id, rec.sha256, table_json(table), json.dumps(config.to_dict(), sort_keys=True), source, data)
 
 
-def board_config(preds: Predictions, thresholds: dict):
+def aggregate_segments(agg: Aggregate, table, deployed: dict, model: str, column: str):
+    """The segment curves of an aggregate (the board's, at the deployed thresholds, on its
+    display grid); no bootstrap, so the stored aggregate always serves it."""
+    import dataclasses
+
+    cfg = dataclasses.replace(board_config(agg, deployed), n_resamples=0)
+    return board_result(agg, table, cfg).models[model].segments[column]
+
+
+def board_config(preds, thresholds: dict):
     """Board settings of this session: bootstrap options (cluster by the group id when one is
     mapped: repeat customers are not independent) and the drift settings saved with the dataset."""
     from evalcore.board import BoardConfig
@@ -173,7 +278,7 @@ def board_config(preds: Predictions, thresholds: dict):
     from .drift_view import load_config
 
     drift_cfg, _ = load_config(store(), current_dataset_id())
-    scheme = st.session_state.get("board_scheme") or ("cluster" if preds.groups is not None else "rows")
+    scheme = st.session_state.get("board_scheme") or ("cluster" if services.has_groups(preds) else "rows")
     return BoardConfig(thresholds=thresholds, n_resamples=int(st.session_state.get("board_n_resamples", 1000)),
                        seed=int(st.session_state.get("board_seed", 0)), scheme=scheme,
                        strata_column=st.session_state.get("board_strata"), drift=drift_cfg.to_dict())

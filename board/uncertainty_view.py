@@ -38,6 +38,7 @@ from evalcore.bootstrap import (
     metric_intervals,
     optimum_interval,
 )
+from evalcore.aggregate import Aggregate
 from evalcore.counts import ScoreCounts
 from evalcore.data import Predictions
 from evalcore.value import ValueTable
@@ -80,17 +81,25 @@ class Options:
 # --------------------------------------------------------------------------------------
 
 
-def schemes(preds: Predictions) -> list[str]:
+def _group_name(preds) -> str | None:
+    """The mapped group id column (rows: its mapping; an aggregate: the stored query)."""
+    if isinstance(preds, Aggregate):
+        rec = state.dataset_record()
+        return (rec.mapping or {}).get("group") if rec is not None else None
+    return preds.mapping.group if preds.groups is not None else None
+
+
+def schemes(preds) -> list[str]:
     """The schemes this dataset offers: rows; stratified by each segment column; cluster if a group id is mapped."""
     out = ["rows"] + [f"stratified:{c}" for c in preds.segments]
-    if preds.groups is not None:
+    if _group_name(preds):
         out.append("cluster")
     return out
 
 
-def scheme_label(scheme: str, preds: Predictions) -> str:
+def scheme_label(scheme: str, preds) -> str:
     if scheme == "cluster":
-        return f"Clustered by {preds.mapping.group or 'a group id'}"
+        return f"Clustered by {_group_name(preds) or 'a group id'}"
     if scheme.startswith("stratified:"):
         return f"Stratified by {scheme.split(':', 1)[1]}"
     return "Rows (independent)"
@@ -100,8 +109,8 @@ def scheme_caption(opts: Options, preds: Predictions) -> str:
     """The sentence that states the scheme used and what it assumes."""
     how = {
         "rows": "every row is drawn independently with replacement (assumes the rows are independent)",
-        "cluster": (f"whole groups of `{preds.mapping.group}` are drawn with replacement, so the rows of one "
-                    f"{preds.mapping.group} move together (use it when one customer appears many times)"),
+        "cluster": (f"whole groups of `{_group_name(preds)}` are drawn with replacement, so the rows of one "
+                    f"{_group_name(preds)} move together (use it when one customer appears many times)"),
     }.get(opts.scheme, f"rows are drawn with replacement within each level of `{opts.strata_column}`, "
                        "so every level keeps its size")
     return (f"**Resampling scheme: {scheme_label(opts.scheme, preds).lower()}** — {how}. "
@@ -112,7 +121,7 @@ def scheme_caption(opts: Options, preds: Predictions) -> str:
 def default_options(preds: Predictions) -> Options:
     """Defaults: clustered by the group id when one is mapped (repeat customers are not
     independent rows; the board page defaults the same way), else rows."""
-    return Options(scheme="cluster" if preds.groups is not None else "rows")
+    return Options(scheme="cluster" if _group_name(preds) else "rows")
 
 
 def applied_options(preds: Predictions) -> tuple[Options, str]:
@@ -224,8 +233,23 @@ def at_deployed(preds: Predictions, table: ValueTable, thresholds: dict, opts: O
                            rng=opts.seed + SEED_STRIDE * i, **common) for i, m in enumerate(names)}, None
 
 
-def analytic_se(preds: Predictions, table: ValueTable, thresholds: dict) -> dict:
+def _board_config(preds, thresholds: dict, opts: Options | None):
+    """The board settings that give the page's numbers from an aggregate (same seeds as the page)."""
+    from evalcore.board import BoardConfig
+
+    drift = state.board_config(preds, thresholds).drift  # the dataset's drift settings: no needless re-aggregation
+    if opts is None:
+        return BoardConfig(thresholds=dict(thresholds), n_resamples=0, drift=drift)
+    return BoardConfig(thresholds=dict(thresholds), n_resamples=opts.n_resamples, method=opts.method, seed=opts.seed,
+                       scheme="stratified" if opts.strata_column else opts.scheme, strata_column=opts.strata_column,
+                       level=opts.level, drift=drift)
+
+
+def analytic_se(preds, table: ValueTable, thresholds: dict) -> dict:
     """Instant standard error of EV at each deployed threshold (assumes independent rows)."""
+    if isinstance(preds, Aggregate):  # from the cells' per-label weight sums (evalcore.aggregate)
+        res = state.board_result(preds, table, _board_config(preds, thresholds, None))
+        return {m: res.models[m].ev_se for m in preds.score_kinds}
     return {m: analytic_ev_se(preds.y_true, s, table, threshold=thresholds[m], sample_weight=preds.sample_weight)
             for m, s in preds.scores.items()}
 
@@ -267,7 +291,7 @@ def cached(preds: Predictions, table: ValueTable, thresholds: dict, opts: Option
     base = _keys(preds, table, opts)
     store = _results()
     dep = store.get(_dep_key(base, thresholds))
-    opt = {m: store.get(_opt_key(base, m)) for m in preds.scores}
+    opt = {m: store.get(_opt_key(base, m)) for m in preds.score_kinds}
     if dep is None or any(v is None and preds.score_kinds[m] != "decision" for m, v in opt.items()):
         return None
     return Uncertainty(options=opts, thresholds=dict(thresholds), deployed=dep[0], comparison=dep[1], optimum=opt)
@@ -278,6 +302,14 @@ def compute(preds: Predictions, table: ValueTable, thresholds: dict, opts: Optio
     """Run what is not cached yet (reporting ``progress(fraction, text)``), cache it, return all of it."""
     base = _keys(preds, table, opts)
     store = _results()
+    if isinstance(preds, Aggregate):  # the board's bootstrap on the cells (same seeds), kept under the same keys
+        res = state.board_result(preds, table, _board_config(preds, thresholds, opts))
+        optimum = {m: res.models[m].optimum for m in preds.score_kinds}
+        for m, o in optimum.items():
+            store.put(_opt_key(base, m), o)
+        dep = ({m: res.models[m].ev_ci for m in preds.score_kinds}, res.comparison)
+        store.put(_dep_key(base, thresholds), dep)
+        return Uncertainty(options=opts, thresholds=dict(thresholds), deployed=dep[0], comparison=dep[1], optimum=optimum)
     names = list(preds.scores)
     optimum = {}
     todo = [m for m in names if preds.score_kinds[m] != "decision" and store.get(_opt_key(base, m)) is None]

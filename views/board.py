@@ -8,7 +8,7 @@ from board import export, state, ui
 from board.charts_drift import LIGHT_COLORS
 
 present = st.query_params.get("present") == "1"
-preds = state.current_predictions()
+preds = state.current_data()  # rows (an upload) or the stored aggregate (registered by path)
 if preds is None:
     st.stop()
 table, row_version = state.committed_table()
@@ -28,7 +28,7 @@ else:
     st.html("<style>[data-testid='stMainBlockContainer']{padding-top:3.4rem;padding-bottom:0}"
             "[data-testid='stMainBlockContainer'] [data-testid='stVerticalBlock']{gap:0.6rem}</style>")
 
-meta = (f"{rec.name} · value table “{table.name}” {version} · {result.n_rows:,} decisions · "
+meta = (f"{rec.name}{' (' + state.lake_describe(rec) + ')' if rec.is_aggregate else ''} · value table “{table.name}” {version} · {result.n_rows:,} decisions · "
         + (f"{result.config.level:.0%} {result.config.method} bootstrap, {result.config.scheme} scheme, "
            f"{result.config.n_resamples} replicates" if result.config.n_resamples else "no bootstrap"))
 title, tools = st.columns([3, 2], vertical_alignment="center") if not present else (st.container(), None)

@@ -5,10 +5,11 @@ import math
 
 import streamlit as st
 
-from board import charts, state, ui
+from board import aggregate_view, charts, services, state, ui
 from board import charts_calibration as cc
 from evalcore import (InputError, auc_from_counts, calibration_intervals, cross_fit_calibration, price_curve, reliability,
                       score_counts, segment_calibration)
+from evalcore.aggregate import reliability_of
 
 SEED = 0  # bootstrap and fold shuffle: the same numbers on every run
 N_RESAMPLES = 200
@@ -20,6 +21,8 @@ STRATEGIES = {"uniform": "uniform (equal-width)", "quantile": "quantile (equal-c
 # Cached by (dataset id, file hash, model, options); the Predictions argument is not hashed.
 @st.cache_resource(max_entries=32, show_spinner="Computing calibration and its bootstrap intervals …")
 def _calibration(ds, sha, model, n_bins, strategy, _preds):
+    if services.is_aggregate(_preds):  # bins from the cells' sums; the intervals resample rows
+        return reliability_of(_preds.part(model), n_bins=n_bins, strategy=strategy), {}
     y, p, w = _preds.y_true, _preds.scores[model], _preds.sample_weight
     rel = reliability(y, p, sample_weight=w, n_bins=n_bins, strategy=strategy)
     ci = calibration_intervals(y, p, sample_weight=w, n_bins=n_bins, strategy=strategy, n_resamples=N_RESAMPLES, rng=SEED)
@@ -28,6 +31,8 @@ def _calibration(ds, sha, model, n_bins, strategy, _preds):
 
 @st.cache_resource(max_entries=32)
 def _segments(ds, sha, model, column, n_bins, strategy, _preds):
+    if services.is_aggregate(_preds):
+        return aggregate_view.segment_calibration_of(_preds, model, column, n_bins=n_bins, strategy=strategy)
     return segment_calibration(_preds.y_true, _preds.scores[model], _preds.segments[column],
                                sample_weight=_preds.sample_weight, n_bins=n_bins, strategy=strategy)
 
@@ -57,13 +62,14 @@ def _cards(rel, ci):
         st.caption("An interval shows — when the metric is undefined or fewer than half the bootstrap replicates define it.")
 
 
-preds = state.current_predictions()
+preds = state.current_data()  # rows, or the stored aggregate (reliability from its cells)
 if preds is None:
     st.stop()
 rec = state.store().get_dataset(state.current_dataset_id())
 key = (rec.id, rec.sha256)
 table, _ = state.committed_table()
-models = list(preds.scores)
+agg = services.is_aggregate(preds)
+models = list(preds.score_kinds)
 kinds = preds.score_kinds
 probs = [m for m in models if kinds[m] == "probability"]
 
@@ -93,11 +99,14 @@ for col, m in zip(st.columns(len(models)), models):
         if "bins" in rel.undefined:
             st.caption(f"{rel.undefined['bins']}: drawn as empty, never as a point at 0.")
         ui.undefined_notes({k: v for k, v in rel.undefined.items() if k != "bins"}, prefix=f"{m}: ")
-if probs:
+if probs and agg:
+    st.caption("From the stored aggregate: bins, Brier, log loss, ECE and O/E from the cells' sums (exact); slope and "
+               "intercept fitted on the cells. Intervals show — : they resample rows, and only counts were stored.")
+elif probs:
     st.caption(f"Intervals: 95% percentile bootstrap over rows ({N_RESAMPLES} resamples, seed {SEED}, bin edges fixed); "
                "slope and intercept: Wald, from the logistic fit. Per-bin bars: Wilson intervals."
                + (" Rows are resampled independently: repeat customers (groups) are not clustered, so these intervals "
-                  "may be too narrow." if preds.groups is not None else ""))
+                  "may be too narrow." if services.has_groups(preds) else ""))
 
 if probs and preds.segments:
     st.header("By segment")
@@ -112,7 +121,11 @@ if probs and preds.segments:
                    f"segment): {seg_col} = {', '.join(map(str, worst['segment']))} (ECE {ui.fmt(worst['ece'].iloc[0])}).")
 
 recal = [m for m in models if kinds[m] != "decision"]
-if recal:
+if recal and agg:
+    st.header("Recalibration (cross-fitted)")
+    state.needs_rows("Cross-fitted recalibration", why="it fits a map on some rows and applies it to the others, "
+                     "row by row")
+elif recal:
     st.header("Recalibration (cross-fitted)")
     st.caption(f"{N_FOLDS}-fold stratified cross-fitting (seed {SEED}): each row is calibrated by a map fitted on the "
                "other folds, so no row is scored by a map fitted on itself. Cross-fitting changes AUC slightly because "

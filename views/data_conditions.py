@@ -22,6 +22,7 @@ st.title("Data conditions")
 st.caption("The conditions a score was earned under — training rows N, features d, class balance — and the "
            "normalized score of SPEC §3.8. N, d and class counts come from the training rows only. The normalized "
            "scores are heuristics: read each factor, and the learning-curve evidence below, before trusting them.")
+sv.aggregate_notice("Data conditions")
 sv.collect("dc_lc")
 picked = sv.training_table("dc")
 if picked is None:

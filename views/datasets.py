@@ -3,15 +3,17 @@
 import pandas as pd
 import streamlit as st
 
-from board import state
+from board import lake, state
 
 st.title("Datasets")
 s = state.store()
 records = s.list_datasets()
 current = state.current_dataset_id()
 st.caption("The dataset chosen here (or in the sidebar) is used by every page. Files are stored by content: "
-           "uploading the same file again reuses it.")
-rows = [{"id": r.id, "in use": "●" if r.id == current else "", "name": r.name, "file": r.filename, "rows": r.n_rows,
+           "uploading the same file again reuses it. A dataset registered by path keeps only its aggregate; pages that "
+           "need rows say so.")
+rows = [{"id": r.id, "in use": "●" if r.id == current else "", "name": r.name, "kind": lake.describe(r),
+         "file": "(aggregate only)" if r.is_aggregate else r.filename, "rows": r.n_rows,
          "positive rate": r.report.get("positive_rate"), "models": ", ".join(r.mapping.get("scores", {})),
          "uploaded": r.created_at.strftime("%Y-%m-%d %H:%M UTC") if r.created_at else "", "by": r.uploader,
          "sha256": r.sha256[:12]} for r in records]
@@ -30,5 +32,8 @@ if current is not None:
     rec = s.get_dataset(current)
     with st.expander(f"Validation report of “{rec.name}”"):
         st.json(rec.report)
-    with st.expander("Column mapping"):
+    with st.expander("Column mapping" if not rec.is_aggregate else "Query (column mapping) and aggregation options"):
         st.json(rec.mapping)
+        if rec.is_aggregate:
+            st.markdown(f"Source: `{rec.source_path}`")
+            st.json(rec.options or {})

@@ -6,13 +6,14 @@ from board import charts_drift as cd
 from board import drift_view as dv
 from board import state, ui
 
-preds = state.current_predictions()
+preds = state.current_data()  # rows, or the stored aggregate (its per-day tables)
 if preds is None:
     st.stop()
 store = state.store()
 rec = store.get_dataset(state.current_dataset_id())
+agg = rec.is_aggregate
 st.title("Drift")
-if preds.time is None:
+if not dv.has_time(preds):
     st.info(dv.NEEDS_TIME, icon=":material/schedule:")
     st.stop()
 
@@ -40,7 +41,7 @@ with st.expander("Settings — saved with this dataset", icon=":material/setting
                        key=dv.K_KS)
         b.number_input("PSI yellow (categorical)", min_value=0.01, max_value=5.0, step=0.01, format="%.2f", key=dv.K_PSI_Y)
         c.number_input("PSI red (categorical)", min_value=0.01, max_value=5.0, step=0.01, format="%.2f", key=dv.K_PSI_R)
-        st.multiselect("Features that count", [str(f) for f in preds.features.columns], key=dv.K_FEATURES)
+        st.multiselect("Features that count", dv.feature_names(preds), key=dv.K_FEATURES)
         st.form_submit_button("Save settings", type="primary", key="drift_save",
                               on_click=dv.save_form, args=(store, rec.id, config, preds))
     st.button("Reset to defaults", key="drift_reset", on_click=dv.reset_form, args=(store, rec.id))
@@ -64,7 +65,12 @@ with tab_f:
         st.plotly_chart(cd.feature_heatmap_figure(fd), key="drift_heatmap")
         st.caption("Each cell: the statistic of the window ending that day, coloured by statistic ÷ red threshold. "
                    "(grey) = below its 95% noise floor, indistinguishable from sampling noise; × = too few rows to judge.")
-        if fd.windows:
+        if fd.windows and agg:
+            st.caption("From the stored aggregate: KS is computed on the reference grid (per-day counts per bin), "
+                       "within the bound stated in each reason.")
+            state.needs_rows("The per-window distribution drill-down",
+                             why="it draws each feature's distribution from the rows of the window")
+        elif fd.windows:
             a, b = st.columns([1, 2])
             worst = fd.worst if fd.worst in fd.features else fd.features[0]
             feature = a.selectbox("Feature", list(fd.features), index=fd.features.index(worst), key="drift_feature")

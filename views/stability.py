@@ -15,6 +15,7 @@ st.title("Stability")
 st.caption("How much does the score move when the model is trained again on other rows? Repeated cross-validation "
            "measures the random error of **training** (folds and model seeds). The Uncertainty page measures "
            "something else: a fixed model on a finite test set.")
+sv.aggregate_notice("Stability")
 sv.collect("stab")
 source = st.radio("Scores from", ["Repeated cross-validation", "Uploaded scores"], horizontal=True, key="stab_source")
 runs, data, cmp_view = {}, None, None

@@ -8,16 +8,18 @@ from board import uncertainty_view as uv
 from evalcore import price_curve, segment_curves
 from evalcore.board import heatmap_grid
 
-preds = state.current_predictions()
+preds = state.current_data()  # rows, or the stored aggregate (curves from its counts)
 if preds is None:
     st.stop()
 table, _ = state.committed_table()
 unit = table.unit
 st.title("Threshold–value curve")
+agg = services.is_aggregate(preds)
+res_note = services.resolution_note(preds) if agg else "Exact: no threshold grid."
 st.caption(f"Expected VALUE per decision (gains positive) at every distinct score, priced with “{table.name}”. "
-           "Act when score ≥ t. Exact: no threshold grid.")
+           f"Act when score ≥ t. {res_note}")
 
-models = list(preds.scores)
+models = list(preds.score_kinds)
 deployed = {}
 cols = st.columns(len(models))
 for col, m in zip(cols, models):
@@ -33,7 +35,8 @@ for col, m in zip(cols, models):
 
 curves = {m: price_curve(state.counts_for(preds, m), table, score_kind=preds.score_kinds[m]) for m in models}
 log_x = st.toggle("Log threshold axis (for rare positives, where the optimum sits at small scores)", key="tv_log_x",
-                  value=all(k == "probability" for k in preds.score_kinds.values()) and preds.positive_rate < 0.1)
+                  value=all(k == "probability" for k in preds.score_kinds.values())
+                  and services.positive_rate_of(preds) < 0.1)
 bands = uv.bands_for(preds, table, models)
 st.plotly_chart(charts.value_curve_figure(curves, deployed, unit=unit, log_x=log_x, bands=bands), key="tv_curve")
 st.caption("The shaded bootstrap band appears once the Uncertainty page has run for these settings."
@@ -62,8 +65,12 @@ if preds.segments:
     a, b = st.columns(2)
     seg_col = a.selectbox("Segment column", list(preds.segments), key="tv_segment")
     seg_model = b.selectbox("Model", models, key="tv_seg_model")
-    grid = heatmap_grid(preds.scores[seg_model], preds.score_kinds[seg_model], preds.positive_rate) if log_x else None
-    seg = segment_curves(preds.y_true, preds.scores[seg_model], preds.segments[seg_col], table, column=seg_col, grid=grid,
-                         deployed=deployed[seg_model], sample_weight=preds.sample_weight, score_kind=preds.score_kinds[seg_model])
+    if agg:  # the segment curves of the board (its display grid), from the aggregate's segment cells
+        seg = state.aggregate_segments(preds, table, deployed, seg_model, seg_col)
+    else:
+        grid = heatmap_grid(preds.scores[seg_model], preds.score_kinds[seg_model], preds.positive_rate) if log_x else None
+        seg = segment_curves(preds.y_true, preds.scores[seg_model], preds.segments[seg_col], table, column=seg_col,
+                             grid=grid, deployed=deployed[seg_model], sample_weight=preds.sample_weight,
+                             score_kind=preds.score_kinds[seg_model])
     st.plotly_chart(charts.segment_heatmap_figure(seg, unit=unit), key="tv_heatmap")
     st.caption("Stars mark each segment's own optimum (exact); the grid is for display only.")

@@ -5,21 +5,21 @@ intervals of the metrics at the deployed threshold."""
 import streamlit as st
 
 from board import charts_uncertainty as cu
-from board import state, ui
+from board import services, state, ui
 from board import uncertainty_view as uv
 from evalcore import InputError, price_curve
 
-preds = state.current_predictions()
+preds = state.current_data()  # rows, or the stored aggregate (the bootstrap draws its cells)
 if preds is None:
     st.stop()
 table, _ = state.committed_table()
 unit = table.unit
-models = list(preds.scores)
+models = list(preds.score_kinds)
 deployed = {m: state.deployed_threshold(preds, m) for m in models}
 opts, note = uv.applied_options(preds)
 
 st.title("Uncertainty")
-st.caption(f"Value table “{table.name}” · {preds.n_rows:,} decisions · expected VALUE per decision (gains positive). "
+st.caption(f"Value table “{table.name}” · {services.n_rows_of(preds):,} decisions · expected VALUE per decision (gains positive). "
            + uv.MEASURES)
 
 with st.expander("Bootstrap options", icon=":material/settings:", expanded=False):
@@ -28,7 +28,8 @@ with st.expander("Bootstrap options", icon=":material/settings:", expanded=False
         a, b, c, d, e = st.columns([1, 1, 1.4, 0.8, 1])
         a.number_input("Replicates", min_value=50, max_value=20_000, step=50, key=uv.K_N)
         b.selectbox("Interval method", list(uv.METHODS), format_func=uv.METHODS.get, key=uv.K_METHOD)
-        c.selectbox("Resampling scheme", uv.schemes(preds), format_func=lambda s: uv.scheme_label(s, preds),
+        labels = {s: uv.scheme_label(s, preds) for s in uv.schemes(preds)}  # resolved now, not at format time
+        c.selectbox("Resampling scheme", list(labels), format_func=labels.get,
                     key=uv.K_SCHEME, help="Only the schemes this dataset supports: stratified needs a segment "
                                           "column, clustered needs a group id (e.g. customer id).")
         d.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key=uv.K_SEED)
@@ -37,6 +38,10 @@ with st.expander("Bootstrap options", icon=":material/settings:", expanded=False
 if note:
     st.warning(note)
 st.caption(uv.scheme_caption(opts, preds))
+if services.is_aggregate(preds):
+    st.caption(services.resolution_note(preds) + " The bootstrap draws the aggregate's cells (a cell's rows move "
+               "together only under the cluster scheme); a scheme or thresholds the stored aggregate was not cut for "
+               "read the source again with DuckDB.")
 
 # instant numbers: the exact EV and its analytic standard error need no resampling
 curves = {m: price_curve(state.counts_for(preds, m), table, score_kind=preds.score_kinds[m]) for m in models}

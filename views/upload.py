@@ -8,7 +8,14 @@ from evalcore.data import SCORE_KINDS, ColumnMapping, guess_mapping, label_value
 
 MAX_MB = st.get_option("server.maxUploadSize")
 
-st.title("Upload validation predictions")
+st.title("Add validation predictions")
+mode = st.segmented_control("How", ["upload", "path"], default="upload", required=True, key="upload_mode",
+                            format_func={"upload": "Upload a file", "path": "Register a path on the server (large data)"}.get)
+if mode == "path":
+    from board import register_view
+
+    register_view.render()
+    st.stop()
 st.caption(f"CSV (any of , ; tab | delimiters; UTF-8 or GBK/GB18030) or Parquet, one row per decision, up to {MAX_MB} MB. "
            "Nothing is stored until the file validates and you press Save.")
 

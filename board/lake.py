@@ -1,0 +1,294 @@
+"""Datasets registered by path: Parquet on the server, aggregated with DuckDB (no Streamlit here).
+
+A user names a Parquet file, glob (``logs/2026-11-*.parquet``) or folder under one of the
+allowed roots; :func:`register` aggregates it with :func:`board.engines.aggregate_source`
+and stores only the serialized aggregate (:mod:`board.aggregate_io`) with the path, the
+query and the options. Nothing here copies rows.
+
+Allowed roots: ``$EVALBOARD_PATH_ROOTS`` (``os.pathsep``-separated directories), default
+``<data dir>/lake``. Every path is resolved with ``realpath`` (so ``..`` and symlinks
+cannot leave a root) and every file a glob or folder matches must lie under a root too.
+
+What a stored aggregate cannot serve — the paired table of two models cut at other
+thresholds, a bootstrap scheme it was not aggregated for, drift references fitted with
+other settings — :func:`reaggregate` reads the path again with the new options.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import glob
+import inspect
+import os
+from pathlib import Path
+
+from evalcore import InputError, Problem
+from evalcore.aggregate import Aggregate, deployed_thresholds, drift_fit_of
+
+from . import aggregate_io
+from .engines import Query, aggregate_source
+from .store import DatasetRecord, Store, default_data_dir
+
+__all__ = ["ROOTS_ENV", "Source", "path_roots", "resolve_source", "parquet_columns", "label_values", "query_from_dict",
+           "default_options", "aggregate", "register", "reaggregate", "reaggregation_for", "describe", "supports"]
+
+ROOTS_ENV = "EVALBOARD_PATH_ROOTS"
+AUDIT_ACTION = "register_dataset"
+
+
+def supports(what: str) -> bool:
+    """Whether the engine layer has ``what`` ("features": Query.features; "drift": drift=)."""
+    if what == "features":
+        return "features" in {f.name for f in dataclasses.fields(Query)}
+    return what in inspect.signature(aggregate_source).parameters
+
+
+def path_roots(data_dir: str | os.PathLike | None = None) -> list[Path]:
+    """The directories paths may be read from, resolved (``realpath``)."""
+    raw = os.environ.get(ROOTS_ENV, "")
+    roots = [r for r in raw.split(os.pathsep) if r.strip()]
+    if not roots:
+        roots = [str(Path(data_dir) if data_dir is not None else default_data_dir()) + os.sep + "lake"]
+    return [Path(os.path.realpath(os.path.expanduser(r.strip()))) for r in roots]
+
+
+def _under(path: str, roots: list[Path]) -> bool:
+    return any(path == str(r) or path.startswith(str(r).rstrip(os.sep) + os.sep) for r in roots)
+
+
+@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
+class Source:
+    """A checked path: ``path`` is what DuckDB reads (realpath'd), ``files`` what it matched."""
+
+    path: str
+    files: tuple
+    entered: str
+
+    @property
+    def parquet_glob(self) -> str:
+        """A read_parquet argument for the path (a folder: every Parquet file below it)."""
+        return self.path.rstrip(os.sep) + "/**/*.parquet" if os.path.isdir(self.path) else self.path
+
+
+def resolve_source(path: str, roots: list[Path] | None = None) -> Source:
+    """Check a user's path against the allowed roots; list every problem at once.
+
+    A relative path is taken relative to the first root. Globs are resolved at their
+    non-glob prefix; each matched file is resolved again (a symlink in the folder cannot
+    point out of the roots).
+
+    Raises
+    ------
+    evalcore.InputError
+        Blank path, outside the roots, nothing matches, or matches that are not Parquet
+        files or lie outside the roots (each listed).
+    """
+    roots = path_roots() if roots is None else roots
+    where = " or ".join(str(r) for r in roots)
+    entered = (path or "").strip()
+    if not entered:
+        raise InputError(Problem(code="path_blank", message="Enter a path: a Parquet file, a glob or a folder.",
+                                 fix=f"Allowed roots: {where}.", column="path"))
+    p = os.path.expanduser(entered)
+    if not os.path.isabs(p):
+        p = os.path.join(str(roots[0]), p)
+    magic = glob.has_magic(p)
+    parts = Path(p).parts
+    cut = next((i for i, s in enumerate(parts) if glob.has_magic(s)), len(parts)) if magic else len(parts)
+    base = os.path.realpath(os.path.join(*parts[:cut]))
+    resolved = os.path.join(base, *parts[cut:]) if magic else base
+    problems = []
+    if not _under(base, roots):
+        problems.append(Problem(code="path_outside_roots", column="path",
+                                message=f"{entered!r} resolves to {base}, outside the allowed roots ({where}).",
+                                fix=f"Put the files under {where}, or ask an administrator to add a root to {ROOTS_ENV}."))
+        raise InputError(problems)  # nothing outside the roots is even listed
+    if magic:
+        files = sorted(glob.glob(resolved, recursive=True))
+    elif os.path.isdir(resolved):
+        files = sorted(glob.glob(os.path.join(resolved, "**", "*.parquet"), recursive=True))
+    else:
+        files = [resolved] if os.path.exists(resolved) else []
+    if not files:
+        what = "no Parquet file below this folder" if os.path.isdir(resolved) else "nothing matches"
+        problems.append(Problem(code="path_no_match", column="path", message=f"{entered!r}: {what} ({resolved}).",
+                                fix="Check the spelling and that the files exist on the server (not on your computer)."))
+    outside = [f for f in files if not _under(os.path.realpath(f), roots)]
+    if outside:
+        problems.append(Problem(code="path_link_outside", column="path",
+                                message=f"{len(outside)} matched file(s) are links to outside the allowed roots, e.g. "
+                                        f"{outside[0]} -> {os.path.realpath(outside[0])}.",
+                                fix="Copy the files under a root instead of linking them.", n_rows=len(outside)))
+    not_parquet = [f for f in files if os.path.isfile(f) and not f.lower().endswith((".parquet", ".pq"))]
+    if not_parquet:
+        problems.append(Problem(code="path_not_parquet", column="path",
+                                message=f"{len(not_parquet)} matched file(s) are not Parquet, e.g. {not_parquet[0]}.",
+                                fix="Narrow the glob to *.parquet files.", n_rows=len(not_parquet)))
+    if problems:
+        raise InputError(problems)
+    return Source(path=resolved, files=tuple(files), entered=entered)
+
+
+def _duckdb(src: Source, sql_tail: str):
+    import duckdb
+
+    con = duckdb.connect()
+    try:
+        lit = "'" + src.parquet_glob.replace("'", "''") + "'"
+        return con.execute(sql_tail.replace("{src}", f"read_parquet({lit})")).fetchall()
+    except duckdb.Error as err:
+        raise InputError(Problem(code="path_unreadable", column="path",
+                                 message=f"DuckDB cannot read {src.entered!r}: {str(err).splitlines()[0]}",
+                                 fix="Check that every matched file is Parquet with the same columns.")) from None
+    finally:
+        con.close()
+
+
+def parquet_columns(src: Source) -> dict:
+    """Column name -> DuckDB type, from the Parquet schema (``DESCRIBE``; no rows read)."""
+    return {r[0]: r[1] for r in _duckdb(src, "DESCRIBE SELECT * FROM {src}")}
+
+
+def label_values(src: Source, column: str, limit: int = 20) -> list[str]:
+    """Up to ``limit`` distinct values of a column, as text (for the positive-value choice)."""
+    q = '"' + column.replace('"', '""') + '"'
+    rows = _duckdb(src, f"SELECT DISTINCT CAST({q} AS VARCHAR) AS v FROM {{src}} WHERE {q} IS NOT NULL "
+                        f"ORDER BY v LIMIT {int(limit)}")
+    return [r[0] for r in rows]
+
+
+def query_from_dict(d: dict) -> Query:
+    """The engine query stored as a dataset's mapping."""
+    names = {f.name for f in dataclasses.fields(Query)}
+    kw = {k: v for k, v in d.items() if k in names}
+    for k in ("segments", "features"):
+        if k in kw:
+            kw[k] = tuple(kw[k] or ())
+    return Query(**kw)
+
+
+def default_options(query: dict) -> dict:
+    """Registration options: the board's default scheme (clustered when a group id is mapped),
+    the default thresholds, and default drift references when a time column is mapped."""
+    from evalcore.drift import DriftConfig
+
+    opts = {"engine": "duckdb", "resolution": "auto", "scheme": "cluster" if query.get("group") else "rows",
+            "strata_column": None, "thresholds": None}
+    if query.get("time") and supports("drift"):
+        opts["drift"] = DriftConfig().to_dict()
+    return opts
+
+
+def aggregate(src: Source, query: dict, options: dict) -> Aggregate:
+    """Aggregate with DuckDB under ``options`` (see :func:`default_options`)."""
+    kw = dict(resolution=options.get("resolution", "auto"), thresholds=options.get("thresholds"),
+              scheme=options.get("scheme", "rows"), strata_column=options.get("strata_column"))
+    if options.get("drift") is not None and supports("drift"):
+        from evalcore.drift import DriftConfig
+
+        kw["drift"] = DriftConfig.from_dict(options["drift"])
+    return aggregate_source(src.path, query_from_dict(query), engine="duckdb", **kw)
+
+
+def describe(rec: DatasetRecord) -> str:
+    """One line for lists: "aggregate of N rows from <path>" or "N rows"."""
+    if rec.is_aggregate:
+        return f"aggregate of {rec.n_rows:,} rows from {rec.source_path}"
+    return f"{rec.n_rows:,} rows"
+
+
+def register(store: Store, user, *, name: str, path: str, query: dict, roots: list[Path] | None = None,
+             options: dict | None = None) -> DatasetRecord:
+    """Check the path, aggregate it with DuckDB, store the aggregate, audit it.
+
+    Raises
+    ------
+    evalcore.InputError
+        Every problem with the name, the path or the data (nothing is stored).
+    board.governance.Forbidden
+        The user's role may not add datasets.
+    """
+    from . import governance
+
+    governance.require(user, "upload_dataset")
+    problems = []
+    if not (name or "").strip():
+        problems.append(Problem(code="name_blank", message="Give the dataset a name.", column="name"))
+    if not query.get("label"):
+        problems.append(Problem(code="label_missing", message="Choose the label column.", column="label"))
+    if not query.get("scores"):
+        problems.append(Problem(code="scores_missing", message="Choose one or two score columns.", column="scores"))
+    try:
+        src = resolve_source(path, roots)
+    except InputError as err:
+        raise InputError(problems + err.problems) from None
+    if problems:
+        raise InputError(problems)
+    options = options or default_options(query)
+    agg = aggregate(src, query, options)
+    raw = aggregate_io.to_bytes(agg)
+    n, n_pos, n_rows = agg.totals()
+    report = {"n_rows": n_rows, "positive_rate": n_pos / n if n > 0 else None, "models": agg.models,
+              "score_kinds": dict(agg.score_kinds), "resolution": dict(agg.resolution), "files": len(src.files),
+              "source": src.path, "segments": list(agg.segments), "engine": "duckdb"}
+    rec = store.save_aggregate_dataset(name=name.strip(), source_path=src.path, query=dict(query), options=options,
+                                       raw=raw, report=report, n_rows=n_rows, uploader=user.username)
+    store.append_audit(user.username, AUDIT_ACTION, rec.name, {"dataset_id": rec.id, "sha256": rec.sha256,
+                                                               "path": src.path, "files": len(src.files)})
+    return rec
+
+
+# --------------------------------------------------------------------------- what the stored aggregate cannot serve
+
+
+def reaggregation_for(agg: Aggregate, options: dict, config) -> dict | None:
+    """Options to aggregate again with so that ``evaluate_aggregate(agg, …, config)`` can run,
+    or None when the stored aggregate serves ``config`` as it is.
+
+    The paired table of two models is cut at fixed thresholds and for one scheme; per-group
+    cells exist only when aggregated for the cluster scheme; feature drift references are
+    fitted for one reference window.
+    """
+    from evalcore.drift import DriftConfig
+
+    change = {}
+    boot = config.n_resamples > 0
+    two = len(agg.models) == 2
+    if boot and config.scheme == "cluster" and (agg.group_cells is None or (two and options.get("scheme") != "cluster")):
+        change["scheme"] = "cluster"
+    if boot and two and config.scheme == "stratified" and agg.strata_column != config.strata_column:
+        change.update(scheme="stratified", strata_column=config.strata_column)
+    if boot and two:
+        want = deployed_thresholds(agg, config.thresholds)
+        if agg.paired_thresholds is None or any(abs(agg.paired_thresholds[m] - want[m]) > 0 for m in agg.models):
+            change["thresholds"] = want
+    if agg.time_column and agg.feature_refs and supports("drift"):
+        cfg = DriftConfig.from_dict(config.drift) if config.drift else DriftConfig()
+        fit = agg.drift_fit or {}
+        want = drift_fit_of(cfg, fit.get("features", []))
+        if any(fit.get(k) != want[k] for k in ("reference_start", "reference_days", "n_bins", "categorical")) or \
+                any(f not in fit.get("features", []) for f in (cfg.features or ())):
+            change["drift"] = cfg.to_dict()
+    if not change:
+        return None
+    out = {**options, **change}
+    if change.get("scheme") and "thresholds" not in change and two:
+        out["thresholds"] = deployed_thresholds(agg, config.thresholds)  # the paired table is cut again anyway
+    return out
+
+
+def reaggregate(rec: DatasetRecord, options: dict, roots: list[Path] | None = None) -> Aggregate:
+    """Read the dataset's path again with DuckDB under ``options``.
+
+    Raises
+    ------
+    evalcore.InputError
+        The path is gone, unreadable or no longer under an allowed root.
+    """
+    try:
+        src = resolve_source(rec.source_path, roots)
+    except InputError as err:
+        raise InputError([Problem(code="path_gone", message=f"The source of “{rec.name}” cannot be read again: "
+                                  + "; ".join(p.message for p in err.problems),
+                                  fix="Restore the files at that path, or register the data again.")]) from None
+    return aggregate(src, rec.mapping, options)
