@@ -187,7 +187,11 @@ def aggregate(src: Source, query: dict, options: dict) -> Aggregate:
         from evalcore.drift import DriftConfig
 
         kw["drift"] = DriftConfig.from_dict(options["drift"])
-    return aggregate_source(src.path, query_from_dict(query), engine="duckdb", **kw)
+    try:
+        return aggregate_source(src.path, query_from_dict(query), engine="duckdb", **kw)
+    except InputError as err:  # one problem per line, so the form lists each
+        raise InputError([dataclasses.replace(p, message=line) for p in err.problems
+                          for line in p.message.splitlines() if line.strip()]) from None
 
 
 def describe(rec: DatasetRecord) -> str:
