@@ -1,0 +1,66 @@
+"""A dataset registered by path, in a real browser at 1920×1080: the form, the board on the
+stored aggregate, and the Stability page saying it needs rows."""
+
+import pytest
+from playwright.sync_api import expect
+
+from board import demo
+from evalcore import ValueTable, price_curve, score_counts
+from tests.e2e.conftest import shot, start_server, stop_server, wait_for_app
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(scope="module")
+def lake_server(tmp_path_factory):
+    """An app server whose default root <data dir>/lake holds the demo rows as Parquet."""
+    data = tmp_path_factory.mktemp("e2e-lake")
+    (data / "lake").mkdir()
+    frame = demo.demo_frame(n=3000)
+    frame.to_parquet(data / "lake" / "demo.parquet")
+    proc, url = start_server(data)
+    yield url, data, frame
+    stop_server(proc)
+
+
+def test_register_a_path_and_read_the_board(browser, lake_server):
+    url, data, frame = lake_server
+    ctx = browser.new_context(viewport={"width": 1920, "height": 1080})
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url + "/upload")
+    wait_for_app(page)
+    page.get_by_text("Register a path on the server (large data)").click()
+    wait_for_app(page)
+    expect(page.get_by_text("Allowed roots:")).to_be_visible(timeout=30_000)
+    box = page.locator(".st-key-register_path input")
+    box.fill("demo.parquet")
+    box.press("Enter")
+    wait_for_app(page)
+    expect(page.get_by_text("1 Parquet file")).to_be_visible(timeout=30_000)
+    expect(page.get_by_role("button", name="Aggregate with DuckDB and save")).to_be_visible()
+    page.wait_for_timeout(500)
+    shot(page, "lake-register-form")
+    page.get_by_role("button", name="Aggregate with DuckDB and save").click()
+    expect(page.get_by_text("aggregate of 3,000 rows from", exact=False).first).to_be_visible(timeout=60_000)
+    wait_for_app(page)
+
+    # the same tab (session): the new dataset is selected in the sidebar for every page
+    page.get_by_role("link", name="Board").click()
+    wait_for_app(page)
+    expect(page.get_by_text("Decision board")).to_be_visible(timeout=60_000)
+    ev = price_curve(score_counts(frame.is_fraud.to_numpy(), frame.score_new.to_numpy()),
+                     ValueTable.from_dict(demo.DEMO_VALUE_TABLE)).ev_at(0.5)
+    card = page.locator("[data-testid='stMetric']").filter(has_text="EV score_new @ 0.5")
+    expect(card).to_contain_text(f"{ev:+,.2f} EUR", timeout=60_000)
+    expect(page.get_by_text("aggregate of 3,000 rows from", exact=False).first).to_be_visible()
+    page.wait_for_timeout(1000)
+    shot(page, "lake-board")
+
+    page.get_by_role("link", name="Stability").click()
+    wait_for_app(page)
+    expect(page.get_by_text("Stability needs rows", exact=False)).to_be_visible(timeout=60_000)
+    shot(page, "lake-stability")
+    assert not errors, errors
+    ctx.close()
