@@ -256,3 +256,21 @@ def test_datasets_page_shows_the_kind(on_aggregate):
     at = open_page("views/datasets.py")
     kinds = list(at.dataframe[0].value["kind"])
     assert f"aggregate of 3,000 rows from {root / 'demo.parquet'}" in kinds
+
+
+def test_evaluate_stored_serves_the_impact_report_on_an_aggregate(on_aggregate):
+    """services.evaluate_stored (what the impact report's re-evaluation needs, see the report) gives the
+    row path's EV for an aggregate, re-cutting the paired table when the stored thresholds differ."""
+    from board import services
+    from board.store import Store
+    from evalcore.board import BoardConfig
+
+    open_page, rec, frame, root = on_aggregate
+    table = ValueTable.from_dict({**demo.DEMO_VALUE_TABLE, "fn": -60000.0})
+    with Store(data_dir=root.parent) as s:
+        res = services.evaluate_stored(s, rec.id, table, BoardConfig(thresholds={"old": 0.5, "new": 0.25},
+                                                                     n_resamples=50, scheme="cluster"))
+    assert res.models["new"].ev == pytest.approx(_curve(frame, "new", table).ev_at(0.25), abs=1e-9)
+    assert res.models["old"].ev == pytest.approx(_curve(frame, "old", table).ev_at(0.5), abs=1e-9)
+    assert res.comparison is not None and res.comparison.diff.estimate == pytest.approx(
+        _curve(frame, "new", table).ev_at(0.25) - _curve(frame, "old", table).ev_at(0.5), abs=1e-9)
