@@ -196,9 +196,12 @@ def _evaluate_engine(args, table, config):
         raise InputError(f"--resolution {args.resolution!r}: use auto, none or a number.") from None
     m = _mapping(args)
     query = Query(label=m.label, scores=dict(m.scores), score_kinds=dict(m.score_kinds), positive=m.positive,
-                  segments=tuple(m.segments), group=m.group, weight=m.weight, time=m.time)
+                  segments=tuple(m.segments), group=m.group, weight=m.weight, time=m.time, features=tuple(m.features))
+    from evalcore.drift import DriftConfig
+
     agg = aggregate_source(str(args.predictions), query, engine=args.engine, resolution=resolution,
-                           thresholds=config.thresholds, scheme=config.scheme, strata_column=config.strata_column)
+                           thresholds=config.thresholds, scheme=config.scheme, strata_column=config.strata_column,
+                           drift=DriftConfig.from_dict(config.drift) if config.drift else None)
     return evaluate_aggregate(agg, table, config)
 
 

@@ -23,7 +23,8 @@ import numpy as np
 import pandas as pd
 
 from evalcore import InputError
-from evalcore.aggregate import MAX_EXACT_SCORES, Aggregate, choose_resolution, deployed_thresholds, grid_steps
+from evalcore.aggregate import (MAX_EXACT_SCORES, Aggregate, canonical_days, choose_resolution, deployed_thresholds,
+                                grid_steps)
 from evalcore.calibration import LOG_LOSS_EPS
 from evalcore.data import MISSING_LEVEL
 
@@ -44,6 +45,7 @@ class Query:
     group: str | None = None
     weight: str | None = None
     time: str | None = None
+    features: tuple = ()
 
 
 def _lit(x: str) -> str:
@@ -68,8 +70,8 @@ def _bin_expr(s: str, k: str, resolution) -> tuple[str, str, str]:
     return k0, k1, rep
 
 
-def _base_sql(q: Query, src: str, quote, resolution: dict) -> str:
-    """CTEs b0..b2: canonical columns s_j, y, w, g_i, grp and the bins bin_j."""
+def _base_sql(q: Query, src: str, quote, resolution: dict, feature_kinds: dict | None = None) -> str:
+    """CTEs b0..b2: canonical columns s_j, y, w, g_i, grp, day, f_i and the bins bin_j."""
     if q.positive is not None:
         y = f"CASE WHEN CAST({quote(q.label)} AS STRING) = {_lit(q.positive)} THEN 1 ELSE 0 END"
     else:
@@ -81,6 +83,10 @@ def _base_sql(q: Query, src: str, quote, resolution: dict) -> str:
         cols.append(f"COALESCE(CAST({quote(col)} AS STRING), {_lit(MISSING_LEVEL)}) AS g{i}")
     if q.group:
         cols.append(f"CAST({quote(q.group)} AS STRING) AS grp")
+    if q.time:
+        cols.append(f"CAST(try_cast({quote(q.time)} AS TIMESTAMP) AS DATE) AS day")
+    for i, (col, kind) in enumerate((feature_kinds or {}).items()):
+        cols.append(f"CAST({quote(col)} AS DOUBLE) AS f{i}" if kind == "ks" else f"CAST({quote(col)} AS STRING) AS f{i}")
     c0, c1, c2 = ["*"], ["*"], ["*"]
     for j, m in enumerate(q.scores):
         r = resolution.get(m)
@@ -105,7 +111,138 @@ def stats_sql(q: Query, src: str, quote) -> str:
     if q.weight:
         w = f"CAST({quote(q.weight)} AS DOUBLE)"
         parts.append(f"sum(CASE WHEN {w} >= 0 AND {w} < 1.0e308 THEN 0 ELSE 1 END) AS badw")
+    if q.time:
+        t = f"try_cast({quote(q.time)} AS TIMESTAMP)"
+        parts += [f"count({t}) AS n_time", f"min(CAST({t} AS DATE)) AS day_min"]
     return f"SELECT {', '.join(parts)} FROM {src}"
+
+
+# --------------------------------------------------------------------------------------
+# drift: per-day tables (evalcore.drift.drift_from_days)
+# --------------------------------------------------------------------------------------
+
+_NUMERIC_TYPES = ("tinyint", "smallint", "int", "integer", "bigint", "hugeint", "utinyint", "usmallint", "uinteger",
+                  "ubigint", "uhugeint", "float", "double", "real", "decimal", "long", "short", "byte")
+_TIME_TYPES = ("date", "time", "timestamp", "interval")
+EXACT_REFERENCE_VALUES = 200_000  # distinct reference values up to which KS edges are the row path's exactly
+
+
+def types_sql(columns, src: str, quote) -> str:
+    return "SELECT " + ", ".join(f"typeof({quote(c)}) AS t{i}" for i, c in enumerate(columns)) + f" FROM {src} LIMIT 1"
+
+
+def _dbl(x: float) -> str:
+    return f"CAST('{float(x)!r}' AS DOUBLE)"
+
+
+def _code_expr(x: str, edges) -> str:
+    """SQL for :meth:`evalcore.drift.Reference.codes` (KS): ``2i + (x == edges[i])`` with i the
+    number of edges below x, by a balanced tree of comparisons; missing/NaN -> ``2E + 1``."""
+    e = [float(v) for v in edges]
+    E = len(e)
+
+    def tree(lo, hi):
+        if lo == hi:
+            return f"CASE WHEN {x} = {_dbl(e[lo])} THEN {2 * lo + 1} ELSE {2 * lo} END" if lo < E else str(2 * E)
+        mid = (lo + hi) // 2
+        return f"CASE WHEN {x} <= {_dbl(e[mid])} THEN {tree(lo, mid)} ELSE {tree(mid + 1, hi)} END"
+
+    return f"CASE WHEN {x} IS NULL OR isnan({x}) THEN {2 * E + 1} ELSE {tree(0, E)} END"
+
+
+def _cal_bin_expr(p: str) -> str:
+    """The reliability bin (10 uniform left-closed bins, 1.0 in the last) of a probability."""
+    return "(" + " + ".join(f"CASE WHEN {p} >= {_dbl(i / 10)} THEN 1 ELSE 0 END" for i in range(1, 10)) + ")"
+
+
+def _exact_edges(values: np.ndarray, counts: np.ndarray, n_bins: int) -> np.ndarray:
+    """:func:`evalcore.drift.fit_reference`'s edges from distinct values and their counts."""
+    order = np.argsort(values, kind="stable")
+    v, c = values[order], np.cumsum(counts[order])
+    n = int(c[-1])
+    pos = np.unique(np.round(np.linspace(0, n - 1, n_bins + 1)).astype(np.int64))
+    return np.unique(v[np.searchsorted(c, pos, side="right")])
+
+
+def _drift_tables(q: Query, base: str, run, kinds: dict, fkinds: dict, day_min, config) -> dict:
+    from evalcore.aggregate import drift_fit_of
+
+    day0 = pd.Timestamp(day_min).normalize()
+    rs = day0 if config.reference_start is None else pd.Timestamp(config.reference_start).normalize()
+    re_ = rs + pd.Timedelta(days=config.reference_days)
+    ref = f"day >= DATE '{rs:%Y-%m-%d}' AND day < DATE '{re_:%Y-%m-%d}'"
+    probs = [j for j, m in enumerate(q.scores) if kinds[m] == "probability"]
+    cal_parts = []
+    for j in probs:
+        c = run(base + f"SELECT day AS date, {_cal_bin_expr(f's{j}')} AS bin, count(*) AS rows_, sum(y) AS pos, "
+                       f"sum(s{j}) AS prob_sum FROM b2 WHERE day IS NOT NULL GROUP BY 1, 2")
+        c.insert(0, "model", list(q.scores)[j])
+        cal_parts.append(c)
+    if cal_parts:
+        first = cal_parts[0]
+        days = first.groupby("date", as_index=False)[["rows_", "pos"]].sum()
+    else:
+        days = run(base + "SELECT day AS date, count(*) AS rows_, sum(y) AS pos FROM b2 WHERE day IS NOT NULL GROUP BY 1")
+    days = canonical_days(days.rename(columns={"rows_": "rows"}), ["date"])[["date", "rows", "pos"]]
+    refs, edges_of = {}, {}
+    names = list(fkinds)
+    numeric = [i for i, f in enumerate(names) if fkinds[f] == "ks"]
+    if numeric:
+        nd = run(base + "SELECT " + ", ".join(
+            f"approx_count_distinct(CASE WHEN {ref} AND NOT isnan(f{i}) THEN f{i} END) AS nd{i}" for i in numeric)
+            + " FROM b2").iloc[0]
+    for i, f in enumerate(names):
+        if fkinds[f] != "ks":
+            continue
+        keep = f"{ref} AND f{i} IS NOT NULL AND NOT isnan(f{i})"
+        if int(nd[f"nd{i}"] or 0) <= EXACT_REFERENCE_VALUES:
+            vc = run(base + f"SELECT f{i} AS v, count(*) AS c FROM b2 WHERE {keep} GROUP BY 1")
+            edges = (_exact_edges(vc["v"].to_numpy(np.float64), vc["c"].to_numpy(np.int64), config.n_bins)
+                     if len(vc) else np.array([0.0]))
+        else:  # too many distinct values to fetch: the order statistics by rank (exact, a sort of the reference)
+            n_ref = int(run(base + f"SELECT count(*) AS n FROM b2 WHERE {keep}").iloc[0]["n"])
+            pos = np.unique(np.round(np.linspace(0, n_ref - 1, config.n_bins + 1)).astype(np.int64))
+            vals = run(base + f", r AS (SELECT f{i} AS v, row_number() OVER (ORDER BY f{i}) - 1 AS k FROM b2 "
+                              f"WHERE {keep}) SELECT v FROM r WHERE k IN ({', '.join(map(str, pos))})")
+            edges = np.unique(vals["v"].to_numpy(np.float64))
+        refs[f] = {"kind": "ks", "edges": [float(v) for v in edges], "grid": "exact"}
+        edges_of[i] = edges
+    parts = []
+    if numeric:
+        sets = ", ".join(f"(day, c{i})" for i in numeric)
+        which = "CASE " + " ".join(f"WHEN GROUPING(c{i}) = 0 THEN {i}" for i in numeric) + " END"
+        code = f"COALESCE({', '.join(f'c{i}' for i in numeric)})"
+        tail = f"SELECT {which} AS fi, day AS date, {code} AS code, count(*) AS rows_ FROM fc GROUP BY GROUPING SETS ({sets})"
+        codes = getattr(run, "feature_codes", None)
+        t = codes(base + "SELECT day, " + ", ".join(f"f{i}" for i in numeric) + " FROM b2 WHERE day IS NOT NULL",
+                  {i: edges_of[i] for i in numeric}, tail) if codes else None
+        if t is None:
+            sel = ", ".join(f"{_code_expr(f'f{i}', edges_of[i])} AS c{i}" for i in numeric)
+            t = run(base + f", fc AS (SELECT day, {sel} FROM b2 WHERE day IS NOT NULL) {tail}")
+        t["feature"] = [names[int(i)] for i in t["fi"]]
+        parts.append(t[["feature", "date", "code", "rows_"]])
+    for i, f in enumerate(names):
+        if fkinds[f] == "ks":
+            continue
+        vc = run(base + f"SELECT day AS date, f{i} AS v, count(*) AS rows_ FROM b2 WHERE day IS NOT NULL GROUP BY 1, 2")
+        vc["date"] = pd.to_datetime(vc["date"])
+        in_ref = (vc["date"] >= rs) & (vc["date"] < re_)
+        levels = sorted(set(vc.loc[in_ref & vc["v"].notna(), "v"].astype(str)))
+        index = {v: k for k, v in enumerate(levels)}
+        code = np.array([len(levels) if v is None or (isinstance(v, float) and np.isnan(v)) else
+                         index.get(str(v), len(levels) + 1) for v in vc["v"]], dtype=np.int64)
+        refs[f] = {"kind": "psi", "levels": levels}
+        parts.append(pd.DataFrame({"feature": f, "date": vc["date"], "code": code, "rows_": vc["rows_"]}))
+    fcells = None
+    if parts:
+        fcells = pd.concat(parts, ignore_index=True).rename(columns={"rows_": "rows"})
+        fcells = canonical_days(fcells, ["feature", "date", "code"], sums=("rows",))
+    cal = None
+    if cal_parts:
+        cal = pd.concat(cal_parts, ignore_index=True).rename(columns={"rows_": "rows"})
+        cal = canonical_days(cal, ["model", "date", "bin"], sums=("rows", "pos", "prob_sum"))
+    return {"day_cells": days, "calibration_day_cells": cal, "feature_day_cells": fcells,
+            "feature_refs": {f: refs[f] for f in names}, "drift_fit": drift_fit_of(config, names)}
 
 
 def cells_sql(q: Query, j: int) -> str:
@@ -153,6 +290,7 @@ def duckdb_runner(source: str, *, memory_limit: str | None = None, threads: int 
             con.execute(f"SET memory_limit = {_lit(memory_limit)}")
         if threads:
             con.execute(f"SET threads = {int(threads)}")
+        con.execute("SET TimeZone = 'UTC'")  # days are UTC calendar days, as the row path's
     if _is_path(source):
         path = source.rstrip("/") + "/**/*.parquet" if _is_dir(source) else source
         if not _glob.glob(path, recursive=True):
@@ -182,12 +320,33 @@ def spark_runner(source: str, *, spark=None):
     from pyspark.sql import SparkSession
 
     spark = spark or SparkSession.builder.getOrCreate()
+    spark.conf.set("spark.sql.session.timeZone", "UTC")  # days are UTC calendar days, as the row path's
     try:
         df = spark.read.parquet(source) if _is_path(source) else spark.table(source)
     except PySparkException as err:
         raise InputError(f"Spark could not read {source}: {str(err).splitlines()[0]}") from None
     view = "evalboard_source"
     df.createOrReplaceTempView(view)
+
+    def feature_codes(rows_sql: str, edges: dict, tail: str):
+        """The codes of ``_code_expr`` with MLlib's Bucketizer (a binary search per row): a CASE
+        tree of 2000 branches defeats Spark's code generation. None: use the SQL tree."""
+        from pyspark.ml.feature import Bucketizer
+        from pyspark.sql import functions as F
+
+        frame = spark.sql(rows_sql)
+        for i, e in edges.items():
+            splits = [float("-inf")]
+            for v in e:
+                splits += [float(v), float(np.nextafter(v, np.inf))]
+            splits.append(float("inf"))
+            if not np.all(np.diff(splits) > 0):
+                return None  # adjacent doubles or infinite edges: the SQL tree handles them
+            frame = frame.withColumn(f"x{i}", F.coalesce(F.col(f"f{i}"), F.lit(float("nan"))))
+            frame = Bucketizer(splits=splits, inputCol=f"x{i}", outputCol=f"b{i}", handleInvalid="keep").transform(frame)
+            frame = frame.withColumn(f"c{i}", F.col(f"b{i}").cast("bigint"))  # NaN/null -> bucket 2E+1, as the tree
+        frame.createOrReplaceTempView("fc")
+        return run(tail)
 
     def run(sql):
         try:
@@ -197,6 +356,7 @@ def spark_runner(source: str, *, spark=None):
         except PySparkException as err:
             raise InputError(f"Spark could not aggregate {source}: {str(err).splitlines()[0]}") from None
 
+    run.feature_codes = feature_codes
     return view, (lambda c: "`" + c.replace("`", "``") + "`"), run
 
 
@@ -216,7 +376,7 @@ def _kind(stats, j: int, given: str) -> str:
 
 def aggregate_source(source: str, query: Query, *, engine: str = "duckdb", resolution="auto", thresholds=None,
                      scheme: str = "rows", strata_column: str | None = None, spark=None,
-                     max_exact_scores: int = MAX_EXACT_SCORES, runner=None) -> Aggregate:
+                     max_exact_scores: int = MAX_EXACT_SCORES, runner=None, drift=None) -> Aggregate:
     """Aggregate a Parquet source (or a Spark table) with DuckDB or Spark into an Aggregate.
 
     Parameters
@@ -232,6 +392,10 @@ def aggregate_source(source: str, query: Query, *, engine: str = "duckdb", resol
         Deployed thresholds (the paired table of two models is cut at them).
     scheme, strata_column
         The bootstrap scheme the aggregate must serve (cluster adds per-group cells).
+    drift : evalcore.drift.DriftConfig, default=None
+        With a time column, per-day tables for the drift lights are aggregated too; the
+        feature references are fitted on this config's reference window (default settings
+        when None).
     """
     if engine not in ENGINES:
         raise InputError(f"engine must be one of {ENGINES}; got {engine!r}.")
@@ -244,8 +408,20 @@ def aggregate_source(source: str, query: Query, *, engine: str = "duckdb", resol
     if runner is None:
         runner = duckdb_runner(source) if engine == "duckdb" else spark_runner(source, spark=spark)
     src, quote, run = runner
-    stats = run(stats_sql(query, src, quote)).iloc[0]
+    from evalcore.drift import DriftConfig
+
+    drift = drift or DriftConfig()
     problems = []
+    fkinds = {}
+    if query.time and query.features:
+        types = run(types_sql(query.features, src, quote))
+        for i, col in enumerate(query.features):
+            t = str(types.iloc[0][f"t{i}"]).lower() if len(types) else ""
+            if t.startswith(_TIME_TYPES):
+                problems.append(f"feature {col!r} has type {t}; drift needs numeric or categorical values: convert it "
+                                "or leave it out.")
+            fkinds[col] = "psi" if col in drift.categorical or not t.startswith(_NUMERIC_TYPES) else "ks"
+    stats = run(stats_sql(query, src, quote)).iloc[0]
     n = int(stats["n"])
     if n == 0:
         problems.append(f"{source}: no rows.")
@@ -257,6 +433,9 @@ def aggregate_source(source: str, query: Query, *, engine: str = "duckdb", resol
             problems.append(f"score column {query.scores[m]!r} ({m}) has {int(stats[f'bad{j}'])} missing or non-finite values.")
     if query.weight and int(stats["badw"] or 0):
         problems.append(f"weight column {query.weight!r} has {int(stats['badw'])} missing, negative or non-finite values.")
+    if query.time and n and int(stats["n_time"]) != n:
+        problems.append(f"time column {query.time!r} has {n - int(stats['n_time'])} missing or unparseable values; "
+                        "fix or remove those rows.")
     if problems:
         raise InputError("\n".join(problems))
     kinds = {m: _kind(stats, j, query.score_kinds.get(m, "auto")) for j, m in enumerate(models)}
@@ -267,7 +446,7 @@ def aggregate_source(source: str, query: Query, *, engine: str = "duckdb", resol
             r = choose_resolution(int(stats[f"nd{j}"]), kinds[m], float(stats[f"min{j}"]), float(stats[f"max{j}"]),
                                   max_exact_scores=max_exact_scores)
         res[m] = None if r is None else float(r)
-    base = _base_sql(query, src, quote, res)
+    base = _base_sql(query, src, quote, res, fkinds)
     parts = []
     for j, m in enumerate(models):
         f = run(base + cells_sql(query, j)).rename(columns={"seg_column": "column", "seg_level": "level", "rows_": "rows"})
@@ -284,6 +463,10 @@ def aggregate_source(source: str, query: Query, *, engine: str = "duckdb", resol
     agg = Aggregate.from_frame(pd.concat(parts, ignore_index=True), score_kinds=kinds, resolution=res,
                                weighted=bool(query.weight), group_cells=group_cells, time_column=query.time,
                                source={"engine": engine, "source": source})
+    if query.time:
+        import dataclasses
+
+        agg = dataclasses.replace(agg, **_drift_tables(query, base, run, kinds, fkinds, stats["day_min"], drift))
     if len(models) == 2:
         t = deployed_thresholds(agg, thresholds or {})
         si = query.segments.index(strata_column) if scheme == "stratified" else None

@@ -71,7 +71,8 @@ from .drift import (DriftConfig, DriftReport, Light, _as_time, _bin_index as _ca
 from .value import SegmentCurves, ValueTable, _point_index, _price, auc_from_counts, price_curve
 
 __all__ = ["Aggregate", "CELL_COLUMNS", "MAX_EXACT_SCORES", "aggregate_predictions", "choose_resolution",
-           "bin_representative", "evaluate_aggregate", "counts_of", "reliability_of", "board_drift_of", "drift_fit_of"]
+           "bin_representative", "evaluate_aggregate", "counts_of", "reliability_of", "board_drift_of", "drift_fit_of",
+           "canonical_days"]
 
 MAX_EXACT_SCORES = 20_000  # as evalcore.board: more distinct scores than this -> a stated resolution
 CELL_COLUMNS = ("model", "column", "level", "score", "label", "rows", "weight", "weight_sq", "score_sum",
@@ -384,13 +385,28 @@ def drift_fit_of(config: DriftConfig, features) -> dict:
             "n_bins": int(config.n_bins), "categorical": sorted(config.categorical), "features": list(features)}
 
 
+def canonical_days(f: pd.DataFrame, keys: list, sums=("rows", "pos")) -> pd.DataFrame:
+    """A per-day table in one form for every engine: summed over ``keys`` (sorted), dates as
+    datetime64[us] midnights, codes/bins/counts int64, probability sums float64."""
+    f = f.copy()
+    f["date"] = pd.to_datetime(f["date"]).dt.normalize().astype("datetime64[us]")
+    for c in keys:
+        if c in ("code", "bin"):
+            f[c] = f[c].astype(np.int64)
+        elif c in ("model", "feature"):
+            f[c] = f[c].astype(str)
+    for c in sums:
+        f[c] = f[c].astype(np.float64 if c == "prob_sum" else np.int64)
+    return f.groupby(keys, sort=True, as_index=False)[list(sums)].sum().reset_index(drop=True)
+
+
 def _drift_tables(predictions, config: DriftConfig) -> dict:
     """Per-day tables of the rows (the pandas engine's drift aggregate)."""
     t = _as_time(predictions.time)
     date = t.normalize()
     y = predictions.y_true.astype(np.int64)
     f = pd.DataFrame({"date": date, "rows": 1, "pos": y})
-    day_cells = f.groupby("date", sort=True, as_index=False).sum()
+    day_cells = canonical_days(f, ["date"])
     cal = []
     for m, kind in predictions.score_kinds.items():
         if kind != "probability":
@@ -398,9 +414,8 @@ def _drift_tables(predictions, config: DriftConfig) -> dict:
         p = predictions.scores[m]
         g = pd.DataFrame({"date": date, "bin": _cal_bin(p, np.arange(11, dtype=np.float64) / 10).astype(np.int64),
                           "rows": 1, "pos": y, "prob_sum": p})
-        g = g.groupby(["date", "bin"], sort=True, as_index=False).sum()
         g.insert(0, "model", m)
-        cal.append(g)
+        cal.append(canonical_days(g, ["model", "date", "bin"], sums=("rows", "pos", "prob_sum")))
     d = _days(t, config)
     ref_rows = (d.day >= d.ref.day_start) & (d.day < d.ref.day_end)
     refs, parts = {}, []
@@ -413,12 +428,13 @@ def _drift_tables(predictions, config: DriftConfig) -> dict:
                             n_bins=config.n_bins)
         refs[name] = reference_spec(ref)
         g = pd.DataFrame({"date": date, "code": ref.codes(vals), "rows": 1})
-        g = g.groupby(["date", "code"], sort=True, as_index=False).sum()
         g.insert(0, "feature", name)
-        parts.append(g)
+        parts.append(canonical_days(g, ["feature", "date", "code"], sums=("rows",)))
     return {"day_cells": day_cells,
-            "calibration_day_cells": pd.concat(cal, ignore_index=True) if cal else None,
-            "feature_day_cells": pd.concat(parts, ignore_index=True) if parts else None,
+            "calibration_day_cells": canonical_days(pd.concat(cal), ["model", "date", "bin"],
+                                                    sums=("rows", "pos", "prob_sum")) if cal else None,
+            "feature_day_cells": canonical_days(pd.concat(parts), ["feature", "date", "code"], sums=("rows",))
+            if parts else None,
             "feature_refs": refs, "drift_fit": drift_fit_of(config, refs)}
 
 

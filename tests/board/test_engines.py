@@ -10,9 +10,9 @@ import pytest
 from board import demo
 from board.cli import main
 from board.engines import Query, aggregate_source
-from evalcore import ValueTable
+from evalcore import InputError, ValueTable
 from evalcore.aggregate import aggregate_predictions, evaluate_aggregate
-from evalcore.board import BoardConfig
+from evalcore.board import BoardConfig, evaluate
 from evalcore.data import ColumnMapping, validate
 from tests._equality import assert_same_board
 
@@ -105,13 +105,17 @@ def test_cli_engine_bad_input_exits_2(demo_data, capsys):
 
 @pytest.fixture(scope="session")
 def big_file(tmp_path_factory):
-    """2M rows, continuous probabilities (> 20 000 distinct scores: auto picks 1e-4)."""
+    """2M rows over 28 days, continuous probabilities (> 20 000 distinct scores: auto picks
+    1e-4) and a continuous feature (> 200 000 distinct reference values: edges by rank)."""
     rng = np.random.default_rng(7)
     n = 2_000_000
     x = rng.normal(size=n)
     y = (rng.random(n) < 1 / (1 + np.exp(-(x - 3)))).astype(np.int8)
+    t = pd.Timestamp("2026-10-05") + pd.to_timedelta(np.sort(rng.integers(0, 28 * 86_400, n)), unit="s")
     f = pd.DataFrame({"y": y, "p": 1 / (1 + np.exp(-(0.8 * x - 3 + rng.normal(0, 0.5, n)))),
-                      "seg": rng.choice(["a", "b", "c"], n)})
+                      "seg": rng.choice(["a", "b", "c"], n), "t": t.astype("datetime64[us]"),
+                      "amount": rng.lognormal(3 + 0.2 * (t >= pd.Timestamp("2026-10-26")), 1.0, n),
+                      "chan": rng.choice(["app", "web"], n)})
     path = tmp_path_factory.mktemp("big") / "big.parquet"
     f.to_parquet(path, row_group_size=250_000)
     return str(path), f
@@ -120,14 +124,105 @@ def big_file(tmp_path_factory):
 @pytest.mark.slow
 def test_two_million_rows_pandas_duckdb_spark_agree(big_file, spark):
     path, f = big_file
-    preds = validate(f, ColumnMapping(label="y", scores={"m": "p"}, segments=("seg",)))
-    q = Query(label="y", scores={"m": "p"}, segments=("seg",))
+    preds = validate(f, ColumnMapping(label="y", scores={"m": "p"}, segments=("seg",), time="t",
+                                      features=("amount", "chan")))
+    q = Query(label="y", scores={"m": "p"}, segments=("seg",), time="t", features=("amount", "chan"))
     cfg = BoardConfig(n_resamples=30)
     ref = aggregate_predictions(preds)
     assert ref.resolution == {"m": 1e-4}
     out = evaluate_aggregate(ref, TABLE, cfg).to_dict()
+    assert out["drift"]["feature"]["details"]["worst_feature"] == "amount"  # the shift in the last week
     for engine in ("duckdb", "spark"):
         got = aggregate_source(path, q, engine=engine, spark=spark)
         assert got.resolution == {"m": 1e-4}
         pd.testing.assert_frame_equal(ref.cells[COUNT_COLUMNS], got.cells[COUNT_COLUMNS], check_exact=True)
+        _same_drift_tables(ref, got)
         assert_same_board(out, evaluate_aggregate(got, TABLE, cfg).to_dict(), skip=("engine", "source"))
+
+
+# --------------------------------------------------------------------------------------
+# drift: per-day tables from the engines equal the pandas engine's
+# --------------------------------------------------------------------------------------
+
+TIMED = Query(label="is_fraud", scores=SCORES, segments=tuple(demo.DEMO_MAPPING["segments"]),
+              group="customer_id", time="application_time", features=tuple(demo.DEMO_MAPPING["features"]))
+
+
+def _same_drift_tables(ref, got):
+    assert got.feature_refs == ref.feature_refs and got.drift_fit == ref.drift_fit
+    pd.testing.assert_frame_equal(ref.day_cells, got.day_cells, check_exact=True)
+    pd.testing.assert_frame_equal(ref.feature_day_cells, got.feature_day_cells, check_exact=True)
+    a, b = ref.calibration_day_cells, got.calibration_day_cells
+    key = ["model", "date", "bin", "rows", "pos"]
+    pd.testing.assert_frame_equal(a[key], b[key], check_exact=True)
+    np.testing.assert_allclose(b["prob_sum"], a["prob_sum"], rtol=1e-12)
+
+
+@pytest.fixture(scope="module")
+def timed_data(tmp_path_factory):
+    f = demo.demo_frame(n=12_000)
+    path = tmp_path_factory.mktemp("timed") / "demo.parquet"
+    f.to_parquet(path)
+    return str(path), validate(f, ColumnMapping.from_dict(demo.DEMO_MAPPING))
+
+
+def _check_drift(path, preds, engine, spark=None):
+    from evalcore.drift import DriftConfig
+
+    ref = aggregate_predictions(preds, resolution=None)
+    got = aggregate_source(path, TIMED, engine=engine, spark=spark, resolution=None)
+    _same_drift_tables(ref, got)
+    # the row path bins KS on the same grid when exact_limit is exceeded: then every light agrees
+    cfg = BoardConfig(n_resamples=0, drift=DriftConfig(exact_limit=1).to_dict())
+    rows = evaluate(preds, TABLE, cfg).to_dict()
+    out = evaluate_aggregate(got, TABLE, cfg).to_dict()
+    assert_same_board(rows, out, skip=("engine", "source"))
+    assert out["drift"]["feature"]["light"] == "red"  # the demo's last week drifts by design
+
+
+def test_duckdb_drift_tables_equal_pandas(timed_data):
+    _check_drift(*timed_data, "duckdb")
+
+
+def test_spark_drift_tables_equal_pandas(timed_data, spark):
+    _check_drift(*timed_data, "spark", spark)
+
+
+def test_reference_edges_by_rank_equal_edges_by_value_counts(timed_data, monkeypatch):
+    """Past EXACT_REFERENCE_VALUES distinct values the engine ranks the reference instead of
+    fetching its values; the edges (order statistics) are the same."""
+    import board.engines as engines
+
+    path, preds = timed_data
+    want = aggregate_source(path, TIMED, engine="duckdb").feature_refs
+    monkeypatch.setattr(engines, "EXACT_REFERENCE_VALUES", 10)
+    assert aggregate_source(path, TIMED, engine="duckdb").feature_refs == want
+
+
+def test_bad_times_are_listed_with_the_other_problems(tmp_path):
+    f = demo.demo_frame(n=500)
+    f["application_time"] = f["application_time"].astype(str)
+    f.loc[[3, 7], "application_time"] = "not a date"
+    f.loc[5, "score_old"] = np.nan
+    path = tmp_path / "bad.parquet"
+    f.to_parquet(path)
+    with pytest.raises(InputError) as err:
+        aggregate_source(str(path), TIMED, engine="duckdb")
+    text = str(err.value)
+    assert "time column 'application_time' has 2 missing or unparseable values" in text
+    assert "score column 'score_old'" in text
+
+
+def test_cli_duckdb_drift_matches_the_row_path_lights(timed_data, tmp_path):
+    path, _ = timed_data
+    args = ["evaluate", "--predictions", path, "--label", "is_fraud", "--score", "old=score_old", "--score",
+            "new=score_new", "--time", "application_time", "--feature", "amount", "--feature", "channel",
+            "--tp", "500", "--fp", "-20", "--fn", "-500", "--tn", "0", "--n-resamples", "0"]
+    assert main([*args, "--json", str(tmp_path / "p.json")]) == 0
+    assert main([*args, "--engine", "duckdb", "--json", str(tmp_path / "d.json")]) == 0
+    rows = json.loads((tmp_path / "p.json").read_text())["drift"]
+    agg = json.loads((tmp_path / "d.json").read_text())["drift"]
+    assert agg["label"] == rows["label"]
+    assert agg["calibration"]["light"] == rows["calibration"]["light"]
+    assert agg["feature"]["light"] == rows["feature"]["light"]
+    assert rows["feature"]["details"]["ks_method"] == "exact" and agg["feature"]["details"]["ks_method"] == "binned"
