@@ -305,6 +305,38 @@ def duckdb_runner(source: str, *, memory_limit: str | None = None, threads: int 
         except duckdb.Error as err:
             raise InputError(f"DuckDB could not aggregate {source}: {str(err).splitlines()[0]}") from None
 
+    def feature_codes(rows_sql: str, edges: dict, tail: str):
+        """The codes of ``_code_expr`` with DuckDB's ``histogram(x, boundaries)`` (a binary
+        search per row, ~13× faster than the CASE tree): boundary prev(e_i) counts the open
+        interval below e_i (code 2i), e_i the point itself (2i + 1), the overflow bucket code
+        2E; NaN and NULL are counted apart as missing (2E + 1). None: use the SQL tree."""
+        head = rows_sql.rsplit("SELECT day, ", 1)[0]
+        parts = []
+        bounds = {}
+        for i, e in edges.items():
+            e = np.asarray(e, dtype=np.float64)
+            b = np.empty(2 * e.size)
+            b[0::2], b[1::2] = np.nextafter(e, -np.inf), e
+            if not (np.isfinite(b).all() and np.all(np.diff(b) > 0)):
+                return None
+            bounds[i] = b
+            x = f"CASE WHEN isnan(f{i}) THEN NULL ELSE f{i} END"
+            lst = "[" + ", ".join(_dbl(v) for v in b) + "]"
+            parts.append(f"histogram({x}, {lst}) AS h{i}, count(*) - count({x}) AS m{i}")
+        t = run(head + f"SELECT day AS date, {', '.join(parts)} FROM b2 WHERE day IS NOT NULL GROUP BY 1")
+        out = []
+        for i, b in bounds.items():
+            code_of = {float(v): k for k, v in enumerate(b)}
+            for date, h, miss in zip(t["date"], t[f"h{i}"], t[f"m{i}"]):
+                keys, vals = (h["key"], h["value"]) if isinstance(h, dict) and "key" in h else (list(h), list(h.values()))
+                codes = [code_of.get(float(k), 2 * len(edges[i])) for k in keys]  # the overflow key: above the top edge
+                out.append(pd.DataFrame({"fi": i, "date": date, "code": codes + [2 * len(edges[i]) + 1],
+                                         "rows_": list(vals) + [int(miss)]}))
+        f = pd.concat(out, ignore_index=True)
+        return f[f["rows_"] > 0]
+
+    run.feature_codes = feature_codes
+
     return src, (lambda c: '"' + c.replace('"', '""') + '"'), run
 
 

@@ -226,3 +226,15 @@ def test_cli_duckdb_drift_matches_the_row_path_lights(timed_data, tmp_path):
     assert agg["calibration"]["light"] == rows["calibration"]["light"]
     assert agg["feature"]["light"] == rows["feature"]["light"]
     assert rows["feature"]["details"]["ks_method"] == "exact" and agg["feature"]["details"]["ks_method"] == "binned"
+
+
+def test_the_sql_tree_gives_the_same_codes_as_duckdb_histogram(timed_data):
+    """Engines without a faster way (no ``feature_codes``) code features with the CASE tree."""
+    from board.engines import duckdb_runner
+
+    path, _ = timed_data
+    want = aggregate_source(path, TIMED, engine="duckdb")
+    src, quote, run = duckdb_runner(path)
+    del run.feature_codes
+    got = aggregate_source(path, TIMED, engine="duckdb", runner=(src, quote, run))
+    pd.testing.assert_frame_equal(want.feature_day_cells, got.feature_day_cells, check_exact=True)
