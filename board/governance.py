@@ -240,13 +240,14 @@ def reopen_version(store: Store, actor: User, version_id: int) -> ValueTableVers
 def reevaluate_stored(store: Store, evaluation: EvaluationRecord, amounts: dict) -> dict:
     """Evaluate a stored evaluation's dataset again with its stored config and new amounts."""
     from evalcore import ValueTable
-    from evalcore.board import BoardConfig, evaluate
+    from evalcore.board import BoardConfig
 
-    from .services import load_predictions
+    from .services import evaluate_stored
 
-    preds = load_predictions(store, evaluation.dataset_id)
     config = evaluation.result.get("config") if isinstance(evaluation.result, dict) else None
-    return evaluate(preds, ValueTable.from_dict(amounts), BoardConfig(**(config or evaluation.config))).to_dict()
+    # rows or a path-registered aggregate (re-aggregated from its path when the stored cut does not fit)
+    return evaluate_stored(store, evaluation.dataset_id, ValueTable.from_dict(amounts),
+                           BoardConfig(**(config or evaluation.config))).to_dict()
 
 
 def _model_numbers(result: dict) -> dict:

@@ -16,6 +16,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from ._json import json_float
+
 __all__ = ["Clause", "Action", "DecisionInputs", "SegmentValue", "rule_red_lights", "rule_comparison", "rule_single",
            "rule_sharp_curve", "rule_worst_segment", "action", "SHARP_LIMIT", "MIN_SEGMENT_ROWS"]
 
@@ -54,7 +56,19 @@ class Clause:
     page: str = "board"
 
     def to_dict(self) -> dict:
-        return {"rule": self.rule, "kind": self.kind, "text": self.text, "evidence": dict(self.evidence), "page": self.page}
+        return {"rule": self.rule, "kind": self.kind, "text": self.text, "evidence": _json_safe(self.evidence),
+                "page": self.page}
+
+
+def _json_safe(x):
+    """Evidence for JSON: undefined numbers (NaN, inf) become None, never 0."""
+    if isinstance(x, dict):
+        return {k: _json_safe(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_json_safe(v) for v in x]
+    if isinstance(x, float):
+        return json_float(x)
+    return x
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -152,10 +166,11 @@ def rule_single(inp: DecisionInputs) -> Clause | None:
         return None
     (a,) = inp.models
     est, lo, hi = inp.ev[a]
+    ci = (f"{inp.level:.0%} CI [{_money(lo, inp.unit)}, {_money(hi, inp.unit)}]" if _ok(lo) and _ok(hi)
+          else "no bootstrap interval")
     return Clause(rule="single_model", kind="info", page="uncertainty",
                   evidence={f"models.{a}.at_threshold.ev": est, f"models.{a}.at_threshold.ev_ci": [lo, hi]},
-                  text=(f"Model {a} at threshold {_t(inp.thresholds[a])} is worth {_money(est, inp.unit)} per decision "
-                        f"({inp.level:.0%} CI [{_money(lo, inp.unit)}, {_money(hi, inp.unit)}])."))
+                  text=f"Model {a} at threshold {_t(inp.thresholds[a])} is worth {_money(est, inp.unit)} per decision ({ci}).")
 
 
 def recommended(inp: DecisionInputs, comparison: Clause | None) -> str:

@@ -238,3 +238,27 @@ def test_the_sql_tree_gives_the_same_codes_as_duckdb_histogram(timed_data):
     del run.feature_codes
     got = aggregate_source(path, TIMED, engine="duckdb", runner=(src, quote, run))
     pd.testing.assert_frame_equal(want.feature_day_cells, got.feature_day_cells, check_exact=True)
+
+
+@pytest.mark.slow
+def test_spark_submit_runs_the_cli(timed_data, tmp_path):
+    """The README's spark-submit line works (local[2] here; a cluster takes --master yarn)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    if os.environ.get("EVALBOARD_REQUIRE_SPARK") != "1":
+        pytest.importorskip("pyspark")
+    path, _ = timed_data
+    submit = Path(sys.executable).parent / "spark-submit"
+    root = Path(__file__).resolve().parents[2]
+    out = tmp_path / "s.json"
+    proc = subprocess.run([str(submit), "--master", "local[2]", "--conf", "spark.ui.enabled=false",
+                           str(root / "scripts" / "spark_evaluate.py"), "evaluate", "--engine", "spark",
+                           "--predictions", path, "--label", "is_fraud", "--score", "new=score_new",
+                           "--time", "application_time", "--feature", "device_risk", "--tp", "500", "--fp", "-20",
+                           "--fn", "-500", "--tn", "0", "--n-resamples", "0", "--json", str(out)],
+                          capture_output=True, text=True, timeout=600, env={**os.environ, "PYSPARK_PYTHON": sys.executable})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    got = json.loads(out.read_text())
+    assert got["aggregate"]["engine"] == "spark" and got["drift"]["feature"]["light"] == "red"

@@ -102,6 +102,17 @@ def test_single_model_states_value_and_interval():
     assert a.text == "Model A at threshold 0.3 is worth -438.31 EUR per decision (95% CI [-470.00 EUR, -410.50 EUR])."
 
 
+def test_single_model_without_bootstrap_says_so_and_its_evidence_is_json_safe():
+    """No resamples: the interval is undefined — said in words, and None (not NaN) in the JSON
+    (``json.dumps`` with allow_nan=False raised on the CLI's output before)."""
+    import json
+
+    a = action(DecisionInputs(models=("A",), thresholds={"A": 0.3}, ev={"A": (-438.31, math.nan, math.nan)}, unit="EUR"))
+    assert a.text == "Model A at threshold 0.3 is worth -438.31 EUR per decision (no bootstrap interval)."
+    evidence = json.loads(json.dumps(a.clauses[0].to_dict(), allow_nan=False))["evidence"]
+    assert evidence["models.A.at_threshold.ev_ci"] == [None, None]
+
+
 def test_undefined_comparison_says_why():
     a = action(inputs(diff=(math.nan, math.nan, math.nan), diff_undefined="one class in the data"))
     assert a.verdict == "undecided"
