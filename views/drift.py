@@ -67,10 +67,8 @@ with tab_f:
                    "(grey) = below its 95% noise floor, indistinguishable from sampling noise; × = too few rows to judge.")
         if fd.windows and agg:
             st.caption("From the stored aggregate: KS is computed on the reference grid (per-day counts per bin), "
-                       "within the bound stated in each reason.")
-            state.needs_rows("The per-window distribution drill-down",
-                             why="it draws each feature's distribution from the rows of the window")
-        elif fd.windows:
+                       "within the bound stated in each reason; the distributions below are drawn on that grid.")
+        if fd.windows:
             a, b = st.columns([1, 2])
             worst = fd.worst if fd.worst in fd.features else fd.features[0]
             feature = a.selectbox("Feature", list(fd.features), index=fd.features.index(worst), key="drift_feature")
