@@ -18,29 +18,21 @@ from __future__ import annotations
 
 import dataclasses
 import glob
-import inspect
 import os
 from pathlib import Path
 
 from evalcore import InputError, Problem
-from evalcore.aggregate import Aggregate, deployed_thresholds, drift_fit_of
+from evalcore.aggregate import Aggregate, deployed_thresholds, drift_fit_mismatch
 
 from . import aggregate_io
 from .engines import Query, aggregate_source
 from .store import DatasetRecord, Store, default_data_dir
 
 __all__ = ["ROOTS_ENV", "Source", "path_roots", "resolve_source", "parquet_columns", "label_values", "query_from_dict",
-           "default_options", "aggregate", "register", "reaggregate", "reaggregation_for", "describe", "supports"]
+           "default_options", "aggregate", "register", "reaggregate", "reaggregation_for", "describe"]
 
 ROOTS_ENV = "EVALBOARD_PATH_ROOTS"
 AUDIT_ACTION = "register_dataset"
-
-
-def supports(what: str) -> bool:
-    """Whether the engine layer has ``what`` ("features": Query.features; "drift": drift=)."""
-    if what == "features":
-        return "features" in {f.name for f in dataclasses.fields(Query)}
-    return what in inspect.signature(aggregate_source).parameters
 
 
 def path_roots(data_dir: str | os.PathLike | None = None) -> list[Path]:
@@ -174,7 +166,7 @@ def default_options(query: dict) -> dict:
 
     opts = {"engine": "duckdb", "resolution": "auto", "scheme": "cluster" if query.get("group") else "rows",
             "strata_column": None, "thresholds": None}
-    if query.get("time") and supports("drift"):
+    if query.get("time"):
         opts["drift"] = DriftConfig().to_dict()
     return opts
 
@@ -183,7 +175,7 @@ def aggregate(src: Source, query: dict, options: dict) -> Aggregate:
     """Aggregate with DuckDB under ``options`` (see :func:`default_options`)."""
     kw = dict(resolution=options.get("resolution", "auto"), thresholds=options.get("thresholds"),
               scheme=options.get("scheme", "rows"), strata_column=options.get("strata_column"))
-    if options.get("drift") is not None and supports("drift"):
+    if options.get("drift") is not None:
         from evalcore.drift import DriftConfig
 
         kw["drift"] = DriftConfig.from_dict(options["drift"])
@@ -266,12 +258,9 @@ def reaggregation_for(agg: Aggregate, options: dict, config) -> dict | None:
         want = deployed_thresholds(agg, config.thresholds)
         if agg.paired_thresholds is None or any(abs(agg.paired_thresholds[m] - want[m]) > 0 for m in agg.models):
             change["thresholds"] = want
-    if agg.time_column and agg.feature_refs and supports("drift"):
+    if agg.time_column and agg.feature_refs:
         cfg = DriftConfig.from_dict(config.drift) if config.drift else DriftConfig()
-        fit = agg.drift_fit or {}
-        want = drift_fit_of(cfg, fit.get("features", []))
-        if any(fit.get(k) != want[k] for k in ("reference_start", "reference_days", "n_bins", "categorical")) or \
-                any(f not in fit.get("features", []) for f in (cfg.features or ())):
+        if drift_fit_mismatch(agg, cfg):
             change["drift"] = cfg.to_dict()
     if not change:
         return None

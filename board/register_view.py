@@ -10,16 +10,11 @@ from __future__ import annotations
 import streamlit as st
 
 from evalcore import InputError
-from evalcore.data import SCORE_KINDS
 
 from . import lake, state, ui
 
 PENDING_SELECT = "register_select"  # read by state.sidebar() before it draws the dataset choice
 FLASH = "register_flash"
-
-
-def _idx(options, value):
-    return options.index(value) if value in options else 0
 
 
 @st.cache_data(max_entries=16, show_spinner="Reading the Parquet schema …")
@@ -70,47 +65,16 @@ def render() -> None:
     with st.expander("First rows (a preview; nothing is stored)"):
         st.dataframe(sample.head(8), hide_index=True, width="stretch")
     guess = guess_mapping(sample)
-    cols = list(columns)
-    none = [None] + cols
-
-    st.subheader("Column roles")
-    c1, c2, c3 = st.columns(3)
-    label = c1.selectbox("Label (outcome)", none, index=_idx(none, guess.get("label")), key="register_label")
-    score_cols = c2.multiselect("Model score columns (1 or 2)", cols, max_selections=2, key="register_scores",
-                                default=[c for c in guess.get("scores", []) if c in cols][:2])
-    positive = None
-    if label is not None:
-        try:
-            values = lake.label_values(src, label)
-        except InputError as err:
-            ui.show_problems(err, title="The label column cannot be read")
-            return
-        default_pos = next((v for v in values if v.lower() in ("1", "true", "yes", "1.0")), None)
-        positive = c3.selectbox("Positive value (the case you act on)", values, index=_idx(values, default_pos),
-                                key="register_positive", help="E.g. 1, fraud, default.")
-    names, kinds = {}, {}
-    for i, col in enumerate(score_cols):
-        a, b = st.columns(2)
-        names[col] = a.text_input(f"Model name for {col}", value=col, key=f"register_name_{i}")
-        kinds[col] = b.selectbox(f"{col} is a …", SCORE_KINDS, key=f"register_kind_{i}",
-                                 help="auto: 0/1 → hard decision; within [0,1] → probability; else raw score.")
-    d1, d2, d3, d4 = st.columns(4)
-    time_col = d1.selectbox("Time column", none, index=_idx(none, guess.get("time")), key="register_time")
-    group_col = d2.selectbox("Group id (e.g. customer)", none, index=_idx(none, guess.get("group")), key="register_group")
-    weight_col = d3.selectbox("Sample weight", none, index=_idx(none, guess.get("weight")), key="register_weight")
-    segments = d4.multiselect("Segments", cols, default=[c for c in guess.get("segments", []) if c in cols],
-                              key="register_segments")
-    features = []
-    if lake.supports("features"):
-        features = st.multiselect("Features (for drift)", cols, key="register_features",
-                                  default=[c for c in guess.get("features", []) if c in cols])
+    roles = ui.column_roles(list(columns), guess, prefix="register", label_values=lambda c: lake.label_values(src, c))
+    if roles is None:
+        return
+    names = roles["names"]
     name = st.text_input("Dataset name", value=os.path.basename(src.path.rstrip(os.sep)).split(".")[0] or "lake",
                          key="register_dsname")
-    query = {"label": label, "scores": {names[c]: c for c in score_cols},
-             "score_kinds": {names[c]: kinds[c] for c in score_cols}, "positive": positive, "segments": list(segments),
-             "group": group_col, "weight": weight_col, "time": time_col}
-    if lake.supports("features"):
-        query["features"] = list(features)
+    query = {"label": roles["label"], "scores": {names[c]: c for c in roles["score_cols"]},
+             "score_kinds": {names[c]: roles["kinds"][c] for c in roles["score_cols"]}, "positive": roles["positive"],
+             "segments": list(roles["segments"]), "group": roles["group"], "weight": roles["weight"],
+             "time": roles["time"], "features": list(roles["features"])}
     if len(set(names.values())) != len(names):
         st.warning("Give the two models different names.")
         return

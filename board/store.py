@@ -605,6 +605,13 @@ def _check_json(problems: ProblemList, param: str, value: Any, *, want_dict: boo
         )
 
 
+def _check_raw(problems: ProblemList, raw, fix: str) -> None:
+    if not isinstance(raw, (bytes, bytearray, memoryview)):
+        problems.add("invalid_type", f"raw must be bytes, got {type(raw).__name__}.", column="raw")
+    elif len(raw) == 0:
+        problems.add("empty", "raw is empty (0 bytes).", fix, column="raw")
+
+
 def _check_text(problems: ProblemList, param: str, value: Any, *, required: bool) -> None:
     if not isinstance(value, str):
         problems.add("invalid_type", f"{param} must be a str, got {type(value).__name__}.", column=param)
@@ -862,10 +869,7 @@ class Store:
         _check_text(problems, "name", name, required=True)
         _check_text(problems, "filename", filename, required=True)
         _check_text(problems, "uploader", uploader, required=False)
-        if not isinstance(raw, (bytes, bytearray, memoryview)):
-            problems.add("invalid_type", f"raw must be bytes, got {type(raw).__name__}.", column="raw")
-        elif len(raw) == 0:
-            problems.add("empty", "raw is empty (0 bytes).", "Upload a file with data in it.", column="raw")
+        _check_raw(problems, raw, "Upload a file with data in it.")
         _check_json(problems, "mapping", mapping, want_dict=True)
         _check_json(problems, "report", report, want_dict=True)
         _check_count(problems, "n_rows", n_rows)
@@ -922,10 +926,7 @@ class Store:
         _check_text(problems, "name", name, required=True)
         _check_text(problems, "source_path", source_path, required=True)
         _check_text(problems, "uploader", uploader, required=False)
-        if not isinstance(raw, (bytes, bytearray, memoryview)):
-            problems.add("invalid_type", f"raw must be bytes, got {type(raw).__name__}.", column="raw")
-        elif len(raw) == 0:
-            problems.add("empty", "raw is empty (0 bytes).", "Pass the serialized aggregate.", column="raw")
+        _check_raw(problems, raw, "Pass the serialized aggregate.")
         _check_json(problems, "query", query, want_dict=True)
         _check_json(problems, "options", options, want_dict=True)
         _check_json(problems, "report", report, want_dict=True)

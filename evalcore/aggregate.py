@@ -71,7 +71,7 @@ from .drift import (DriftConfig, DriftReport, Light, _as_time, _bin_index as _ca
 from .value import SegmentCurves, ValueTable, _point_index, _price, auc_from_counts, price_curve
 
 __all__ = ["Aggregate", "CELL_COLUMNS", "MAX_EXACT_SCORES", "aggregate_predictions", "choose_resolution",
-           "bin_representative", "evaluate_aggregate", "counts_of", "reliability_of", "board_drift_of", "drift_fit_of",
+           "bin_representative", "evaluate_aggregate", "counts_of", "reliability_of", "board_drift_of", "drift_fit_of", "drift_fit_mismatch",
            "canonical_days"]
 
 MAX_EXACT_SCORES = 20_000  # as evalcore.board: more distinct scores than this -> a stated resolution
@@ -438,7 +438,9 @@ def _drift_tables(predictions, config: DriftConfig) -> dict:
             "feature_refs": refs, "drift_fit": drift_fit_of(config, refs)}
 
 
-def _fit_mismatch(agg: Aggregate, config: DriftConfig) -> str:
+def drift_fit_mismatch(agg: Aggregate, config: DriftConfig) -> str:
+    """Why the aggregate's feature tables cannot serve ``config`` ("" when they can): another
+    reference window, grid or categorical list, or features that were not aggregated."""
     fit = agg.drift_fit or {}
     want = drift_fit_of(config, fit.get("features", []))
     diff = [k for k in ("reference_start", "reference_days", "n_bins", "categorical") if fit.get(k) != want[k]]
@@ -473,7 +475,7 @@ def board_drift_of(agg: Aggregate, config: DriftConfig | None = None):
     if agg.calibration_day_cells is not None:
         c = agg.calibration_day_cells
         cal_frames = {m: c[c["model"].to_numpy() == m] for m in probs}
-    mismatch = _fit_mismatch(agg, config) if agg.feature_refs else ""
+    mismatch = drift_fit_mismatch(agg, config) if agg.feature_refs else ""
     feats = None
     if agg.feature_refs and not mismatch:
         fc = agg.feature_day_cells

@@ -4,7 +4,7 @@ import streamlit as st
 
 from board import state, ui
 from evalcore import InputError
-from evalcore.data import SCORE_KINDS, ColumnMapping, guess_mapping, label_values, read_table, validate
+from evalcore.data import ColumnMapping, guess_mapping, label_values, read_table, validate
 
 MAX_MB = st.get_option("server.maxUploadSize")
 
@@ -36,37 +36,10 @@ st.dataframe(frame.head(8), hide_index=True, width="stretch")
 
 guess = guess_mapping(frame)
 cols = list(frame.columns)
-none = [None] + cols
-
-
-def _idx(options, value):
-    return options.index(value) if value in options else 0
-
-
-st.subheader("Column roles")
-c1, c2, c3 = st.columns(3)
-label = c1.selectbox("Label (outcome)", none, index=_idx(none, guess.get("label")), key="upload_label")
-score_cols = c2.multiselect("Model score columns (1 or 2)", cols, default=[c for c in guess.get("scores", []) if c in cols][:2],
-                            max_selections=2, key="upload_scores")
-positive = None
-if label is not None:
-    values = label_values(frame, label)
-    default_pos = next((v for v in values if v.lower() in ("1", "true", "yes", "1.0")), None)
-    positive = c3.selectbox("Positive value (the case you act on)", values, index=_idx(values, default_pos),
-                            key="upload_positive", help="E.g. 1, fraud, default.")
-names, kinds = {}, {}
-for i, col in enumerate(score_cols):
-    a, b = st.columns(2)
-    names[col] = a.text_input(f"Model name for {col}", value=col, key=f"upload_name_{i}")
-    kinds[col] = b.selectbox(f"{col} is a …", SCORE_KINDS, key=f"upload_kind_{i}",
-                             help="auto: 0/1 → hard decision; within [0,1] → probability; else raw score.")
-d1, d2, d3, d4 = st.columns(4)
-time_col = d1.selectbox("Time column", none, index=_idx(none, guess.get("time")), key="upload_time")
-group_col = d2.selectbox("Group id (e.g. customer)", none, index=_idx(none, guess.get("group")), key="upload_group")
-weight_col = d3.selectbox("Sample weight", none, index=_idx(none, guess.get("weight")), key="upload_weight")
-segments = d4.multiselect("Segments", cols, default=[c for c in guess.get("segments", []) if c in cols], key="upload_segments")
-features = st.multiselect("Features (for drift)", cols, default=[c for c in guess.get("features", []) if c in cols],
-                          key="upload_features")
+roles = ui.column_roles(cols, guess, prefix="upload", label_values=lambda c: label_values(frame, c))
+if roles is None:
+    st.stop()
+label, score_cols, names, kinds = roles["label"], roles["score_cols"], roles["names"], roles["kinds"]
 drop_missing = st.checkbox("Drop rows whose label is missing (they are counted and reported)", key="upload_drop")
 
 if label is None or not score_cols:
@@ -77,9 +50,9 @@ if len(set(names.values())) != len(names):
     st.stop()
 
 mapping = ColumnMapping(label=label, scores={names[c]: c for c in score_cols},
-                        score_kinds={names[c]: kinds[c] for c in score_cols}, positive=positive,
-                        segments=tuple(segments), time=time_col, group=group_col, features=tuple(features),
-                        weight=weight_col, drop_missing_labels=drop_missing)
+                        score_kinds={names[c]: kinds[c] for c in score_cols}, positive=roles["positive"],
+                        segments=tuple(roles["segments"]), time=roles["time"], group=roles["group"],
+                        features=tuple(roles["features"]), weight=roles["weight"], drop_missing_labels=drop_missing)
 try:
     preds = validate(frame, mapping)
 except InputError as err:
