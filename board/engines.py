@@ -166,6 +166,7 @@ def _exact_edges(values: np.ndarray, counts: np.ndarray, n_bins: int) -> np.ndar
 
 def _drift_tables(q: Query, base: str, run, kinds: dict, fkinds: dict, day_min, config) -> dict:
     from evalcore.aggregate import drift_fit_of
+    from evalcore.drift import exact_ks_applies
 
     day0 = pd.Timestamp(day_min).normalize()
     rs = day0 if config.reference_start is None else pd.Timestamp(config.reference_start).normalize()
@@ -237,11 +238,20 @@ def _drift_tables(q: Query, base: str, run, kinds: dict, fkinds: dict, day_min, 
     if parts:
         fcells = pd.concat(parts, ignore_index=True).rename(columns={"rows_": "rows"})
         fcells = canonical_days(fcells, ["feature", "date", "code"], sums=("rows",))
+    values = None
+    if numeric and exact_ks_applies(days, config):  # small data: the row path's KS is exact, so keep the values
+        vparts = []
+        for i in numeric:
+            v = run(base + f"SELECT day AS date, f{i} AS value, count(*) AS rows_ FROM b2 WHERE day IS NOT NULL "
+                           f"AND f{i} IS NOT NULL AND NOT isnan(f{i}) GROUP BY 1, 2")
+            v.insert(0, "feature", names[i])
+            vparts.append(v.rename(columns={"rows_": "rows"}))
+        values = canonical_days(pd.concat(vparts, ignore_index=True), ["feature", "date", "value"], sums=("rows",))
     cal = None
     if cal_parts:
         cal = pd.concat(cal_parts, ignore_index=True).rename(columns={"rows_": "rows"})
         cal = canonical_days(cal, ["model", "date", "bin"], sums=("rows", "pos", "prob_sum"))
-    return {"day_cells": days, "calibration_day_cells": cal, "feature_day_cells": fcells,
+    return {"day_cells": days, "calibration_day_cells": cal, "feature_day_cells": fcells, "feature_value_cells": values,
             "feature_refs": {f: refs[f] for f in names}, "drift_fit": drift_fit_of(config, names)}
 
 

@@ -67,7 +67,7 @@ from .bootstrap import (
 from .calibration import LOG_LOSS_EPS, Reliability, _ece_from_sums, _logistic_fit, _logit, _uniform_edges, bins_from_sums
 from .counts import ScoreCounts, _bin_scores
 from .drift import (DriftConfig, DriftReport, Light, _as_time, _bin_index as _cal_bin, _days, _feature_kind,
-                    calibration_drift_from_days, drift_from_days, fit_reference, reference_spec)
+                    calibration_drift_from_days, drift_from_days, exact_ks_applies, fit_reference, reference_spec)
 from .value import SegmentCurves, ValueTable, _point_index, _price, auc_from_counts, price_curve
 
 __all__ = ["Aggregate", "CELL_COLUMNS", "MAX_EXACT_SCORES", "aggregate_predictions", "choose_resolution",
@@ -160,6 +160,9 @@ class Aggregate:
     feature_day_cells : DataFrame or None
         Drift: (feature, date, code, rows), codes of :meth:`evalcore.drift.Reference.codes`
         (numeric missing values have code ``n_codes``).
+    feature_value_cells : DataFrame or None
+        Drift: (feature, date, value, rows) of the numeric features' non-missing values, kept
+        only when the row path would compute KS exactly (small data), so the aggregate does too.
     feature_refs : dict or None
         Drift: feature -> JSON-safe frozen reference (:func:`evalcore.drift.reference_to_dict`).
     drift_fit : dict or None
@@ -181,6 +184,7 @@ class Aggregate:
     day_cells: pd.DataFrame | None = None
     calibration_day_cells: pd.DataFrame | None = None
     feature_day_cells: pd.DataFrame | None = None
+    feature_value_cells: pd.DataFrame | None = None
     feature_refs: dict | None = None
     drift_fit: dict | None = None
 
@@ -393,6 +397,8 @@ def canonical_days(f: pd.DataFrame, keys: list, sums=("rows", "pos")) -> pd.Data
     for c in keys:
         if c in ("code", "bin"):
             f[c] = f[c].astype(np.int64)
+        elif c == "value":
+            f[c] = f[c].astype(np.float64)
         elif c in ("model", "feature"):
             f[c] = f[c].astype(str)
     for c in sums:
@@ -418,7 +424,8 @@ def _drift_tables(predictions, config: DriftConfig) -> dict:
         cal.append(canonical_days(g, ["model", "date", "bin"], sums=("rows", "pos", "prob_sum")))
     d = _days(t, config)
     ref_rows = (d.day >= d.ref.day_start) & (d.day < d.ref.day_end)
-    refs, parts = {}, []
+    exact = exact_ks_applies(day_cells, config)
+    refs, parts, values = {}, [], []
     feats = predictions.features
     for name in [str(c) for c in feats.columns]:
         s = feats[name]
@@ -430,11 +437,17 @@ def _drift_tables(predictions, config: DriftConfig) -> dict:
         g = pd.DataFrame({"date": date, "code": ref.codes(vals), "rows": 1})
         g.insert(0, "feature", name)
         parts.append(canonical_days(g, ["feature", "date", "code"], sums=("rows",)))
+        if exact and kind == "ks":
+            ok = ~np.isnan(vals)
+            values.append(canonical_days(pd.DataFrame({"feature": name, "date": date[ok], "value": vals[ok], "rows": 1}),
+                                         ["feature", "date", "value"], sums=("rows",)))
     return {"day_cells": day_cells,
             "calibration_day_cells": canonical_days(pd.concat(cal), ["model", "date", "bin"],
                                                     sums=("rows", "pos", "prob_sum")) if cal else None,
             "feature_day_cells": canonical_days(pd.concat(parts), ["feature", "date", "code"], sums=("rows",))
             if parts else None,
+            "feature_value_cells": canonical_days(pd.concat(values), ["feature", "date", "value"], sums=("rows",))
+            if values else None,
             "feature_refs": refs, "drift_fit": drift_fit_of(config, refs)}
 
 
@@ -457,10 +470,12 @@ def drift_fit_mismatch(agg: Aggregate, config: DriftConfig) -> str:
 def board_drift_of(agg: Aggregate, config: DriftConfig | None = None):
     """:func:`evalcore.board.board_drift` from the aggregate's per-day tables (no rows).
 
-    Label and calibration lights are the row path's. The feature light is the row path's
-    with KS binned on the reference grid (``bin_error`` bounds the difference to the exact
-    KS); when ``config`` asks for another reference window than the tables were fitted
-    with, the feature light is grey and says to aggregate again.
+    Every light is the row path's: KS is exact where the rows' is (the aggregate then keeps
+    per-value counts of small data) and binned on the reference grid where the rows' is. An
+    aggregate without per-value counts evaluated where the rows would be exact bins instead
+    (``ks_method`` says so; ``bin_error`` bounds the difference). When ``config`` asks for
+    another reference window than the tables were fitted with, the feature light is grey and
+    says to aggregate again.
     """
     from .board import compose_drift
 
@@ -478,8 +493,10 @@ def board_drift_of(agg: Aggregate, config: DriftConfig | None = None):
     mismatch = drift_fit_mismatch(agg, config) if agg.feature_refs else ""
     feats = None
     if agg.feature_refs and not mismatch:
-        fc = agg.feature_day_cells
-        feats = {name: (spec, fc[fc["feature"].to_numpy() == name]) for name, spec in agg.feature_refs.items()}
+        fc, fv = agg.feature_day_cells, agg.feature_value_cells
+        feats = {name: (spec, fc[fc["feature"].to_numpy() == name],
+                        None if fv is None or spec["kind"] != "ks" else fv[fv["feature"].to_numpy() == name])
+                 for name, spec in agg.feature_refs.items()}
     report = drift_from_days(agg.day_cells, calibration=cal_frames.get(probs[0]) if probs else None, features=feats,
                              config=config)
     if mismatch:

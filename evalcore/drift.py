@@ -98,6 +98,7 @@ __all__ = [
     "drift_lights",
     "drift_from_days",
     "calibration_drift_from_days",
+    "exact_ks_applies",
     "reference_spec",
     "DAY_COLUMNS",
     "CALIBRATION_DAY_COLUMNS",
@@ -313,6 +314,18 @@ def _ks_sorted(a: np.ndarray, b: np.ndarray) -> float:
     fa = np.searchsorted(a, pooled, side="right") / a.size
     fb = np.searchsorted(b, pooled, side="right") / b.size
     return float(np.max(np.abs(fa - fb)))
+
+
+def _ks_counts(av: np.ndarray, ac: np.ndarray, bv: np.ndarray, bc: np.ndarray) -> float:
+    """:func:`_ks_sorted` from sorted distinct values and their counts (bit for bit: the same
+    integer ECDF numerators over the same pooled values)."""
+    pooled = np.union1d(av, bv)
+
+    def ecdf(v, c):
+        cum = np.concatenate([[0], np.cumsum(c)])
+        return cum[np.searchsorted(v, pooled, side="right")] / cum[-1]
+
+    return float(np.max(np.abs(ecdf(av, ac) - ecdf(bv, bc))))
 
 
 def noise_floor(n, m, c: float = 1.36):
@@ -1642,6 +1655,34 @@ def _per_day(frame: pd.DataFrame, d: _Days, column: str, width: int | None = Non
     return np.bincount(idx[keep] * width + k, weights=vals, minlength=d.n_days * width).reshape(d.n_days, width)
 
 
+def exact_ks_applies(days: pd.DataFrame, config: DriftConfig | None = None) -> bool:
+    """Whether the row path computes KS exactly for these days (``n_ref + n_cur <=
+    exact_limit`` in every window): then an aggregate needs per-value counts to match it."""
+    config = config or DriftConfig()
+    d = _days_of_table(days, config)
+    return not any(d.ref.n + w.n > config.exact_limit for w in d.cur)
+
+
+def _exact_ks(values: pd.DataFrame, d: _Days) -> np.ndarray:
+    """Exact KS per current window from (date, value, rows) of one numeric feature."""
+    idx = _day_index(values["date"], d.day0)
+    v = values["value"].to_numpy(np.float64)
+    c = values["rows"].to_numpy(np.int64)
+
+    def sample(ds, de):
+        m = (idx >= ds) & (idx < de)
+        u, inv = np.unique(v[m], return_inverse=True)
+        return u, np.bincount(inv, weights=c[m], minlength=len(u)).astype(np.int64)
+
+    rv, rc = sample(d.ref.day_start, d.ref.day_end)
+    out = np.full(len(d.cur), np.nan)
+    for j, w in enumerate(d.cur):
+        cv, cc = sample(w.day_start, w.day_end)
+        if cc.sum() and rc.sum():
+            out[j] = _ks_counts(rv, rc, cv, cc)
+    return out
+
+
 def calibration_drift_from_days(days: pd.DataFrame, calibration: pd.DataFrame, config: DriftConfig | None = None,
                                 *, n_bins: int = 10) -> CalibrationDrift:
     """:func:`calibration_drift` from rows per day and (date, bin, rows, pos, prob_sum) per
@@ -1665,17 +1706,19 @@ def drift_from_days(days: pd.DataFrame, *, calibration: pd.DataFrame | None = No
         (date, bin, rows, pos, prob_sum) per day and uniform reliability bin of the first
         probability model; None leaves calibration grey.
     features : dict or None
-        Feature -> (spec, table): ``spec`` from :func:`reference_spec` (fitted on this
-        reference window) and ``table`` (date, code, rows) with the reference's codes
-        (numeric missing values: code ``n_codes``).
+        Feature -> (spec, table) or (spec, table, values): ``spec`` from
+        :func:`reference_spec` (fitted on this reference window), ``table`` (date, code,
+        rows) with the reference's codes (numeric missing values: code ``n_codes``), and for
+        numeric features optionally ``values`` (date, value, rows) of the non-missing values,
+        which give the exact KS where the row path computes it exactly.
     config : DriftConfig, default=None
 
     Returns
     -------
     DriftReport
-        Equal to :func:`drift_lights` on the rows with KS binned (as the rows give when
-        ``n_ref + n_cur > exact_limit``): the KS is computed on the reference grid and
-        ``bin_error`` bounds its distance to the exact one.
+        Equal to :func:`drift_lights` on the rows. Where the rows would compute KS exactly
+        (:func:`exact_ks_applies`) but ``values`` are missing, KS is binned on the reference
+        grid instead (``ks_method`` says so; ``bin_error`` bounds the difference).
 
     Examples
     --------
@@ -1691,15 +1734,18 @@ def drift_from_days(days: pd.DataFrame, *, calibration: pd.DataFrame | None = No
     if features:
         names = list(features)
         cols = [c for c in (config.features if config.features is not None else names) if c in features]
+        binned = any(d.ref.n + w.n > config.exact_limit for w in d.cur) or any(
+            features[c][0]["kind"] == "ks" and (len(features[c]) < 3 or features[c][2] is None) for c in cols)
         per = []
         for name in cols:
-            spec, table = features[name]
+            spec, table = features[name][:2]
             n_codes = 2 * len(spec["edges"]) + 1 if spec["kind"] == "ks" else len(spec["levels"]) + 2
             h = _per_day(table, d, "rows", n_codes + 1, "code").astype(np.int64)
             ref_counts = h[max(d.ref.day_start, 0):min(max(d.ref.day_end, 0), d.n_days)].sum(axis=0)
-            per.append((spec["kind"], _ref_of_spec(spec, ref_counts), h, None))
+            exact = _exact_ks(features[name][2], d) if spec["kind"] == "ks" and not binned else None
+            per.append((spec["kind"], _ref_of_spec(spec, ref_counts), h, exact))
         if cols:
-            fd = _grade_features(cols, per, d, config, binned=True)
+            fd = _grade_features(cols, per, d, config, binned=binned)
     ld = _label_drift_days(_per_day(days, d, "rows").astype(np.int64), _per_day(days, d, "pos").astype(np.int64), d,
                            config, fd)
     cd = None

@@ -66,8 +66,10 @@ with tab_f:
         st.caption("Each cell: the statistic of the window ending that day, coloured by statistic ÷ red threshold. "
                    "(grey) = below its 95% noise floor, indistinguishable from sampling noise; × = too few rows to judge.")
         if fd.windows and agg:
-            st.caption("From the stored aggregate: KS is computed on the reference grid (per-day counts per bin), "
-                       "within the bound stated in each reason; the distributions below are drawn on that grid.")
+            st.caption("From the stored aggregate (per-day counts): " + (
+                "KS is exact, as from the rows." if fd.ks_method == "exact" else
+                "KS is computed on the reference grid, within the bound stated in each reason.")
+                + " The distributions below are drawn on the reference grid.")
         if fd.windows:
             a, b = st.columns([1, 2])
             worst = fd.worst if fd.worst in fd.features else fd.features[0]

@@ -183,14 +183,30 @@ def test_drift_from_an_aggregate_equals_binned_rows(demo_timed):
         np.testing.assert_array_equal(rows.drift.calibration[m].level, out.drift.calibration[m].level)
 
 
-def test_aggregate_ks_is_within_its_stated_bound_of_the_exact_ks(demo_timed):
-    """With the default exact_limit the rows give the exact KS; the aggregate's binned KS is
-    never above it and at most bin_error below (the bound the JSON states)."""
-    from evalcore.board import board_drift
+def test_small_data_aggregate_gives_the_exact_ks_of_the_rows(demo_timed):
+    """12 000 rows: the row path's KS is exact, so the aggregate keeps per-value counts and
+    gives the same statistics bit for bit (and the same JSON)."""
     from evalcore.aggregate import board_drift_of
+    from evalcore.board import board_drift
+
+    rows, agg = board_drift(demo_timed), board_drift_of(aggregate_predictions(demo_timed))
+    assert rows.report.feature.ks_method == agg.report.feature.ks_method == "exact"
+    np.testing.assert_array_equal(rows.report.feature.statistic, agg.report.feature.statistic)
+    assert rows.to_dict()["feature"] == agg.to_dict()["feature"]
+
+
+def test_aggregate_ks_is_within_its_stated_bound_of_the_exact_ks(demo_timed):
+    """An aggregate made for a small exact_limit has no per-value counts; evaluated where the
+    rows give the exact KS, it bins instead, never above the exact KS and at most bin_error
+    below (the bound the JSON states)."""
+    from evalcore.aggregate import board_drift_of
+    from evalcore.board import board_drift
+    from evalcore.drift import DriftConfig
 
     exact = board_drift(demo_timed).report.feature
-    binned = board_drift_of(aggregate_predictions(demo_timed)).report.feature
+    agg = aggregate_predictions(demo_timed, drift=DriftConfig(exact_limit=1))
+    assert agg.feature_value_cells is None
+    binned = board_drift_of(agg).report.feature
     assert exact.ks_method == "exact" and binned.ks_method == "binned"
     ks = [i for i, k in enumerate(exact.kinds) if k == "ks"]
     e, b = exact.statistic[ks], binned.statistic[ks]
