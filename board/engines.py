@@ -24,7 +24,7 @@ import pandas as pd
 
 from evalcore import InputError
 from evalcore.aggregate import (MAX_EXACT_SCORES, Aggregate, canonical_days, choose_resolution, deployed_thresholds,
-                                grid_steps)
+                                drift_fit_mismatch, grid_steps)
 from evalcore.calibration import LOG_LOSS_EPS
 from evalcore.data import MISSING_LEVEL
 
@@ -418,7 +418,8 @@ def _kind(stats, j: int, given: str) -> str:
 
 def aggregate_source(source: str, query: Query, *, engine: str = "duckdb", resolution="auto", thresholds=None,
                      scheme: str = "rows", strata_column: str | None = None, spark=None,
-                     max_exact_scores: int = MAX_EXACT_SCORES, runner=None, drift=None) -> Aggregate:
+                     max_exact_scores: int = MAX_EXACT_SCORES, runner=None, drift=None,
+                     update: Aggregate | None = None) -> Aggregate:
     """Aggregate a Parquet source (or a Spark table) with DuckDB or Spark into an Aggregate.
 
     Parameters
@@ -438,6 +439,11 @@ def aggregate_source(source: str, query: Query, *, engine: str = "duckdb", resol
         With a time column, per-day tables for the drift lights are aggregated too; the
         feature references are fitted on this config's reference window (default settings
         when None).
+    update : Aggregate, default=None
+        An aggregate of the same source and query (e.g. the one an app stored) to update
+        rather than rebuild: its cells, score kinds and resolution are kept, per-group cells
+        and drift tables too when they serve these options; only the rest is queried (for a
+        moved threshold, just the paired table — seconds instead of a full pass).
     """
     if engine not in ENGINES:
         raise InputError(f"engine must be one of {ENGINES}; got {engine!r}.")
@@ -488,37 +494,57 @@ def aggregate_source(source: str, query: Query, *, engine: str = "duckdb", resol
             r = choose_resolution(int(stats[f"nd{j}"]), kinds[m], float(stats[f"min{j}"]), float(stats[f"max{j}"]),
                                   max_exact_scores=max_exact_scores)
         res[m] = None if r is None else float(r)
+    if update is not None:
+        if list(update.models) != models:
+            raise InputError(f"update: the stored aggregate has models {update.models}, the query {models}.")
+        kinds, res = dict(update.score_kinds), dict(update.resolution)  # the paired table must use the stored bins
     base = _base_sql(query, src, quote, res, fkinds)
+    import dataclasses
+
+    if update is not None:
+        agg = dataclasses.replace(update, source={"engine": engine, "source": source},
+                                  group_cells=update.group_cells if scheme == "cluster" else None)
+        if scheme == "cluster" and update.group_cells is None:
+            agg = dataclasses.replace(agg, group_cells=_group_cells(base, run, models))
+        if query.time and (update.day_cells is None or drift_fit_mismatch(update, drift)):
+            agg = dataclasses.replace(agg, **_drift_tables(query, base, run, kinds, fkinds, stats["day_min"], drift))
+        return _with_paired(agg, query, base, run, thresholds, scheme, strata_column)
     parts = []
     for j, m in enumerate(models):
         f = run(base + cells_sql(query, j)).rename(columns={"seg_column": "column", "seg_level": "level", "rows_": "rows"})
         f.insert(0, "model", m)
         parts.append(f)
-    group_cells = None
-    if scheme == "cluster":
-        gparts = []
-        for j, m in enumerate(models):
-            g = run(base + group_sql(j)).rename(columns={"group_": "group", "rows_": "rows"})
-            g.insert(0, "model", m)
-            gparts.append(g.sort_values(["group", "score", "label"], kind="stable"))
-        group_cells = pd.concat(gparts, ignore_index=True)
     agg = Aggregate.from_frame(pd.concat(parts, ignore_index=True), score_kinds=kinds, resolution=res,
-                               weighted=bool(query.weight), group_cells=group_cells, time_column=query.time,
+                               weighted=bool(query.weight), time_column=query.time,
+                               group_cells=_group_cells(base, run, models) if scheme == "cluster" else None,
                                source={"engine": engine, "source": source})
     if query.time:
-        import dataclasses
-
         agg = dataclasses.replace(agg, **_drift_tables(query, base, run, kinds, fkinds, stats["day_min"], drift))
-    if len(models) == 2:
-        t = deployed_thresholds(agg, thresholds or {})
-        si = query.segments.index(strata_column) if scheme == "stratified" else None
-        p = run(base + paired_sql(query, t[models[0]], t[models[1]], si, scheme == "cluster"))
-        p = p.rename(columns={"group_": "group", "rows_": "rows"})
-        p = p.sort_values(["stratum", "group", "act_a", "act_b", "label"], kind="stable").reset_index(drop=True)
-        for c in ("act_a", "act_b", "label", "rows"):
-            p[c] = p[c].astype(np.int64)
-        import dataclasses
+    return _with_paired(agg, query, base, run, thresholds, scheme, strata_column)
 
-        agg = dataclasses.replace(agg, paired=p, paired_thresholds=t,
-                                  strata_column=strata_column if scheme == "stratified" else None)
-    return agg
+
+def _group_cells(base: str, run, models) -> pd.DataFrame:
+    gparts = []
+    for j, m in enumerate(models):
+        g = run(base + group_sql(j)).rename(columns={"group_": "group", "rows_": "rows"})
+        g.insert(0, "model", m)
+        gparts.append(g.sort_values(["group", "score", "label"], kind="stable"))
+    return pd.concat(gparts, ignore_index=True)
+
+
+def _with_paired(agg: Aggregate, query: Query, base: str, run, thresholds, scheme, strata_column) -> Aggregate:
+    """The paired 8-cell table of two models at the deployed thresholds (one model: unchanged)."""
+    import dataclasses
+
+    models = list(query.scores)
+    if len(models) != 2:
+        return agg
+    t = deployed_thresholds(agg, thresholds or {})
+    si = query.segments.index(strata_column) if scheme == "stratified" else None
+    p = run(base + paired_sql(query, t[models[0]], t[models[1]], si, scheme == "cluster"))
+    p = p.rename(columns={"group_": "group", "rows_": "rows"})
+    p = p.sort_values(["stratum", "group", "act_a", "act_b", "label"], kind="stable").reset_index(drop=True)
+    for c in ("act_a", "act_b", "label", "rows"):
+        p[c] = p[c].astype(np.int64)
+    return dataclasses.replace(agg, paired=p, paired_thresholds=t,
+                               strata_column=strata_column if scheme == "stratified" else None)

@@ -171,8 +171,9 @@ def default_options(query: dict) -> dict:
     return opts
 
 
-def aggregate(src: Source, query: dict, options: dict) -> Aggregate:
-    """Aggregate with DuckDB under ``options`` (see :func:`default_options`)."""
+def aggregate(src: Source, query: dict, options: dict, *, update: Aggregate | None = None) -> Aggregate:
+    """Aggregate with DuckDB under ``options`` (see :func:`default_options`); with ``update``
+    (the stored aggregate) only what those options change is queried."""
     kw = dict(resolution=options.get("resolution", "auto"), thresholds=options.get("thresholds"),
               scheme=options.get("scheme", "rows"), strata_column=options.get("strata_column"))
     if options.get("drift") is not None:
@@ -180,7 +181,7 @@ def aggregate(src: Source, query: dict, options: dict) -> Aggregate:
 
         kw["drift"] = DriftConfig.from_dict(options["drift"])
     try:
-        return aggregate_source(src.path, query_from_dict(query), engine="duckdb", **kw)
+        return aggregate_source(src.path, query_from_dict(query), engine="duckdb", update=update, **kw)
     except InputError as err:  # one problem per line, so the form lists each
         raise InputError([dataclasses.replace(p, message=line) for p in err.problems
                           for line in p.message.splitlines() if line.strip()]) from None
@@ -270,8 +271,10 @@ def reaggregation_for(agg: Aggregate, options: dict, config) -> dict | None:
     return out
 
 
-def reaggregate(rec: DatasetRecord, options: dict, roots: list[Path] | None = None) -> Aggregate:
-    """Read the dataset's path again with DuckDB under ``options``.
+def reaggregate(rec: DatasetRecord, options: dict, roots: list[Path] | None = None, *,
+                stored: Aggregate | None = None) -> Aggregate:
+    """Read the dataset's path again with DuckDB under ``options``; with the ``stored``
+    aggregate only what the options change (a moved threshold: the paired table alone).
 
     Raises
     ------
@@ -284,4 +287,4 @@ def reaggregate(rec: DatasetRecord, options: dict, roots: list[Path] | None = No
         raise InputError([Problem(code="path_gone", message=f"The source of “{rec.name}” cannot be read again: "
                                   + "; ".join(p.message for p in err.problems),
                                   fix="Restore the files at that path, or register the data again.")]) from None
-    return aggregate(src, rec.mapping, options)
+    return aggregate(src, rec.mapping, options, update=stored)

@@ -83,7 +83,7 @@ def evaluate_stored(store, dataset_id: int, table: ValueTable, config):
 
     rec = store.get_dataset(dataset_id)
     options = reaggregation_for(data, rec.options or {}, config)
-    return evaluate_aggregate(data if options is None else reaggregate(rec, options), table, config)
+    return evaluate_aggregate(data if options is None else reaggregate(rec, options, stored=data), table, config)
 
 
 def is_aggregate(data) -> bool:

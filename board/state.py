@@ -208,12 +208,12 @@ def _board(dataset_id: int, sha: str, table: str, config: str, source: str, _dat
 
 
 @st.cache_resource(max_entries=8, show_spinner="Aggregating the source again with DuckDB (new thresholds or settings) …")
-def _reaggregated(dataset_id: int, sha: str, options: str, _rec) -> Aggregate:
+def _reaggregated(dataset_id: int, sha: str, options: str, _rec, _stored) -> Aggregate:
     import json
 
     from .lake import reaggregate
 
-    return reaggregate(_rec, json.loads(options))
+    return reaggregate(_rec, json.loads(options), stored=_stored)
 
 
 def aggregate_for(data, config, *, quiet: bool = False):
@@ -230,7 +230,7 @@ def aggregate_for(data, config, *, quiet: bool = False):
         return data, "stored"
     key = json.dumps(options, sort_keys=True)
     try:
-        return _reaggregated(rec.id, rec.sha256, key, rec), key
+        return _reaggregated(rec.id, rec.sha256, key, rec, data), key
     except InputError as err:
         return None, "; ".join(p.message for p in err.problems)
 

@@ -265,3 +265,35 @@ def test_spark_submit_runs_the_cli(timed_data, tmp_path):
     assert proc.returncode == 0, proc.stderr[-2000:]
     got = json.loads(out.read_text())
     assert got["aggregate"]["engine"] == "spark" and got["drift"]["feature"]["light"] == "red"
+
+
+def test_update_requeries_only_what_changed(timed_data):
+    """Moving a threshold of a two-model board re-cuts the paired table only; the result equals
+    a full aggregation at those thresholds, field by field."""
+    import dataclasses
+
+    from board.engines import duckdb_runner
+
+    path, _ = timed_data
+    stored = aggregate_source(path, TIMED, engine="duckdb", scheme="cluster")
+    src, quote, run = duckdb_runner(path)
+    asked = []
+
+    def counting(sql):
+        asked.append(sql)
+        return run(sql)
+
+    counting.feature_codes = run.feature_codes
+    moved = {"old": 0.3, "new": 0.2}
+    got = aggregate_source(path, TIMED, engine="duckdb", scheme="cluster", thresholds=moved, update=stored,
+                           runner=(src, quote, counting))
+    want = aggregate_source(path, TIMED, engine="duckdb", scheme="cluster", thresholds=moved)
+    for f in dataclasses.fields(want):
+        a, b = getattr(want, f.name), getattr(got, f.name)
+        if isinstance(a, pd.DataFrame):
+            pd.testing.assert_frame_equal(a, b, check_exact=True)
+        else:
+            assert a == b, f.name
+    assert got.paired_thresholds == moved and stored.paired_thresholds == {"old": 0.5, "new": 0.5}
+    # the schema and stats passes plus the paired table: no cells, group or drift pass
+    assert len(asked) == 3 and "act_a" in asked[-1]
