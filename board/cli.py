@@ -77,6 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--engine", choices=["pandas", "duckdb", "spark"], default="pandas",
                    help="pandas: load the file (fits in memory); duckdb: aggregate Parquet files/globs larger than "
                         "memory; spark: aggregate Parquet or a table name on a Spark cluster")
+    e.add_argument("--memory-limit", default=None, metavar="SIZE",
+                   help="duckdb: memory limit such as 4GB; past it DuckDB spills to a temporary folder on disk")
     e.add_argument("--resolution", default="auto", metavar="R",
                    help="score grid of the duckdb/spark aggregate: auto (exact up to 20000 distinct scores, else "
                         "1e-4), none (exact) or a number")
@@ -201,7 +203,8 @@ def _evaluate_engine(args, table, config):
 
     agg = aggregate_source(str(args.predictions), query, engine=args.engine, resolution=resolution,
                            thresholds=config.thresholds, scheme=config.scheme, strata_column=config.strata_column,
-                           drift=DriftConfig.from_dict(config.drift) if config.drift else None)
+                           drift=DriftConfig.from_dict(config.drift) if config.drift else None,
+                           memory_limit=args.memory_limit)
     return evaluate_aggregate(agg, table, config)
 
 

@@ -419,7 +419,7 @@ def _kind(stats, j: int, given: str) -> str:
 def aggregate_source(source: str, query: Query, *, engine: str = "duckdb", resolution="auto", thresholds=None,
                      scheme: str = "rows", strata_column: str | None = None, spark=None,
                      max_exact_scores: int = MAX_EXACT_SCORES, runner=None, drift=None,
-                     update: Aggregate | None = None) -> Aggregate:
+                     update: Aggregate | None = None, memory_limit: str | None = None) -> Aggregate:
     """Aggregate a Parquet source (or a Spark table) with DuckDB or Spark into an Aggregate.
 
     Parameters
@@ -444,6 +444,8 @@ def aggregate_source(source: str, query: Query, *, engine: str = "duckdb", resol
         rather than rebuild: its cells, score kinds and resolution are kept, per-group cells
         and drift tables too when they serve these options; only the rest is queried (for a
         moved threshold, just the paired table — seconds instead of a full pass).
+    memory_limit : str, default=None
+        DuckDB's memory limit (e.g. "4GB"); past it DuckDB spills to disk.
     """
     if engine not in ENGINES:
         raise InputError(f"engine must be one of {ENGINES}; got {engine!r}.")
@@ -454,7 +456,7 @@ def aggregate_source(source: str, query: Query, *, engine: str = "duckdb", resol
     if scheme == "stratified" and strata_column not in query.segments:
         raise InputError(f"stratified bootstrap by {strata_column!r}: pass it as a --segment column too.")
     if runner is None:
-        runner = duckdb_runner(source) if engine == "duckdb" else spark_runner(source, spark=spark)
+        runner = duckdb_runner(source, memory_limit=memory_limit) if engine == "duckdb" else spark_runner(source, spark=spark)
     src, quote, run = runner
     from evalcore.drift import DriftConfig
 
