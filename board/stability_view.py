@@ -260,11 +260,13 @@ def progress_panel(kind: str) -> None:
 def finished_or_stop(kind: str, settings: dict, *, hint: str):
     """The page's run panel: progress while a job runs, then its last finished result — or the
     ``hint`` and ``st.stop()`` when there is none yet. Says so when the settings changed since."""
-    if running(kind) is not None:
+    busy = running(kind) is not None
+    if busy:
         progress_panel(kind)
     done = result(kind)
     if done is None:
-        st.info(hint)
+        if not busy:  # while the first run works, its progress bar is the message
+            st.info(hint)
         st.stop()
     key, value = done
     if key != run_key(settings):
