@@ -58,6 +58,7 @@ from .bootstrap import (
     _Design,
     _jackknife,
     _MAX_JACKKNIFE_WORK,
+    _collapse,
     _replicates,
     _summarise,
     _units_design,
@@ -662,8 +663,9 @@ def _cluster_design(group, key, weight, n_keys: int) -> _Design:
     if n_keys <= 64:
         gk = gk.toarray()
     full = np.asarray(gk.sum(axis=0)).ravel().astype(float)
-    return _Design(scheme="cluster", n_keys=n_keys, strata=((0, n_groups, n_groups),), p=np.full(n_groups, 1.0 / n_groups),
-                   mult=np.ones(n_groups, np.int64), unit_key=None, unit_w=None, group_keys=gk, full=full)
+    return _collapse(_Design(scheme="cluster", n_keys=n_keys, strata=((0, n_groups, n_groups),),
+                             p=np.full(n_groups, 1.0 / n_groups), mult=np.ones(n_groups, np.int64), unit_key=None,
+                             unit_w=None, group_keys=gk, full=full))
 
 
 def _design_for(agg: Aggregate, model: str, config, keyfn, n_keys: int) -> _Design:

@@ -665,6 +665,7 @@ class _Design:
     group_keys: np.ndarray | None  # cluster: (n_units, n_keys) dense or csr per-group totals
     full: np.ndarray  # key totals of the original data
     unique_keys: bool = False  # rows scheme with one unit per key: scatter instead of a sparse product
+    collapsed: bool = False  # cluster: units are classes of groups with one key profile (multinomial draws)
 
     @property
     def n_units(self) -> int:
@@ -763,14 +764,38 @@ def _design(keys: np.ndarray, n_keys: int, w: np.ndarray, strata, groups) -> _De
     for a, b, m in strata_t:
         p[a:b] = 1.0 / m
     full = np.asarray(gk.sum(axis=0)).ravel().astype(float)
-    return _Design(scheme=scheme, n_keys=n_keys, strata=strata_t, p=p, mult=np.ones(n_groups, np.int64),
-                   unit_key=None, unit_w=None, group_keys=gk, full=full)
+    return _collapse(_Design(scheme=scheme, n_keys=n_keys, strata=strata_t, p=p, mult=np.ones(n_groups, np.int64),
+                             unit_key=None, unit_w=None, group_keys=gk, full=full))
+
+
+def _collapse(design: _Design) -> _Design:
+    """A cluster design with few keys (dense per-group totals), its groups merged into classes
+    of identical key profiles. Drawing m groups uniformly with replacement and summing their
+    profiles has the distribution of drawing class counts ~ Multinomial(m, size / m) times
+    the profiles, so replicates cost O(classes), not O(groups); the jackknife leaves one group
+    of a class out, with the class size as multiplicity. Sparse designs (the re-optimising
+    bootstrap, whose profiles are nearly all distinct) are returned as they are."""
+    g = design.group_keys
+    if design.scheme not in ("cluster", "stratified cluster") or sparse.issparse(g) or design.collapsed:
+        return design
+    profiles, strata, p, mult = [], [], [], []
+    start = 0
+    for a, z, m in design.strata:
+        prof, size = np.unique(g[a:z], axis=0, return_counts=True)
+        profiles.append(prof)
+        strata.append((start, start + len(prof), int(m)))
+        p.append(size / m)
+        mult.append(size.astype(np.int64))
+        start += len(prof)
+    return _Design(scheme=design.scheme, n_keys=design.n_keys, strata=tuple(strata), p=np.concatenate(p),
+                   mult=np.concatenate(mult), unit_key=None, unit_w=None, group_keys=np.concatenate(profiles),
+                   full=design.full, collapsed=True)
 
 
 def _draw(design: _Design, gens, b: int) -> np.ndarray:
     counts = np.zeros((b, design.n_units), np.int64)
     for (a, z, m), g in zip(design.strata, gens):
-        if design.unit_key is None:
+        if design.unit_key is None and not design.collapsed:
             # cluster: m groups drawn uniformly with replacement — m uniform integers per
             # replicate are that multinomial, and much cheaper than m binomial splits
             u = z - a

@@ -617,3 +617,38 @@ def test_one_class_replicates_under_a_production_prevalence_are_undefined_not_un
     assert np.isfinite(r.low) and np.isfinite(r.high)
     plain = ev_interval(y, s, t.with_amounts(prevalence=None), threshold=0.5, n_resamples=500, rng=0)
     assert plain.n_undefined == 0
+
+
+def test_collapsed_cluster_design_draws_what_uniform_group_draws_draw():
+    """Groups with the same key profile are merged into classes drawn by a multinomial: the
+    key totals have the distribution of m uniform group draws (checked on means, covariance
+    and a KS test of one key), and the jackknife values repeat each group's value once."""
+    import dataclasses
+
+    from evalcore.bootstrap import _collapse, _design, _draw, _jackknife
+
+    rng = np.random.default_rng(5)
+    n_groups, n = 400, 2000
+    groups = np.unique(rng.integers(0, n_groups, n), return_inverse=True)[1]  # codes 0..G-1, as factorized ids
+    keys = rng.integers(0, 4, n)
+    full = _design(keys, 4, np.ones(n), None, groups)
+    assert full.collapsed and full.n_units < n_groups  # e.g. many groups of one row share a profile
+    g = np.zeros((groups.max() + 1, 4))  # the same groups drawn one by one (the design before collapsing)
+    np.add.at(g, (groups, keys), 1.0)
+    plain = dataclasses.replace(full, group_keys=g, p=np.full(len(g), 1 / len(g)), mult=np.ones(len(g), np.int64),
+                                strata=((0, len(g), len(g)),), collapsed=False)
+    a = full.keys(_draw(full, np.random.default_rng([1]).spawn(1), 20_000))
+    b = plain.keys(_draw(plain, np.random.default_rng([2]).spawn(1), 20_000))
+    np.testing.assert_allclose(a.mean(axis=0), full.full, rtol=0.01)
+    np.testing.assert_allclose(b.mean(axis=0), full.full, rtol=0.01)
+    # covariance of m uniform group draws: m * (mean of g g^T - mu mu^T)
+    mu = g.mean(axis=0)
+    theory = len(g) * (g.T @ g / len(g) - np.outer(mu, mu))
+    np.testing.assert_allclose(np.cov(a.T), theory, atol=15)  # sampling SE of a covariance here: about 4
+    np.testing.assert_allclose(np.cov(b.T), theory, atol=15)
+    assert stats.ks_2samp(a[:, 0], b[:, 0]).pvalue > 0.01
+    # jackknife: each class's leave-one-group-out value, repeated class-size times, is the plain one
+    stat = lambda k: {"t": k[:, 0] / k.sum(axis=1)}  # noqa: E731
+    ja, jb = _jackknife(full, stat, ["t"])["t"], _jackknife(plain, stat, ["t"])["t"]
+    np.testing.assert_allclose(np.sort(np.repeat(ja, full.mult)), np.sort(jb))
+    assert _collapse(full) is full
