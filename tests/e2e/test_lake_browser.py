@@ -1,5 +1,6 @@
 """A dataset registered by path, in a real browser at 1920×1080: the form, the board on the
-stored aggregate, and the Stability page saying it needs rows."""
+stored aggregate, the Drift page's drill-down from per-day counts, and the Stability page
+saying it needs rows."""
 
 import pytest
 from playwright.sync_api import expect
@@ -57,6 +58,14 @@ def test_register_a_path_and_read_the_board(browser, lake_server):
     expect(page.get_by_text("aggregate of 3,000 rows from", exact=False).first).to_be_visible()
     page.wait_for_timeout(1000)
     shot(page, "lake-board")
+
+    # Drift on the aggregate: the lights and the per-window distribution drill-down, no rows needed
+    page.get_by_test_id("stSidebarNavItems").get_by_role("link", name="Drift", exact=True).click()
+    wait_for_app(page)
+    expect(page.get_by_text("From the stored aggregate", exact=False)).to_be_visible(timeout=60_000)
+    expect(page.locator(".st-key-drift_distribution .js-plotly-plot")).to_be_visible(timeout=60_000)
+    page.wait_for_timeout(1000)
+    shot(page, "lake-drift")
 
     page.get_by_role("link", name="Stability").click()
     wait_for_app(page)
