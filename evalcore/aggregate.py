@@ -72,7 +72,7 @@ from .drift import (DriftConfig, DriftReport, Light, _as_time, _bin_index as _ca
 from .value import SegmentCurves, ValueTable, _point_index, _price, auc_from_counts, price_curve
 
 __all__ = ["Aggregate", "CELL_COLUMNS", "MAX_EXACT_SCORES", "aggregate_predictions", "choose_resolution",
-           "bin_representative", "evaluate_aggregate", "counts_of", "reliability_of", "board_drift_of", "drift_fit_of", "drift_fit_mismatch",
+           "bin_representative", "evaluate_aggregate", "counts_of", "reliability_of", "board_drift_of", "drift_fit_of", "drift_fit_mismatch", "calibration_intervals_of",
            "canonical_days"]
 
 MAX_EXACT_SCORES = 20_000  # as evalcore.board: more distinct scores than this -> a stated resolution
@@ -591,6 +591,72 @@ def reliability_of(part: pd.DataFrame, *, n_bins: int = 10, strategy: str = "uni
                        log_loss_clip=LOG_LOSS_EPS, ece=_ece_from_sums(W, WY, WP), oe_ratio=float(oe),
                        slope=float(slope), intercept=float(intercept), n=N, n_pos=n_pos,
                        n_rows=int(part["rows"].sum()), undefined=undefined)
+
+
+def calibration_intervals_of(part: pd.DataFrame, *, resolution, weighted: bool, n_bins: int = 10,
+                             strategy: str = "uniform", n_resamples: int = 200, level: float = 0.95,
+                             rng=0) -> tuple[dict, str]:
+    """:func:`evalcore.calibration.calibration_intervals` from the cells of one model.
+
+    Rows are resampled with replacement as in the row path; a cell stands for ``rows``
+    identical rows when its scores are exact (``resolution`` None) and unweighted, so drawing
+    cell counts ~ Multinomial(n, rows / n) is the row bootstrap in distribution (not the same
+    random stream). Slope and intercept: the Wald interval of the logistic fit on the cells,
+    equal to the rows'. Otherwise the cells hide the rows' scores or weights: every interval
+    is (NaN, NaN) and the reason (second value) says why.
+
+    Examples
+    --------
+    >>> cells = pd.DataFrame({"score": [0.2, 0.2, 0.8, 0.8], "label": [0, 1, 0, 1], "rows": [40, 10, 10, 40]})
+    >>> ci, why = calibration_intervals_of(cells, resolution=None, weighted=False, n_resamples=100)
+    >>> lo, hi = ci["brier"]; bool(lo < 0.16 < hi), why   # Brier of the rows: (40·0.04 + 10·0.64) · 2 / 100
+    (True, '')
+    """
+    from .calibration import _INTERVAL_METRICS, _clip, _wald_slope_intercept
+
+    nan = (float("nan"), float("nan"))
+    if resolution is not None:
+        return {m: nan for m in _INTERVAL_METRICS}, (f"scores were binned to {resolution:g}, so a cell's rows have "
+                                                      "different probabilities: the row bootstrap cannot be replayed")
+    if weighted:
+        return {m: nan for m in _INTERVAL_METRICS}, "weighted rows: a cell's weights are summed, the row bootstrap needs each"
+    s = part["score"].to_numpy(np.float64)
+    y = part["label"].to_numpy(np.float64)
+    mult = part["rows"].to_numpy(np.int64)
+    keep = mult > 0
+    s, y, mult = s[keep], y[keep], mult[keep]
+    n = int(mult.sum())
+    if strategy == "uniform":
+        edges = _uniform_edges(n_bins)
+    else:
+        order = np.argsort(s, kind="stable")
+        edges = np.unique(_quantile_of_counts(s[order], mult[order], np.arange(n_bins + 1, dtype=np.float64) / n_bins))
+    k = max(len(edges) - 1, 1)
+    onehot = np.zeros((len(s), k))
+    onehot[np.arange(len(s)), np.clip(np.searchsorted(edges, s, side="right") - 1, 0, k - 1)] = 1.0
+    pc = _clip(s)
+    br, ll = (s - y) ** 2, -(y * np.log(pc) + (1 - y) * np.log1p(-pc))
+    gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+    out = {m: [] for m in ("brier", "log_loss", "ece", "oe_ratio")}
+    batch = max(1, min(n_resamples, 2_000_000 // max(len(s), 1)))
+    done = 0
+    while done < n_resamples:
+        b = min(batch, n_resamples - done)
+        c = gen.multinomial(n, mult / n, size=b).astype(np.float64)
+        wy, wp = c @ y, c @ s
+        out["brier"].append(c @ br / n)
+        out["log_loss"].append(c @ ll / n)
+        out["oe_ratio"].append(np.where(wp > 0, wy / np.where(wp > 0, wp, 1.0), np.nan))
+        out["ece"].append(np.abs((c * y) @ onehot - (c * s) @ onehot).sum(axis=1) / n)
+        done += b
+    alpha = (1.0 - level) / 2.0
+    result = {}
+    for m, parts in out.items():
+        v = np.concatenate(parts)
+        v = v[np.isfinite(v)]
+        result[m] = nan if len(v) < max(1, n_resamples / 2) else tuple(float(q) for q in np.quantile(v, [alpha, 1 - alpha]))
+    result.update(_wald_slope_intercept(_logit(s), y, mult.astype(np.float64), level))
+    return result, ""
 
 
 # --------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from board import aggregate_view, charts, services, state, ui
 from board import charts_calibration as cc
 from evalcore import (InputError, auc_from_counts, calibration_intervals, cross_fit_calibration, price_curve, reliability,
                       score_counts, segment_calibration)
-from evalcore.aggregate import reliability_of
+from evalcore.aggregate import calibration_intervals_of, reliability_of
 
 SEED = 0  # bootstrap and fold shuffle: the same numbers on every run
 N_RESAMPLES = 200
@@ -21,8 +21,14 @@ STRATEGIES = {"uniform": "uniform (equal-width)", "quantile": "quantile (equal-c
 # Cached by (dataset id, file hash, model, options); the Predictions argument is not hashed.
 @st.cache_resource(max_entries=32, show_spinner="Computing calibration and its bootstrap intervals …")
 def _calibration(ds, sha, model, n_bins, strategy, _preds):
-    if services.is_aggregate(_preds):  # bins from the cells' sums; the intervals resample rows
-        return reliability_of(_preds.part(model), n_bins=n_bins, strategy=strategy), {}
+    if services.is_aggregate(_preds):  # bins from the cells' sums; intervals from exact, unweighted cells
+        part = _preds.part(model)
+        ci, why = calibration_intervals_of(part, resolution=_preds.resolution[model], weighted=_preds.weighted,
+                                           n_bins=n_bins, strategy=strategy, n_resamples=N_RESAMPLES, rng=SEED)
+        rel = reliability_of(part, n_bins=n_bins, strategy=strategy)
+        if why:
+            rel.undefined["intervals"] = why
+        return rel, ci
     y, p, w = _preds.y_true, _preds.scores[model], _preds.sample_weight
     rel = reliability(y, p, sample_weight=w, n_bins=n_bins, strategy=strategy)
     ci = calibration_intervals(y, p, sample_weight=w, n_bins=n_bins, strategy=strategy, n_resamples=N_RESAMPLES, rng=SEED)
@@ -101,7 +107,8 @@ for col, m in zip(st.columns(len(models)), models):
         ui.undefined_notes({k: v for k, v in rel.undefined.items() if k != "bins"}, prefix=f"{m}: ")
 if probs and agg:
     st.caption("From the stored aggregate: bins, Brier, log loss, ECE and O/E from the cells' sums (exact); slope and "
-               "intercept fitted on the cells. Intervals show — : they resample rows, and only counts were stored.")
+               f"intercept fitted on the cells. Intervals: {N_RESAMPLES} bootstrap resamples of the rows the cells stand "
+               "for (exact scores, no weights; otherwise — with the reason below); slope and intercept: Wald.")
 elif probs:
     st.caption(f"Intervals: 95% percentile bootstrap over rows ({N_RESAMPLES} resamples, seed {SEED}, bin edges fixed); "
                "slope and intercept: Wald, from the logistic fit. Per-bin bars: Wilson intervals."

@@ -218,6 +218,15 @@ def test_calibration_page(on_aggregate):
     at = open_page("views/calibration.py")
     brier = brier_score_loss(frame.is_fraud, frame.score_old)
     assert _metric(at, "Brier") == f"{brier:.4g}"
+    # exact unweighted cells: the interval is the cell bootstrap's (seed 0, 200 resamples), not —
+    from evalcore.aggregate import aggregate_predictions, calibration_intervals_of
+    from evalcore.data import ColumnMapping, validate
+
+    cells = aggregate_predictions(validate(frame, ColumnMapping.from_dict(demo.DEMO_MAPPING)), resolution=None)
+    ci, why = calibration_intervals_of(cells.part("old"), resolution=None, weighted=False, n_resamples=200, rng=0)
+    card = next(m for m in at.metric if m.label == "Brier")
+    assert why == "" and card.delta == f"95% CI {ci['brier'][0]:.4g} – {ci['brier'][1]:.4g}"
+    assert ci["brier"][0] < brier < ci["brier"][1]
     assert any("Cross-fitted recalibration needs rows" in i for i in _infos(at))
     seg = at.dataframe[0].value  # per segment level from the cells
     assert int(seg["n_rows"].sum()) == N

@@ -241,3 +241,27 @@ def test_drift_without_time_is_undefined_with_a_reason(demo_preds):
     with pytest.raises(InputError, match="time column"):
         board_drift_of(agg)
     assert evaluate_aggregate(agg, TABLE, BoardConfig(n_resamples=0)).drift_undefined.startswith("no time column")
+
+
+def test_calibration_intervals_from_exact_cells_match_the_row_bootstrap(demo_preds):
+    """Exact unweighted cells are rows repeated: the cell bootstrap is the row bootstrap in
+    distribution (intervals agree within Monte Carlo error), and the Wald slope/intercept
+    intervals are the rows' (the same likelihood)."""
+    from evalcore.aggregate import calibration_intervals_of
+    from evalcore.calibration import calibration_intervals
+
+    agg = aggregate_predictions(demo_preds, resolution=None)
+    for strategy in ("uniform", "quantile"):
+        rows = calibration_intervals(demo_preds.y_true, demo_preds.scores["new"], strategy=strategy, n_resamples=2000,
+                                     rng=1)
+        got, why = calibration_intervals_of(agg.part("new"), resolution=None, weighted=False, strategy=strategy,
+                                            n_resamples=2000, rng=2)
+        assert why == ""
+        for m in ("brier", "log_loss", "ece", "oe_ratio"):
+            width = rows[m][1] - rows[m][0]
+            assert abs(got[m][0] - rows[m][0]) < 0.1 * width and abs(got[m][1] - rows[m][1]) < 0.1 * width, m
+        for m in ("slope", "intercept"):
+            np.testing.assert_allclose(got[m], rows[m], rtol=1e-5)
+    binned = aggregate_predictions(demo_preds, resolution=1e-3)
+    got, why = calibration_intervals_of(binned.part("new"), resolution=1e-3, weighted=False)
+    assert "binned" in why and all(np.isnan(v).all() for v in got.values())
