@@ -504,6 +504,10 @@ def aggregate_source(source: str, query: Query, *, engine: str = "duckdb", resol
     import dataclasses
 
     if update is not None:
+        n_stored = update.totals()[2]
+        if int(stats["n"]) != n_stored:
+            raise InputError(f"{source} now has {int(stats['n']):,} rows; the aggregate being updated was made from "
+                             f"{n_stored:,}: the source changed, so aggregate it afresh.")
         agg = dataclasses.replace(update, source={"engine": engine, "source": source},
                                   group_cells=update.group_cells if scheme == "cluster" else None)
         if scheme == "cluster" and update.group_cells is None:

@@ -227,7 +227,8 @@ def register(store: Store, user, *, name: str, path: str, query: dict, roots: li
     n, n_pos, n_rows = agg.totals()
     report = {"n_rows": n_rows, "positive_rate": n_pos / n if n > 0 else None, "models": agg.models,
               "score_kinds": dict(agg.score_kinds), "resolution": dict(agg.resolution), "files": len(src.files),
-              "source": src.path, "segments": list(agg.segments), "engine": "duckdb"}
+              "source": src.path, "segments": list(agg.segments), "engine": "duckdb",
+              "fingerprint": fingerprint(src.files)}
     rec = store.save_aggregate_dataset(name=name.strip(), source_path=src.path, query=dict(query), options=options,
                                        raw=raw, report=report, n_rows=n_rows, uploader=user.username)
     store.append_audit(user.username, AUDIT_ACTION, rec.name, {"dataset_id": rec.id, "sha256": rec.sha256,
@@ -279,7 +280,8 @@ def reaggregate(rec: DatasetRecord, options: dict, roots: list[Path] | None = No
     Raises
     ------
     evalcore.InputError
-        The path is gone, unreadable or no longer under an allowed root.
+        The path is gone, unreadable or no longer under an allowed root, or its files changed
+        since registration (a new cut would not match the stored counts).
     """
     try:
         src = resolve_source(rec.source_path, roots)
@@ -287,4 +289,23 @@ def reaggregate(rec: DatasetRecord, options: dict, roots: list[Path] | None = No
         raise InputError([Problem(code="path_gone", message=f"The source of “{rec.name}” cannot be read again: "
                                   + "; ".join(p.message for p in err.problems),
                                   fix="Restore the files at that path, or register the data again.")]) from None
+    then, now = rec.report.get("fingerprint"), fingerprint(src.files)
+    if then is not None and then != now:
+        before, after = {f[0]: f for f in then}, {f[0]: f for f in now}
+        added = len(set(after) - set(before))
+        removed = len(set(before) - set(after))
+        changed = sum(1 for k in set(before) & set(after) if before[k] != after[k])
+        raise InputError([Problem(code="path_changed", message=(
+            f"The files of “{rec.name}” changed since it was registered ({added} added, {removed} removed, {changed} "
+            "modified): counts cut from them now would not match the stored aggregate."),
+            fix="Register the path again to evaluate the current files (the stored dataset keeps the old numbers).")])
     return aggregate(src, rec.mapping, options, update=stored)
+
+
+def fingerprint(files) -> list:
+    """[path, size, mtime_ns] of each matched file: what a re-read must still find."""
+    out = []
+    for f in files:
+        st_ = os.stat(f)
+        out.append([f, int(st_.st_size), int(st_.st_mtime_ns)])
+    return out

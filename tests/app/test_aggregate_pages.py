@@ -192,6 +192,18 @@ def test_board_at_other_thresholds_reaggregates_from_the_path(on_aggregate):
     assert _metric(at, "EV new @ 0.2") == _eur(_curve(frame, "new").ev_at(0.2))
 
 
+def test_changed_files_are_not_mixed_with_the_stored_counts(on_aggregate):
+    """New rows under the registered path: a re-cut at other thresholds would count rows the
+    stored cells never saw, so the board says the files changed and keeps the stored numbers."""
+    open_page, rec, frame, root = on_aggregate
+    more = pd.concat([frame, frame.head(100)], ignore_index=True)
+    more.to_parquet(root / "demo.parquet")  # rewritten with 100 more rows
+    at = open_page("views/board.py", committed_threshold_new=0.3)
+    warning = next(w.value for w in at.warning if "source was not read again" in w.value)
+    assert "changed since it was registered (0 added, 0 removed, 1 modified)" in warning
+    assert _metric(at, "EV new @ 0.3") == _eur(_curve(frame, "new").ev_at(0.3))  # the stored rows, not the new ones
+
+
 def test_threshold_page_curves_from_counts(on_aggregate):
     open_page, rec, frame, _ = on_aggregate
     at = open_page("views/threshold_value.py")

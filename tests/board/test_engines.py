@@ -309,3 +309,14 @@ def test_spark_reads_a_table_name(timed_data, spark):
                                                                                segments=SEGS, group="customer_id")),
                                 resolution=None)
     pd.testing.assert_frame_equal(ref.cells[COUNT_COLUMNS], got.cells[COUNT_COLUMNS], check_exact=True)
+
+
+def test_update_refuses_a_source_that_changed(timed_data, tmp_path):
+    """An aggregate is only updated from the rows it was made of: a source with other rows is refused."""
+    path, _ = timed_data
+    stored = aggregate_source(path, TIMED, engine="duckdb")
+    other = tmp_path / "more.parquet"
+    f = pd.read_parquet(path)
+    pd.concat([f, f.head(10)]).to_parquet(other)
+    with pytest.raises(InputError, match="now has 12,010 rows; the aggregate being updated was made from 12,000"):
+        aggregate_source(str(other), TIMED, engine="duckdb", thresholds={"old": 0.3}, update=stored)
