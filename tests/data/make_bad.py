@@ -47,6 +47,19 @@ def _replace(lines: list[str], line_no: int, column: int, value: str) -> None:
     lines[line_no - 1] = ",".join(fields)
 
 
+def _edited(*edits: tuple[int, int, str], n: int = 12) -> str:
+    """The CSV of ``_base(n)`` with each ``(line_no, column, value)`` edit applied (see ``_replace``)."""
+    lines = _base(n)
+    for line_no, column, value in edits:
+        _replace(lines, line_no, column, value)
+    return _csv(lines)
+
+
+def _column(column: int, value_of_line, n: int = 12) -> str:
+    """The CSV of ``_base(n)`` with field ``column`` of every data line set to ``value_of_line(line_no)``."""
+    return _edited(*((i, column, value_of_line(i)) for i in range(2, n + 2)), n=n)
+
+
 def _parquet(columns: dict, names: list[str] | None = None) -> bytes:
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -102,67 +115,34 @@ def cases() -> list[dict]:
     add("bad_score_kind.csv", _csv(_base()), {**M, "score_kinds": {"A": "logit"}}, ["score_kind_invalid"])
 
     # --- label -----------------------------------------------------------------------
-    lines = _base()
-    _replace(lines, 3, 0, "2")
-    _replace(lines, 8, 0, "2")
-    add("label_three_values.csv", _csv(lines), M, ["label_not_binary"])
-    lines = _base()
-    for i in range(2, len(lines) + 1):
-        _replace(lines, i, 0, "0")
-    add("label_one_class.csv", _csv(lines), M, ["label_one_class"])
-    lines = _base()
-    for i in range(2, len(lines) + 1):
-        _replace(lines, i, 0, "fraud" if i % 3 == 0 else "ok")
-    add("string_labels_no_positive.csv", _csv(lines), M, ["positive_not_chosen"])
-    lines = _base()
-    for i in range(2, len(lines) + 1):
-        _replace(lines, i, 0, "yes" if i % 3 == 0 else "no")
-    add("positive_not_present.csv", _csv(lines), {**M, "positive": "bad"}, ["positive_not_found"])
-    lines = _base()
-    _replace(lines, 4, 0, "")
-    _replace(lines, 7, 0, "NA")
-    add("missing_labels.csv", _csv(lines), M, ["label_missing"], rows={"label_missing": [4, 7]})
+    add("label_three_values.csv", _edited((3, 0, "2"), (8, 0, "2")), M, ["label_not_binary"])
+    add("label_one_class.csv", _column(0, lambda i: "0"), M, ["label_one_class"])
+    add("string_labels_no_positive.csv", _column(0, lambda i: "fraud" if i % 3 == 0 else "ok"), M,
+        ["positive_not_chosen"])
+    add("positive_not_present.csv", _column(0, lambda i: "yes" if i % 3 == 0 else "no"), {**M, "positive": "bad"},
+        ["positive_not_found"])
+    add("missing_labels.csv", _edited((4, 0, ""), (7, 0, "NA")), M, ["label_missing"], rows={"label_missing": [4, 7]})
 
     # --- scores ----------------------------------------------------------------------
-    lines = _base()
-    _replace(lines, 5, 1, "")
-    _replace(lines, 9, 1, "NaN")
-    add("nan_scores.csv", _csv(lines), M, ["score_missing"], rows={"score_missing": [5, 9]})
-    lines = _base()
-    _replace(lines, 3, 2, "inf")
-    _replace(lines, 6, 2, "-inf")
-    add("inf_scores.csv", _csv(lines), M, ["score_not_finite"], rows={"score_not_finite": [3, 6]})
-    lines = _base()
-    _replace(lines, 10, 1, "high")
-    add("text_in_score.csv", _csv(lines), M, ["score_not_numeric"], rows={"score_not_numeric": [10]})
-    lines = _base()
-    _replace(lines, 6, 2, "1.3")
-    add("probability_1_3.csv", _csv(lines), {**M, "score_kinds": {"B": "probability"}}, ["probability_out_of_range"],
-        rows={"probability_out_of_range": [6]})
+    add("nan_scores.csv", _edited((5, 1, ""), (9, 1, "NaN")), M, ["score_missing"], rows={"score_missing": [5, 9]})
+    add("inf_scores.csv", _edited((3, 2, "inf"), (6, 2, "-inf")), M, ["score_not_finite"],
+        rows={"score_not_finite": [3, 6]})
+    add("text_in_score.csv", _edited((10, 1, "high")), M, ["score_not_numeric"], rows={"score_not_numeric": [10]})
+    add("probability_1_3.csv", _edited((6, 2, "1.3")), {**M, "score_kinds": {"B": "probability"}},
+        ["probability_out_of_range"], rows={"probability_out_of_range": [6]})
     add("decision_not_binary.csv", _csv(_base()), {**M, "score_kinds": {"A": "decision"}}, ["decision_not_binary"])
 
     # --- weight, time, group, segment --------------------------------------------------
-    lines = _base()
-    _replace(lines, 5, 6, "-2")
-    add("negative_weight.csv", _csv(lines), {**M, "weight": "weight"}, ["weight_invalid"], rows={"weight_invalid": [5]})
-    lines = _base()
-    _replace(lines, 8, 6, "")
-    add("nan_weight.csv", _csv(lines), {**M, "weight": "weight"}, ["weight_invalid"], rows={"weight_invalid": [8]})
-    lines = _base()
-    for i in range(2, len(lines) + 1):
-        _replace(lines, i, 6, "0")
-    add("weight_all_zero.csv", _csv(lines), {**M, "weight": "weight"}, ["weight_all_zero"])
-    lines = _base()
-    _replace(lines, 4, 4, "2025-02-30")
-    _replace(lines, 11, 4, "next tuesday")
-    add("unparseable_dates.csv", _csv(lines), {**M, "time": "application_date"}, ["time_unparseable"],
-        rows={"time_unparseable": [4, 11]})
-    lines = _base()
-    _replace(lines, 6, 4, "")
-    add("missing_dates.csv", _csv(lines), {**M, "time": "application_date"}, ["time_missing"], rows={"time_missing": [6]})
-    lines = _base()
-    _replace(lines, 12, 5, "")
-    add("group_missing.csv", _csv(lines), {**M, "group": "customer_id"}, ["group_missing"], rows={"group_missing": [12]})
+    add("negative_weight.csv", _edited((5, 6, "-2")), {**M, "weight": "weight"}, ["weight_invalid"],
+        rows={"weight_invalid": [5]})
+    add("nan_weight.csv", _edited((8, 6, "")), {**M, "weight": "weight"}, ["weight_invalid"], rows={"weight_invalid": [8]})
+    add("weight_all_zero.csv", _column(6, lambda i: "0"), {**M, "weight": "weight"}, ["weight_all_zero"])
+    add("unparseable_dates.csv", _edited((4, 4, "2025-02-30"), (11, 4, "next tuesday")), {**M, "time": "application_date"},
+        ["time_unparseable"], rows={"time_unparseable": [4, 11]})
+    add("missing_dates.csv", _edited((6, 4, "")), {**M, "time": "application_date"}, ["time_missing"],
+        rows={"time_missing": [6]})
+    add("group_missing.csv", _edited((12, 5, "")), {**M, "group": "customer_id"}, ["group_missing"],
+        rows={"group_missing": [12]})
     lines = ["is_fraud,score_old,zip"] + [f"{i % 2},{(i % 10) / 10},{10000 + i}" for i in range(150)]
     add("segment_too_many_levels.csv", _csv(lines), {"label": "is_fraud", "scores": {"A": "score_old"}, "segments": ["zip"]},
         ["segment_too_many_levels"])
@@ -180,9 +160,7 @@ def cases() -> list[dict]:
         semi.append(f"{1 if i % 3 == 0 else 0};0,{i};{(9 - i) / 10};{'app' if i % 2 else 'web'}")
     add("semicolon_decimal_comma.csv", _csv(semi), M, ["score_not_numeric"],
         note="semicolon-delimited with decimal commas in score_old")
-    lines = _base()
-    _replace(lines, 7, 0, "")
-    add("utf8_bom_missing_label.csv", b"\xef\xbb\xbf" + _csv(lines).encode(), M, ["label_missing"],
+    add("utf8_bom_missing_label.csv", b"\xef\xbb\xbf" + _edited((7, 0, "")).encode(), M, ["label_missing"],
         rows={"label_missing": [7]})
     add("problem.parquet", _parquet({"is_fraud": [1, 0, 0, 1, 0], "score_old": [0.9, float("inf"), 0.3, 0.7, 0.2],
                                      "score_new": [0.8, 0.2, 0.4, 0.6, 0.1], "weight": [1.0, 1.0, -1.0, 1.0, 1.0]}),
@@ -190,15 +168,16 @@ def cases() -> list[dict]:
         rows={"score_not_finite": [3], "weight_invalid": [4]})
 
     # --- several problems at once ---------------------------------------------------------
-    lines = _base(20)
-    _replace(lines, 3, 0, "")               # label missing
-    _replace(lines, 5, 1, "")               # score A missing
-    _replace(lines, 6, 2, "n/a?")           # score B text
-    _replace(lines, 7, 6, "-1")             # negative weight
-    _replace(lines, 8, 4, "31/31/2025")     # bad date
-    _replace(lines, 9, 5, "")               # group missing
-    _replace(lines, 10, 2, "inf")           # score B infinite
-    add("several_problems.csv", _csv(lines), FULL,
+    several = _edited(
+        (3, 0, ""),               # label missing
+        (5, 1, ""),               # score A missing
+        (6, 2, "n/a?"),           # score B text
+        (7, 6, "-1"),             # negative weight
+        (8, 4, "31/31/2025"),     # bad date
+        (9, 5, ""),               # group missing
+        (10, 2, "inf"),           # score B infinite
+        n=20)
+    add("several_problems.csv", several, FULL,
         ["label_missing", "score_missing", "score_not_numeric", "score_not_finite", "weight_invalid",
          "time_unparseable", "group_missing"],
         rows={"label_missing": [3], "score_missing": [5], "score_not_numeric": [6], "weight_invalid": [7],
