@@ -605,11 +605,18 @@ def _check_json(problems: ProblemList, param: str, value: Any, *, want_dict: boo
         )
 
 
-def _check_raw(problems: ProblemList, raw, fix: str) -> None:
+def _dataset_problems(name, uploader, raw, report, n_rows, empty_fix: str) -> ProblemList:
+    """The checks every stored dataset shares (name, uploader, bytes, report, row count)."""
+    problems = ProblemList()
+    _check_text(problems, "name", name, required=True)
+    _check_text(problems, "uploader", uploader, required=False)
     if not isinstance(raw, (bytes, bytearray, memoryview)):
         problems.add("invalid_type", f"raw must be bytes, got {type(raw).__name__}.", column="raw")
     elif len(raw) == 0:
-        problems.add("empty", "raw is empty (0 bytes).", fix, column="raw")
+        problems.add("empty", "raw is empty (0 bytes).", empty_fix, column="raw")
+    _check_json(problems, "report", report, want_dict=True)
+    _check_count(problems, "n_rows", n_rows)
+    return problems
 
 
 def _check_text(problems: ProblemList, param: str, value: Any, *, required: bool) -> None:
@@ -865,14 +872,9 @@ class Store:
         All or nothing: if the database write, the file write or the commit fails, no
         row is left and the file is removed if this call created it.
         """
-        problems = ProblemList()
-        _check_text(problems, "name", name, required=True)
+        problems = _dataset_problems(name, uploader, raw, report, n_rows, "Upload a file with data in it.")
         _check_text(problems, "filename", filename, required=True)
-        _check_text(problems, "uploader", uploader, required=False)
-        _check_raw(problems, raw, "Upload a file with data in it.")
         _check_json(problems, "mapping", mapping, want_dict=True)
-        _check_json(problems, "report", report, want_dict=True)
-        _check_count(problems, "n_rows", n_rows)
         problems.raise_if_any()
         return self._put_dataset(name=name, filename=filename, raw=raw, mapping=mapping, report=report, n_rows=n_rows,
                                  uploader=uploader, kind="upload", source_path=None, options=None)
@@ -922,15 +924,10 @@ class Store:
         evalcore.InputError
             Listing every invalid argument. Nothing is written.
         """
-        problems = ProblemList()
-        _check_text(problems, "name", name, required=True)
+        problems = _dataset_problems(name, uploader, raw, report, n_rows, "Pass the serialized aggregate.")
         _check_text(problems, "source_path", source_path, required=True)
-        _check_text(problems, "uploader", uploader, required=False)
-        _check_raw(problems, raw, "Pass the serialized aggregate.")
         _check_json(problems, "query", query, want_dict=True)
         _check_json(problems, "options", options, want_dict=True)
-        _check_json(problems, "report", report, want_dict=True)
-        _check_count(problems, "n_rows", n_rows)
         problems.raise_if_any()
         return self._put_dataset(name=name, filename=source_path, raw=raw, mapping=query, report=report, n_rows=n_rows,
                                  uploader=uploader, kind="aggregate", source_path=source_path, options=options)

@@ -7,6 +7,24 @@ import numpy as np
 from ._errors import ProblemList
 
 
+def positive_number(x) -> float:
+    """``float(x)`` when x is a positive finite number (not a bool), else NaN: the check
+    behind every "must be a positive finite number" problem.
+
+    Examples
+    --------
+    >>> positive_number(1e-4), positive_number("x"), positive_number(True), positive_number(-1)
+    (0.0001, nan, nan, nan)
+    """
+    if isinstance(x, bool):
+        return float("nan")
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        return float("nan")
+    return v if np.isfinite(v) and v > 0 else float("nan")
+
+
 def check_binary_scores(y_true, y_score, sample_weight=None):
     """Return canonical ``(y_true int8 0/1, y_score float64, weight float64)`` or raise.
 

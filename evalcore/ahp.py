@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._checks import positive_number
 from ._errors import ProblemList
 
 __all__ = ["RANDOM_INDEX", "CR_LIMIT", "SAATY_SCALE", "AHPWeights", "pairwise_matrix", "ahp_weights", "ahp_amounts"]
@@ -392,11 +393,8 @@ def ahp_amounts(weights: AHPWeights, *, gains: Sequence, scale: float | None = N
                      f"((item, amount)); got {'both' if scale is not None else 'neither'}.",
                      'E.g. scale=10000, or anchor=("FN", -22000).', column="scale")
     elif scale is not None:
-        try:
-            s = float(scale)
-        except (TypeError, ValueError):
-            s = float("nan")
-        if isinstance(scale, bool) or not (np.isfinite(s) and s > 0):
+        s = positive_number(scale)
+        if np.isnan(s):
             problems.add("scale_invalid", f"scale must be a positive finite number (money per unit of weight); got {scale!r}.",
                          "E.g. 10000.", column="scale")
     else:

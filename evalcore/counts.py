@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._checks import check_binary_scores
+from ._checks import check_binary_scores, positive_number
 from ._errors import InputError, ProblemList
 
 __all__ = ["ScoreCounts", "ThresholdCounts", "Confusion", "score_counts", "threshold_counts", "cumulate", "confusion_at",
@@ -201,11 +201,7 @@ def _check_resolution(resolution) -> ProblemList:
     problems = ProblemList()
     if resolution is None:
         return problems
-    try:
-        r = float(resolution)
-    except (TypeError, ValueError):
-        r = float("nan")
-    if isinstance(resolution, bool) or not (np.isfinite(r) and r > 0):
+    if np.isnan(positive_number(resolution)):
         problems.add("resolution_invalid", f"resolution must be a positive finite number or None; got {resolution!r}.",
                      "Pass e.g. 1e-4 to bin probabilities, or None for the exact curve.", column="resolution")
     return problems

@@ -34,6 +34,7 @@ import pandas as pd
 from scipy import stats
 
 from ._json import json_float as _f
+from ._checks import positive_number
 from ._errors import InputError, ProblemList
 
 __all__ = [
@@ -811,8 +812,8 @@ def paired_test(scores_a, scores_b, *, test_train_ratio: float, level: float = 0
                      "Run both models on the same folds (same seed and settings).")
     if a.size == b.size and a.size < 2:
         problems.add("too_few_folds", "A paired test needs at least two matched folds.", "Run more folds or repeats.")
-    r = float(test_train_ratio) if np.isscalar(test_train_ratio) else float("nan")
-    if not (np.isfinite(r) and r > 0):
+    r = positive_number(test_train_ratio)
+    if np.isnan(r):
         problems.add("ratio_invalid", f"test_train_ratio must be > 0; got {test_train_ratio!r}.", "Use 1/(K−1) for K folds.")
     if not (0 < level < 1):
         problems.add("level_invalid", f"level must be in (0, 1); got {level!r}.", "")
