@@ -88,16 +88,27 @@ def upload_files(data_dir) -> list[str]:
     return sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
 
 
+def sqlite_rows(data_dir, sql: str) -> list[tuple]:
+    """The rows of ``sql`` read straight from the SQLite file, past the Store."""
+    con = sqlite3.connect(data_dir / "evalboard.sqlite")
+    try:
+        return con.execute(sql).fetchall()
+    finally:
+        con.close()
+
+
+# schema_version after every migration has run
+ALL_MIGRATIONS = [(1, "_m0001_initial"), (2, "_m0002_dataset_settings"), (3, "_m0003_governance"),
+                  (4, "_m0004_aggregate_datasets")]
+SCHEMA_VERSIONS = "SELECT version, name FROM schema_version ORDER BY version"
+
+
 def count_rows(data_dir, table: str) -> int:
     active = _ACTIVE.get("store")
     if active is not None:  # the PostgreSQL variant of the store fixture
         with active.engine.connect() as conn:
             return conn.execute(sa.text(f"SELECT count(*) FROM {table}")).scalar_one()
-    con = sqlite3.connect(data_dir / "evalboard.sqlite")
-    try:
-        return con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
-    finally:
-        con.close()
+    return sqlite_rows(data_dir, f"SELECT count(*) FROM {table}")[0][0]
 
 
 # --------------------------------------------------------------------------- migrations
@@ -109,13 +120,7 @@ def test_fresh_database_gets_latest_version(data_dir):
         assert s.schema_version == migrations.latest_version() == 4
     assert (data_dir / "evalboard.sqlite").is_file()
     assert (data_dir / "uploads").is_dir()
-    con = sqlite3.connect(data_dir / "evalboard.sqlite")
-    try:
-        assert con.execute("SELECT version, name FROM schema_version ORDER BY version").fetchall() == [
-            (1, "_m0001_initial"), (2, "_m0002_dataset_settings"), (3, "_m0003_governance"),
-            (4, "_m0004_aggregate_datasets")]
-    finally:
-        con.close()
+    assert sqlite_rows(data_dir, SCHEMA_VERSIONS) == ALL_MIGRATIONS
 
 
 def test_reopening_does_not_rerun_migrations(data_dir, monkeypatch):
@@ -154,13 +159,8 @@ def test_database_at_latest_version_is_upgraded_by_an_appended_step(data_dir, mo
     with Store(data_dir=data_dir) as s:
         assert s.applied_migrations == []
     assert calls == [1]
-    con = sqlite3.connect(data_dir / "evalboard.sqlite")
-    try:
-        assert "note" in [r[1] for r in con.execute("PRAGMA table_info(datasets)")]
-        assert con.execute("SELECT version, name FROM schema_version ORDER BY version").fetchall()[-1] == (
-            latest + 1, "_m9999_add_note")
-    finally:
-        con.close()
+    assert "note" in [r[1] for r in sqlite_rows(data_dir, "PRAGMA table_info(datasets)")]
+    assert sqlite_rows(data_dir, SCHEMA_VERSIONS)[-1] == (latest + 1, "_m9999_add_note")
 
 
 def test_failing_step_rolls_back_all_its_ddl(data_dir, monkeypatch):
@@ -176,14 +176,10 @@ def test_failing_step_rolls_back_all_its_ddl(data_dir, monkeypatch):
     monkeypatch.setattr(migrations, "MIGRATIONS", [*migrations.MIGRATIONS, _m9999_broken])
     with pytest.raises(RuntimeError, match="half-way"):
         Store(data_dir=data_dir)
-    con = sqlite3.connect(data_dir / "evalboard.sqlite")
-    try:
-        tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        assert "scratch" not in tables
-        assert "note" not in [r[1] for r in con.execute("PRAGMA table_info(datasets)")]
-        assert con.execute("SELECT max(version) FROM schema_version").fetchone() == (latest,)
-    finally:
-        con.close()
+    tables = {r[0] for r in sqlite_rows(data_dir, "SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert "scratch" not in tables
+    assert "note" not in [r[1] for r in sqlite_rows(data_dir, "PRAGMA table_info(datasets)")]
+    assert sqlite_rows(data_dir, "SELECT max(version) FROM schema_version") == [(latest,)]
 
 
 def test_failing_first_migration_leaves_an_empty_database(data_dir, monkeypatch):
@@ -196,11 +192,7 @@ def test_failing_first_migration_leaves_an_empty_database(data_dir, monkeypatch)
     monkeypatch.setattr(migrations, "MIGRATIONS", [_m0001_broken])
     with pytest.raises(RuntimeError, match="boom"):
         Store(data_dir=data_dir)
-    con = sqlite3.connect(data_dir / "evalboard.sqlite")
-    try:
-        assert con.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall() == []
-    finally:
-        con.close()
+    assert sqlite_rows(data_dir, "SELECT name FROM sqlite_master WHERE type = 'table'") == []
 
 
 def test_database_newer_than_the_code_is_refused(data_dir, monkeypatch):
@@ -686,11 +678,7 @@ def test_database_at_version_1_gets_the_settings_table(data_dir, monkeypatch):
                 conn.execute(sa.text("INSERT INTO evaluations (dataset_id, models, config, result, created_at) "
                                      "VALUES (:d, '[\"A\"]', '{}', '{\"ev\": 1.0}', :at)"),
                              {"d": rec.id, "at": datetime.now(timezone.utc)})
-        con = sqlite3.connect(data_dir / "evalboard.sqlite")
-        try:
-            assert "dataset_settings" not in {r[0] for r in con.execute("SELECT name FROM sqlite_master")}
-        finally:
-            con.close()
+        assert "dataset_settings" not in {r[0] for r in sqlite_rows(data_dir, "SELECT name FROM sqlite_master")}
     with Store(data_dir=data_dir) as s:
         assert s.applied_migrations == [2, 3, 4]
         assert s.schema_version == 4
@@ -705,13 +693,7 @@ def test_database_at_version_1_gets_the_settings_table(data_dir, monkeypatch):
         assert set(cols) == {"id", "dataset_id", "key", "value", "updated_at"}
         uniques = sa.inspect(s.engine).get_unique_constraints("dataset_settings")
         assert [u["column_names"] for u in uniques] == [["dataset_id", "key"]]
-    con = sqlite3.connect(data_dir / "evalboard.sqlite")
-    try:
-        assert con.execute("SELECT version, name FROM schema_version ORDER BY version").fetchall() == [
-            (1, "_m0001_initial"), (2, "_m0002_dataset_settings"), (3, "_m0003_governance"),
-            (4, "_m0004_aggregate_datasets")]
-    finally:
-        con.close()
+    assert sqlite_rows(data_dir, SCHEMA_VERSIONS) == ALL_MIGRATIONS
 
 
 # --------------------------------------------------------------------------- datasets registered by path (aggregates)
