@@ -11,8 +11,11 @@ import pandas as pd
 import pytest
 
 from board import aggregate_io, demo, engines
-from evalcore.aggregate import Aggregate, aggregate_predictions
+from evalcore import ValueTable
+from evalcore.aggregate import Aggregate, aggregate_predictions, evaluate_aggregate
+from evalcore.board import BoardConfig, evaluate
 from evalcore.data import ColumnMapping, read_table, validate
+from tests._equality import assert_same_board
 
 
 def _assert_identical(a: Aggregate, b: Aggregate) -> None:
@@ -78,11 +81,15 @@ def test_tricky_values_survive():
 
 
 def test_aggregate_equals_the_row_path_after_a_round_trip():
-    """What is stored evaluates like the rows: counts from the stored cells equal the pandas aggregate's."""
+    """What is stored evaluates like the rows: the pandas aggregate round-trips exactly, and the
+    board from the stored bytes equals the board from the rows, number for number."""
     f = demo.demo_frame(n=1500)
     preds = validate(read_table(f.to_csv(index=False).encode(), "d.csv"), ColumnMapping.from_dict(demo.DEMO_MAPPING))
     agg = aggregate_predictions(preds, resolution=None, groups=True)
-    _assert_identical(agg, aggregate_io.from_bytes(aggregate_io.to_bytes(agg)))
+    back = aggregate_io.from_bytes(aggregate_io.to_bytes(agg))
+    _assert_identical(agg, back)
+    table, cfg = ValueTable.from_dict(demo.DEMO_VALUE_TABLE), BoardConfig(n_resamples=50, scheme="rows")
+    assert_same_board(evaluate(preds, table, cfg).to_dict(), evaluate_aggregate(back, table, cfg).to_dict())
 
 
 def test_foreign_bytes_are_refused():
