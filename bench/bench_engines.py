@@ -87,9 +87,9 @@ def timed(runner, log: list):
         return out
 
     if hasattr(run, "feature_codes"):
-        def codes(rows_sql, edges, tail):
+        def codes(base, edges, tail):
             t = time.perf_counter()
-            out = run.feature_codes(rows_sql, edges, tail)
+            out = run.feature_codes(base, edges, tail)
             log.append((time.perf_counter() - t, "feature codes (histogram / Bucketizer)"))
             return out
 
