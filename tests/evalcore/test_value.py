@@ -588,6 +588,9 @@ def test_segment_curves_explicit_grid_and_one_class_level():
     np.testing.assert_allclose(sc.ev[1], [-1.0, 0.0, 1.0])
     # level a: t=0 → (10 − 1)/2; t=0.5 → (10 + 1)/2; t=1 → (−10 + 1)/2
     np.testing.assert_allclose(sc.ev[0], [4.5, 5.5, -4.5])
+    # each level's own optimum is exact, not read off the grid: level a, rows (1,.9) (0,.2), EV·2:
+    # none −10 + 1 = −9; ≥.9 10 + 1 = 11; ≥.2 10 − 1 = 9 → (0.2, 0.9], midpoint 0.55;
+    # level b (negatives only): acting on no one (EV 1) beats every threshold → +inf
     assert sc.t_opt[1] == np.inf and sc.t_opt[0] == pytest.approx(0.55)
 
 
