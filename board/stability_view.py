@@ -394,3 +394,5 @@ def summary_metrics(s, *, label: str) -> None:
     d.metric("Mean ± 1.96·SEM", f"[{ui.fmt(s.ci_low, 4)}, {ui.fmt(s.ci_high, 4)}]")
     e.metric("Alert line (mean − 2·std)", ui.fmt(s.alert_line, 4),
              help="Monitoring: a new evaluation below this line is unusual for this model and data.")
+    if "std" in s.undefined:  # one run: every spread is — (the other fields share the reason)
+        st.caption(f"Std, SEM, the interval and the alert line are undefined (—): {s.undefined['std']}.")

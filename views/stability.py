@@ -33,6 +33,10 @@ if source == "Uploaded scores":
     numeric = [c for c in table.columns if table[c].dtype.kind in "fiu"]
     picked = st.multiselect("Score columns (one or two models)", numeric, default=numeric[:1], max_selections=2,
                             key="stab_score_cols")
+    if not picked:
+        st.info("Choose one or two score columns." if numeric else
+                f"“{up.name}” has no numeric column: upload one column of scores per model, one row per run.")
+        st.stop()
     try:
         runs = {c: (table[c].to_numpy(float), summarize(table[c].to_numpy(float))) for c in picked}
     except InputError as err:
@@ -121,7 +125,9 @@ with t2:
                 + (f" — about **{plan.n_needed:,} test rows** per evaluation instead of {n_eval:,}." if n_eval else "."))
 
 if s_a.needs_diagnostics or st.toggle("Show the diagnostics checklist anyway", key="stab_diag_toggle"):
-    st.subheader(f"Diagnostics (std {s_a.std:.4f} {'>' if s_a.needs_diagnostics else '≤'} 0.015)")
+    std_text = (f"std {s_a.std:.4f} {'>' if s_a.needs_diagnostics else '≤'} {s_a.std_limit:g}" if s_a.n > 1
+                else "std —: one run has no spread")
+    st.subheader(f"Diagnostics ({std_text})")
     sv.checklist(diagnostics(data, run_a if data is not None else None))
 
 if data is not None:

@@ -94,3 +94,31 @@ def test_data_conditions_other_tasks(app, task, target):
     at.selectbox(key="dc_target").set_value(target).run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     assert any(m.label.startswith("= Normalized") for m in at.metric)
+
+
+def _upload_scores(at, csv: bytes):
+    at.radio(key="stab_source").set_value("Uploaded scores").run()
+    at.file_uploader(key="stab_scores_file").set_value(("scores.csv", csv, "text/csv")).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_uploaded_scores_without_a_score_column_say_so(app):
+    # a file with no numeric column, or every column deselected, used to end in an IndexError traceback
+    at = _upload_scores(app(STAB), b"run,model\na,x\nb,y\n")
+    assert any("has no numeric column" in i.value for i in at.info)
+    at = _upload_scores(app(STAB), b"acc\n0.80\n0.81\n0.79\n")
+    assert _metric(at, "Mean score") == "0.8"
+    at.multiselect(key="stab_score_cols").set_value([]).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("Choose one or two score columns" in i.value for i in at.info)
+
+
+def test_one_uploaded_run_shows_an_undefined_spread_with_its_reason(app):
+    at = _upload_scores(app(STAB), b"acc\n0.8\n")
+    at.toggle(key="stab_diag_toggle").set_value(True).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert _metric(at, "Sample std") == "—"
+    assert any("undefined (—): one score" in c.value for c in at.caption)
+    heads = [h.value for h in at.subheader]
+    assert "Diagnostics (std —: one run has no spread)" in heads and not any("nan" in h for h in heads), heads
