@@ -543,6 +543,16 @@ def _quantile_of_counts(values_asc: np.ndarray, rows: np.ndarray, q: np.ndarray)
     return np.where(a == b, a, a + (b - a) * frac)
 
 
+def _cell_edges(s: np.ndarray, rows: np.ndarray, n_bins: int, strategy: str) -> np.ndarray:
+    """Reliability bin edges of cells: uniform, or the quantiles of the rows the cells stand
+    for (duplicates collapsed; one edge is doubled so there is one bin)."""
+    if strategy == "uniform":
+        return _uniform_edges(n_bins)
+    order = np.argsort(s, kind="stable")
+    edges = np.unique(_quantile_of_counts(s[order], rows[order], np.arange(n_bins + 1, dtype=np.float64) / n_bins))
+    return np.array([edges[0], edges[0]]) if len(edges) == 1 else edges
+
+
 def reliability_of(part: pd.DataFrame, *, n_bins: int = 10, strategy: str = "uniform") -> Reliability:
     """:func:`evalcore.calibration.reliability` from the cells of one model.
 
@@ -553,14 +563,7 @@ def reliability_of(part: pd.DataFrame, *, n_bins: int = 10, strategy: str = "uni
     s = part["score"].to_numpy()
     y = part["label"].to_numpy()
     W_c = part["weight"].to_numpy()
-    if strategy == "uniform":
-        edges = _uniform_edges(n_bins)
-    else:
-        order = np.argsort(s, kind="stable")
-        edges = np.unique(_quantile_of_counts(s[order], part["rows"].to_numpy()[order],
-                                              np.arange(n_bins + 1, dtype=np.float64) / n_bins))
-        if len(edges) == 1:
-            edges = np.array([edges[0], edges[0]])
+    edges = _cell_edges(s, part["rows"].to_numpy(), n_bins, strategy)
     k = len(edges) - 1
     idx = np.clip(np.searchsorted(edges, s, side="right") - 1, 0, k - 1)
     W = np.bincount(idx, weights=W_c, minlength=k)
@@ -626,12 +629,8 @@ def calibration_intervals_of(part: pd.DataFrame, *, resolution, weighted: bool, 
     keep = mult > 0
     s, y, mult = s[keep], y[keep], mult[keep]
     n = int(mult.sum())
-    if strategy == "uniform":
-        edges = _uniform_edges(n_bins)
-    else:
-        order = np.argsort(s, kind="stable")
-        edges = np.unique(_quantile_of_counts(s[order], mult[order], np.arange(n_bins + 1, dtype=np.float64) / n_bins))
-    k = max(len(edges) - 1, 1)
+    edges = _cell_edges(s, mult, n_bins, strategy)
+    k = len(edges) - 1
     onehot = np.zeros((len(s), k))
     onehot[np.arange(len(s)), np.clip(np.searchsorted(edges, s, side="right") - 1, 0, k - 1)] = 1.0
     pc = _clip(s)
