@@ -72,8 +72,8 @@ from .drift import (DriftConfig, DriftReport, Light, _as_time, _bin_index as _ca
 from .value import SegmentCurves, ValueTable, _point_index, _price, auc_from_counts, price_curve
 
 __all__ = ["Aggregate", "CELL_COLUMNS", "MAX_EXACT_SCORES", "aggregate_predictions", "choose_resolution",
-           "bin_representative", "evaluate_aggregate", "counts_of", "reliability_of", "board_drift_of", "drift_fit_of", "drift_fit_mismatch", "calibration_intervals_of",
-           "canonical_days"]
+           "bin_representative", "evaluate_aggregate", "counts_of", "reliability_of", "calibration_intervals_of",
+           "board_drift_of", "drift_fit_of", "drift_fit_mismatch", "canonical_days"]
 
 MAX_EXACT_SCORES = 20_000  # as evalcore.board: more distinct scores than this -> a stated resolution
 CELL_COLUMNS = ("model", "column", "level", "score", "label", "rows", "weight", "weight_sq", "score_sum",
