@@ -296,7 +296,10 @@ def duckdb_runner(source: str, *, memory_limit: str | None = None, threads: int 
     if con is None:
         con = duckdb.connect()
         if memory_limit:
-            con.execute(f"SET memory_limit = {_lit(memory_limit)}")
+            try:
+                con.execute(f"SET memory_limit = {_lit(memory_limit)}")
+            except duckdb.Error:
+                raise InputError(f"--memory-limit {memory_limit!r}: DuckDB needs a size such as 4GB or 500MB.") from None
         if threads:
             con.execute(f"SET threads = {int(threads)}")
         con.execute("SET TimeZone = 'UTC'")  # days are UTC calendar days, as the row path's
@@ -356,8 +359,12 @@ def _is_dir(path: str) -> bool:
 
 def spark_runner(source: str, *, spark=None):
     """Relation text, quoting and a runner for Spark SQL over Parquet or a table name."""
-    from pyspark.errors import PySparkException
-    from pyspark.sql import SparkSession
+    try:
+        from pyspark.errors import PySparkException
+        from pyspark.sql import SparkSession
+    except ImportError:
+        raise InputError("--engine spark needs pyspark (pip install pyspark, and Java 17+); "
+                         "or run it with spark-submit scripts/spark_evaluate.py.") from None
 
     spark = spark or SparkSession.builder.getOrCreate()
     spark.conf.set("spark.sql.session.timeZone", "UTC")  # days are UTC calendar days, as the row path's
