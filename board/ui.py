@@ -10,9 +10,14 @@ import streamlit as st
 from evalcore import InputError
 
 
+def undefined(x) -> bool:
+    """Whether a value to display is undefined (None, NaN or ±inf): it shows as an em dash."""
+    return x is None or (isinstance(x, float) and not math.isfinite(x))
+
+
 def fmt(x, digits: int = 4, *, unit: str = "", signed: bool = False) -> str:
     """A number for display; undefined (None/NaN) is an em dash, never 0."""
-    if x is None or (isinstance(x, float) and not math.isfinite(x)):
+    if undefined(x):
         return "—"
     if unit:
         return f"{x:+,.2f} {unit}" if signed else f"{x:,.2f} {unit}"
@@ -21,9 +26,14 @@ def fmt(x, digits: int = 4, *, unit: str = "", signed: bool = False) -> str:
 
 def percent(p, digits: int = 1) -> str:
     """A share as a percentage; undefined (None/NaN) is an em dash."""
-    if p is None or (isinstance(p, float) and not math.isfinite(p)):
+    if undefined(p):
         return "—"
     return f"{p:.{digits}%}"
+
+
+def cell(x) -> str:
+    """A table cell as text, ``str(x)`` unchanged, but undefined is an em dash (never "nan" or a blank)."""
+    return "—" if undefined(x) else str(x)
 
 
 def problems_table(err: InputError) -> pd.DataFrame:

@@ -49,7 +49,7 @@ metric_cols = st.columns(len(models))
 for col, r in zip(metric_cols, rows):
     col.metric(f"{r['model']}: EV per decision at deployed t", ui.fmt(r["EV at deployed"], unit=unit, signed=True),
                delta=ui.fmt(r["EV at optimum"] - r["EV at deployed"], unit=unit, signed=True) + " available at the optimum")
-st.dataframe(pd.DataFrame(rows).set_index("model").T.astype(str), width="stretch")
+st.dataframe(pd.DataFrame(rows).set_index("model").T.map(ui.cell), width="stretch")
 for m, c in curves.items():
     if c.score_kind == "decision":
         st.info(f"{m} is a hard 0/1 decision: it has a single operating point, not a curve.")

@@ -37,6 +37,20 @@ def test_threshold_slider_changes_ev(app):
     assert _metric(at, "new: EV") == f"{expected:+,.2f} EUR"
 
 
+def test_threshold_table_shows_an_undefined_bayes_threshold_as_a_dash(app):
+    # raw scores have no Bayes t*: the operating table showed a blank NaN cell (pandas' str dtype keeps it missing)
+    at = app("views/upload.py")
+    csv = b"label,score\n1,4.5\n0,-2.0\n1,1.5\n0,0.5\n0,-3.5\n1,2.5\n"
+    at.file_uploader(key="upload_file").set_value(("raw.csv", csv, "text/csv")).run()
+    at.button(key="upload_save").click().run()
+    at.switch_page("views/threshold_value.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    table = at.dataframe[0].value
+    assert table.loc["Bayes t*", "score"] == "—"
+    assert not table.isna().any().any()
+    assert any("bayes threshold is undefined (—)" in c.value for c in at.caption)
+
+
 def test_value_table_edit_reprices_curve(app):
     at = app("views/value_table.py")
     # the data editor has no AppTest API: seed its pending edits through session state (notes §4.1)
