@@ -1,8 +1,9 @@
 """Numbers the pages compute differently for a dataset registered by path (an Aggregate).
 
-Same tables and objects as the row path, from the stored cells: reliability per segment
-level (:func:`segment_calibration_of`, the frame of :func:`evalcore.segment_calibration`) and
-the segment curves of the board (:func:`segments_of`). No Streamlit here.
+Same tables as the row path, from the stored cells: reliability per segment level
+(:func:`segment_calibration_of`, the frame of :func:`evalcore.segment_calibration`). The
+segment curves of an aggregate come from the board (:func:`board.state.aggregate_segments`).
+No Streamlit here.
 """
 
 from __future__ import annotations

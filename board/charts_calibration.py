@@ -17,8 +17,7 @@ from plotly.subplots import make_subplots
 from evalcore.calibration import Reliability
 from evalcore.value import ValueCurve
 
-# same colours as board.charts, so a model keeps its colour across pages
-PALETTE = ["#0B5FFF", "#E4572E", "#17BEBB", "#FFC914", "#76B041", "#8E44AD"]
+from .charts import PALETTE  # one palette, so a model keeps its colour across pages
 DIAGONAL_NAME = "perfectly calibrated"
 Y_TITLE = "observed positive rate"
 X_TITLE = "mean predicted probability"

@@ -16,9 +16,9 @@ import numpy as np
 import plotly.graph_objects as go
 
 from evalcore.normalized import LearningCurve
-from evalcore.stability import CVComparison, ScoreSummary
+from evalcore.stability import CVComparison
 
-PALETTE = ["#0B5FFF", "#E4572E", "#17BEBB", "#FFC914"]
+from .charts import PALETTE
 GREY = "#7F7F7F"
 ALERT = "#C0392B"
 

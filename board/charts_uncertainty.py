@@ -19,7 +19,7 @@ import plotly.graph_objects as go
 
 from evalcore.bootstrap import BootstrapResult, Comparison, CurveBand, MetricIntervals, OptimumBootstrap
 
-PALETTE = ["#0B5FFF", "#E4572E", "#17BEBB", "#FFC914", "#76B041", "#8E44AD"]
+from .charts import PALETTE
 GREY = "#7F7F7F"
 FIT_NOTE = "Resampling the test set: uncertainty of a fixed model on finite data, not of training."
 

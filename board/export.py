@@ -160,9 +160,3 @@ def write_pdf(result, path, **kw) -> Path:
     path = Path(path)
     _render(board_html(result, **kw), path, "pdf")
     return path
-
-
-def write_png(result, path, **kw) -> Path:
-    path = Path(path)
-    _render(board_html(result, **kw), path, "png")
-    return path

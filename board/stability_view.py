@@ -31,7 +31,7 @@ from board.lru import BoundedLRU
 
 from evalcore import InputError, read_table
 from evalcore.normalized import TaskScore, cluster_score, learning_curve, task_score
-from evalcore.stability import CVResult, TrainingData, compare_cv, prepare_training, repeated_cv
+from evalcore.stability import TrainingData, compare_cv, prepare_training, repeated_cv
 
 from . import ui
 

@@ -8,13 +8,11 @@ hashing a frame (Streamlit samples large frames when hashing).
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import streamlit as st
 
 from evalcore import InputError
 from evalcore.aggregate import Aggregate
-from evalcore.board import default_threshold
 from evalcore.counts import ScoreCounts
 from evalcore.data import Predictions
 
@@ -101,7 +99,7 @@ def needs_rows(what: str, *, why: str = "it works on individual rows", stop: boo
 
 
 def counts_for(data, model: str) -> ScoreCounts:
-    rec = store().get_dataset(current_dataset_id())
+    rec = dataset_record()
     return _counts(rec.id, rec.sha256, model, data)
 
 

@@ -48,7 +48,6 @@ from .lru import BoundedLRU
 
 OPTIONS_KEY = "unc_options"  # the applied Options (a non-widget key: never cleaned up on a page switch)
 K_N, K_METHOD, K_SCHEME, K_SEED, K_LEVEL = "unc_n", "unc_method", "unc_scheme", "unc_seed", "unc_level"
-FORM_KEYS = (K_N, K_METHOD, K_SCHEME, K_SEED, K_LEVEL)
 METHODS = {"percentile": "Percentile", "bca": "BCa (bias-corrected, accelerated)"}
 SEED_STRIDE, SEED_OPT, SEED_CMP = 17, 1, 99  # the seed streams of evalcore.board.evaluate
 MEASURES = ("Intervals come from resampling the **test set**: how much each number could move on another sample "
@@ -198,11 +197,6 @@ def resampling(preds: Predictions, opts: Options) -> dict:
     return {}
 
 
-def resolution(counts: ScoreCounts, kind: str) -> float | None:
-    """Score binning of the re-optimising pass (None: exact): the rule of evalcore.board.evaluate."""
-    return bootstrap_resolution(counts, kind)
-
-
 def _common(preds: Predictions, opts: Options) -> dict:
     return dict(n_resamples=opts.n_resamples, level=opts.level, method=opts.method,
                 sample_weight=preds.sample_weight, **resampling(preds, opts))
@@ -216,7 +210,7 @@ def optimum_for(preds: Predictions, table: ValueTable, model: str, opts: Options
         return None
     i = list(preds.scores).index(model)
     return optimum_interval(preds.y_true, preds.scores[model], table, rng=opts.seed + SEED_STRIDE * i + SEED_OPT,
-                            resolution=resolution(counts, kind), progress=progress, **_common(preds, opts))
+                            resolution=bootstrap_resolution(counts, kind), progress=progress, **_common(preds, opts))
 
 
 def at_deployed(preds: Predictions, table: ValueTable, thresholds: dict, opts: Options
@@ -274,7 +268,7 @@ def _results() -> BoundedLRU:
 
 
 def _keys(preds: Predictions, table: ValueTable, opts: Options) -> tuple:
-    rec = state.store().get_dataset(state.current_dataset_id())
+    rec = state.dataset_record()
     return rec.id, rec.sha256, json.dumps(table.to_dict(), sort_keys=True), opts
 
 

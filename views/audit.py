@@ -2,10 +2,9 @@
 
 import streamlit as st
 
-from board import auth, governance, state
+from board import governance, state
 
-info = st.session_state.get(auth.SESSION_USER_KEY) or {}
-user = auth.User(username=info.get("username", ""), role=info.get("role", ""))
+user = state.current_user()
 st.title("Audit log")
 try:
     entries = governance.audit_log(state.store(), user, limit=2000)

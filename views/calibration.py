@@ -71,7 +71,7 @@ def _cards(rel, ci):
 preds = state.current_data()  # rows, or the stored aggregate (reliability from its cells)
 if preds is None:
     st.stop()
-rec = state.store().get_dataset(state.current_dataset_id())
+rec = state.dataset_record()
 key = (rec.id, rec.sha256)
 table, _ = state.committed_table()
 agg = services.is_aggregate(preds)

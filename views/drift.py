@@ -10,7 +10,7 @@ preds = state.current_data()  # rows, or the stored aggregate (its per-day table
 if preds is None:
     st.stop()
 store = state.store()
-rec = store.get_dataset(state.current_dataset_id())
+rec = state.dataset_record()
 agg = rec.is_aggregate
 st.title("Drift")
 if not dv.has_time(preds):

@@ -9,8 +9,7 @@ from board.store import ConflictError, StoreError
 from board.valuetable_form import frame_from_table, table_from_frame
 from evalcore import InputError, ValueTable
 
-info = st.session_state.get(auth.SESSION_USER_KEY) or {}
-user = auth.User(username=info.get("username", ""), role=info.get("role", ""))
+user = state.current_user()
 name = st.session_state.get(state.TABLE_KEY)
 table, row_version = state.committed_table()
 st.title(f"Value table · {table.name or name}")
