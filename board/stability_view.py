@@ -31,7 +31,8 @@ from board.lru import BoundedLRU
 
 from evalcore import InputError, read_table
 from evalcore.normalized import TaskScore, cluster_score, learning_curve, task_score
-from evalcore.stability import TrainingData, compare_cv, prepare_training, repeated_cv
+from evalcore.stability import (CVComparison, TrainingData, compare_cv, intervals_overlap, paired_test, prepare_training,
+                                repeated_cv)
 
 from . import ui
 
@@ -315,6 +316,18 @@ def comparison(res: dict):
     return compare_cv(a, b)
 
 
+def uploaded_comparison(runs: dict, *, n_splits: int) -> CVComparison:
+    """Two uploaded score columns compared as matched runs of K-fold CV (row j of one is row j of
+    the other), as :func:`evalcore.stability.compare_cv` compares two CV runs: the overlap view and
+    the corrected paired test with test/train ratio 1/(K − 1).
+
+    ``runs`` maps each column to (scores, summary). Raises InputError (e.g. fewer than two runs).
+    """
+    (na, (xa, sa)), (nb, (xb, sb)) = runs.items()
+    pt = paired_test(xa, xb, test_train_ratio=1 / (n_splits - 1))
+    return CVComparison(a=na, b=nb, summary_a=sa, summary_b=sb, overlap=intervals_overlap(sa, sb), paired=pt)
+
+
 def lc_runner(data: TrainingData, settings: dict):
     def fn(progress, should_stop):
         return learning_curve(data, model=settings.get("model", "logistic_regression"), metric=settings.get("metric"),
@@ -360,7 +373,7 @@ def data_conditions_card(ts: TaskScore, *, container=None) -> None:
     a.metric("N (training rows)", f"{s.n:,}")
     b.metric("d (features)", f"{s.d:,}", help=f"f(N, d) rewards scarce data below N = 20·d = {20 * s.d:,}.")
     c.metric("Imbalance r", ui.fmt(s.r, 4), help="n_major/n_minor for two classes; 1/ACIR for more; 1 = balanced.")
-    d.metric("Minority share", "—" if not s.class_counts else f"{s.minority_share:.1%}")
+    d.metric("Minority share", "—" if not s.class_counts else ui.percent(s.minority_share))
     box.caption(("Cluster sizes: " if ts.task == "clustering" else "Class counts (training): ") + counts)
     e, f, g, h, i, j = box.columns(6)
     e.metric(f"Raw {s.metric_name}", ui.fmt(s.metric, 4))

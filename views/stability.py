@@ -8,8 +8,7 @@ from board import charts_stability as cs
 from board import stability_view as sv
 from board import state, ui
 from evalcore import InputError, read_table
-from evalcore.stability import (CLASSIFIERS, CONSERVATIVE_NOTE, METRICS, CVComparison, diagnostics, fold_profile,
-                                intervals_overlap, paired_test, sample_size_plan, summarize)
+from evalcore.stability import CLASSIFIERS, CONSERVATIVE_NOTE, METRICS, diagnostics, fold_profile, sample_size_plan, summarize
 
 st.title("Stability")
 st.caption("How much does the score move when the model is trained again on other rows? Repeated cross-validation "
@@ -147,13 +146,11 @@ if len(runs) == 2:
     st.subheader("Two models")
     if cmp_view is None:  # uploaded columns: rows are assumed to be matched runs
         k = st.number_input("Folds K of those runs (test/train ratio 1/(K−1))", 2, 100, 5, key="stab_upload_k")
-        (na, (xa, sa)), (nb, (xb, sb)) = runs.items()
         try:
-            pt = paired_test(xa, xb, test_train_ratio=1 / (k - 1))
+            cmp_view = sv.uploaded_comparison(runs, n_splits=int(k))
         except InputError as err:
             ui.show_problems(err, title="No paired test")
             st.stop()
-        cmp_view = CVComparison(a=na, b=nb, summary_a=sa, summary_b=sb, overlap=intervals_overlap(sa, sb), paired=pt)
     pt = cmp_view.paired
     a, b, c = st.columns(3)
     a.metric("Simple view: intervals", "overlap → no difference" if cmp_view.overlap else "apart → different")

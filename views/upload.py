@@ -60,7 +60,7 @@ except InputError as err:
     st.stop()
 
 summary = preds.summary()
-st.success(f"Valid: {preds.n_rows:,} rows, positive rate {summary['positive_rate']:.2%}"
+st.success(f"Valid: {preds.n_rows:,} rows, positive rate {ui.percent(summary['positive_rate'], 2)}"
            + (f", {preds.dropped_rows:,} rows with a missing label dropped (you confirmed)" if preds.dropped_rows else "") + ".")
 st.json(summary, expanded=1)
 

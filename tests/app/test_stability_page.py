@@ -122,3 +122,20 @@ def test_one_uploaded_run_shows_an_undefined_spread_with_its_reason(app):
     assert any("undefined (—): one score" in c.value for c in at.caption)
     heads = [h.value for h in at.subheader]
     assert "Diagnostics (std —: one run has no spread)" in heads and not any("nan" in h for h in heads), heads
+
+
+def test_two_uploaded_columns_are_compared_as_matched_folds(app):
+    from evalcore.stability import intervals_overlap, paired_test, summarize
+
+    a, b = [0.80, 0.82, 0.81, 0.83, 0.79, 0.84], [0.78, 0.80, 0.80, 0.80, 0.79, 0.81]
+    csv = ("a,b\n" + "\n".join(f"{x},{y}" for x, y in zip(a, b))).encode()
+    at = _upload_scores(app(STAB), csv)
+    at.multiselect(key="stab_score_cols").set_value(["a", "b"]).run()
+    at.number_input(key="stab_upload_k").set_value(4).run()
+    assert not at.exception, [e.value for e in at.exception]
+    pt = paired_test(a, b, test_train_ratio=1 / 3)
+    assert _metric(at, "Mean difference (A − B)") == f"{pt.mean_diff:+.4g}"
+    assert _metric(at, "Corrected paired test p") == f"{pt.p_value:.3g}"
+    overlap = intervals_overlap(summarize(a), summarize(b))
+    assert _metric(at, "Simple view") == ("overlap → no difference" if overlap else "apart → different")
+    assert len(at.get("plotly_chart")) == 4  # histogram, box, mean ± SEM, the paired differences
