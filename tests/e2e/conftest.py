@@ -115,13 +115,32 @@ def wait_for_app(page, timeout=90_000):
     page.wait_for_function("document.querySelectorAll('[data-testid=\"stSkeleton\"]').length === 0", timeout=timeout)
 
 
-@pytest.fixture
-def page(browser, server):
+def open_from_sidebar(page, server, name: str) -> None:
+    """Open the app's home and go to page ``name`` through the sidebar, as a person does, until
+    its heading shows (the first run reads the demo, hence the long wait)."""
+    from playwright.sync_api import expect
+
+    page.goto(server)
+    wait_for_app(page)
+    page.get_by_test_id("stSidebarNavLink").filter(has_text=name).click()
+    wait_for_app(page)
+    expect(page.get_by_role("heading", name=name, exact=True)).to_be_visible(timeout=90_000)
+
+
+def new_tab(browser):
+    """A fresh browser context at 1920×1080 and its page; ``page.errors`` collects uncaught JS errors.
+    Returns (context, page): close the context when done."""
     ctx = browser.new_context(viewport={"width": 1920, "height": 1080})
     pg = ctx.new_page()
     errors = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
     pg.errors = errors
+    return ctx, pg
+
+
+@pytest.fixture
+def page(browser, server):
+    ctx, pg = new_tab(browser)
     yield pg
     ctx.close()
 

@@ -10,6 +10,14 @@ from tests.e2e.conftest import shot, wait_for_app
 pytestmark = pytest.mark.e2e
 
 
+def _upload(page, server, csv) -> None:
+    """Drop ``csv`` on the Upload page's file input."""
+    page.goto(server + "/upload")
+    wait_for_app(page)
+    page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(csv))
+    wait_for_app(page)
+
+
 def test_board_opens_on_demo(page, server):
     page.goto(server)
     wait_for_app(page)
@@ -23,10 +31,7 @@ def test_upload_csv_shows_summary(page, server, tmp_path):
     csv = tmp_path / "predictions.csv"
     rows = ["is_fraud,score_a,segment"] + [f"{i % 2},{(i % 10) / 10 + 0.05:.2f},{'ab'[i % 3 == 0]}" for i in range(200)]
     csv.write_text("\n".join(rows) + "\n")
-    page.goto(server + "/upload")
-    wait_for_app(page)
-    page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(csv))
-    wait_for_app(page)
+    _upload(page, server, csv)
     expect(page.get_by_text(re.compile(r"Valid: 200 rows"))).to_be_visible(timeout=60_000)
     shot(page, "upload-summary")
     page.get_by_role("button", name="Save and use this dataset").click()
@@ -38,10 +43,7 @@ def test_upload_csv_shows_summary(page, server, tmp_path):
 def test_upload_bad_csv_lists_every_problem(page, server, tmp_path):
     csv = tmp_path / "bad.csv"
     csv.write_text("is_fraud,score_a\n1,0.9\n0,1.7\n,0.3\n1,inf\n")
-    page.goto(server + "/upload")
-    wait_for_app(page)
-    page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(csv))
-    wait_for_app(page)
+    _upload(page, server, csv)
     expect(page.get_by_text(re.compile(r"problems? found"))).to_be_visible(timeout=60_000)
     shot(page, "upload-problems")
     assert not page.errors, page.errors
@@ -78,17 +80,17 @@ def test_edit_fn_amount_moves_optimum(page, server):
 def test_cold_deep_links_run_through_the_entry_point(browser, tmp_path_factory):
     """A fresh server must serve /drift etc. through app.py (sidebar, dataset), never as a
     bare legacy page — this is why pages live in views/, not pages/."""
-    from tests.e2e.conftest import start_server, stop_server
+    from tests.e2e.conftest import new_tab, start_server, stop_server
 
     proc, url = start_server(tmp_path_factory.mktemp("cold"))
     try:
-        ctx = browser.new_context(viewport={"width": 1920, "height": 1080})
-        pg = ctx.new_page()
+        ctx, pg = new_tab(browser)
         for path, heading in (("/drift", "Drift"), ("/calibration", "Calibration"), ("/", "Decision board")):
             pg.goto(url + path)
             wait_for_app(pg)
             expect(pg.get_by_test_id("stSidebar").get_by_text("Dataset", exact=True)).to_be_visible()
             expect(pg.get_by_role("heading", name=re.compile(heading)).first).to_be_visible()
+        assert not pg.errors, pg.errors
         ctx.close()
     finally:
         stop_server(proc)

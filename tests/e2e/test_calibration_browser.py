@@ -3,18 +3,13 @@
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import shot, wait_for_app
+from tests.e2e.conftest import open_from_sidebar, shot, wait_for_app
 
 pytestmark = pytest.mark.e2e
 
 
 def test_calibration_page_renders(page, server):
-    # open the app and navigate through the sidebar, as a person does
-    page.goto(server)
-    wait_for_app(page)
-    page.get_by_test_id("stSidebarNavLink").filter(has_text="Calibration").click()
-    wait_for_app(page)
-    expect(page.get_by_role("heading", name="Calibration", exact=True)).to_be_visible(timeout=90_000)  # first run reads the demo
+    open_from_sidebar(page, server, "Calibration")
     # the reliability diagrams are drawn by plotly (AppTest cannot see them): axis title and diagonal legend
     expect(page.get_by_text("observed positive rate").first).to_be_visible(timeout=60_000)
     expect(page.get_by_text("perfectly calibrated").first).to_be_visible()

@@ -3,7 +3,9 @@ it is approved with its impact report; a viewer has no way to the editor."""
 
 import pytest
 
-from tests.e2e.conftest import create_account, shot, start_server, stop_server, wait_for_app
+from tests.e2e.conftest import create_account, new_tab, shot, start_server, stop_server, wait_for_app
+
+pytestmark = pytest.mark.e2e
 
 PW = "e2e long password"
 
@@ -19,8 +21,7 @@ def gov_server(tmp_path_factory):
 
 
 def login(browser, url, username):
-    ctx = browser.new_context(viewport={"width": 1920, "height": 1080})
-    page = ctx.new_page()
+    ctx, page = new_tab(browser)
     page.goto(url)
     wait_for_app(page)
     page.locator(".st-key-login_username").locator("input").fill(username)
@@ -29,6 +30,12 @@ def login(browser, url, username):
     wait_for_app(page)
     page.get_by_text(f"Signed in as {username}").wait_for(timeout=60_000)
     return ctx, page
+
+
+def close(ctx, page):
+    """Each login's tab ends without uncaught JS errors."""
+    assert not page.errors, page.errors
+    ctx.close()
 
 
 def open_value_table(page):
@@ -46,23 +53,23 @@ def test_propose_sign_approve_and_viewer_has_no_editor(browser, gov_server):
     page.get_by_role("button", name="Propose version").click()
     wait_for_app(page)
     page.get_by_text("Version v2026.Q4 proposed").wait_for(timeout=60_000)
-    ctx.close()
+    close(ctx, page)
     for user, role in (("rita", "Risk"), ("otto", "Model owner")):
         ctx, page = login(browser, gov_server, user)
         open_value_table(page)
         page.get_by_role("button", name=f"Sign v2026.Q4 as {role}").click()
         wait_for_app(page)
         page.get_by_text("Signed v2026.Q4").wait_for(timeout=120_000)
-        ctx.close()
+        close(ctx, page)
     ctx, page = login(browser, gov_server, "bea")
     open_value_table(page)
     page.get_by_role("button", name="Sign v2026.Q4 as Business").click()
     wait_for_app(page)
     page.get_by_text("Impact report: unversioned → v2026.Q4").wait_for(timeout=120_000)
     shot(page, "governance-impact-report")
-    ctx.close()
+    close(ctx, page)
     ctx, page = login(browser, gov_server, "vera")
     links = page.get_by_test_id("stSidebarNavLink")
     assert links.filter(has_text="Board").count() == 1
     assert links.filter(has_text="Value table").count() == 0
-    ctx.close()
+    close(ctx, page)

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from board import demo
 from evalcore import ValueTable, price_curve, score_counts
-from tests.e2e.conftest import shot, start_server, stop_server, wait_for_app
+from tests.e2e.conftest import new_tab, shot, start_server, stop_server, wait_for_app
 
 pytestmark = pytest.mark.e2e
 
@@ -26,10 +26,7 @@ def lake_server(tmp_path_factory):
 
 def test_register_a_path_and_read_the_board(browser, lake_server):
     url, data, frame = lake_server
-    ctx = browser.new_context(viewport={"width": 1920, "height": 1080})
-    page = ctx.new_page()
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    ctx, page = new_tab(browser)
     page.goto(url + "/upload")
     wait_for_app(page)
     page.get_by_text("Register a path on the server (large data)").click()
@@ -71,5 +68,5 @@ def test_register_a_path_and_read_the_board(browser, lake_server):
     wait_for_app(page)
     expect(page.get_by_text("Stability needs rows", exact=False)).to_be_visible(timeout=60_000)
     shot(page, "lake-stability")
-    assert not errors, errors
+    assert not page.errors, page.errors
     ctx.close()

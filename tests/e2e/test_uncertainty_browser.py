@@ -3,18 +3,13 @@
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import shot, wait_for_app
+from tests.e2e.conftest import open_from_sidebar, shot, wait_for_app
 
 pytestmark = pytest.mark.e2e
 
 
 def test_uncertainty_page_renders_and_reruns_with_new_options(page, server):
-    # open the app and navigate through the sidebar, as a person does
-    page.goto(server)
-    wait_for_app(page)
-    page.get_by_test_id("stSidebarNavLink").filter(has_text="Uncertainty").click()
-    wait_for_app(page)
-    expect(page.get_by_role("heading", name="Uncertainty", exact=True)).to_be_visible(timeout=90_000)
+    open_from_sidebar(page, server, "Uncertainty")
     # the demo's new model beats the old one at the deployed thresholds (the AppTest checks the numbers)
     expect(page.get_by_text("new is better: the 95% CI of EV_new − EV_old excludes 0.").first).to_be_visible(timeout=90_000)
     expect(page.get_by_text("Resampling scheme: clustered by customer_id")).to_be_visible()
