@@ -269,17 +269,16 @@ def aggregate_segments(agg: Aggregate, table, deployed: dict, model: str, column
 
 
 def board_config(preds, thresholds: dict):
-    """Board settings of this session: bootstrap options (cluster by the group id when one is
-    mapped: repeat customers are not independent) and the drift settings saved with the dataset."""
+    """Board settings: the default bootstrap (1000 replicates, seed 0), clustered by the group id
+    when one is mapped (repeat customers are not independent), and the drift settings saved with
+    the dataset."""
     from evalcore.board import BoardConfig
 
     from .drift_view import load_config
 
     drift_cfg, _ = load_config(store(), current_dataset_id())
-    scheme = st.session_state.get("board_scheme") or ("cluster" if services.has_groups(preds) else "rows")
-    return BoardConfig(thresholds=thresholds, n_resamples=int(st.session_state.get("board_n_resamples", 1000)),
-                       seed=int(st.session_state.get("board_seed", 0)), scheme=scheme,
-                       strata_column=st.session_state.get("board_strata"), drift=drift_cfg.to_dict())
+    return BoardConfig(thresholds=thresholds, n_resamples=1000, seed=0,
+                       scheme="cluster" if services.has_groups(preds) else "rows", drift=drift_cfg.to_dict())
 
 
 def current_user():

@@ -52,9 +52,7 @@ else:
     if go:
         try:
             user = auth.authenticate(s, username, password)
-        except auth.LoginThrottled as err:
-            st.error(str(err))
-        except auth.LoginFailed as err:
+        except (auth.LoginThrottled, auth.LoginFailed) as err:
             st.error(str(err))
         else:
             s.append_audit(user.username, "login", user.username)

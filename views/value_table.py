@@ -68,9 +68,7 @@ else:
                                  expected_row_version=row_version if saved is not None else 0)
             state.set_committed_table(table, rec.row_version)
             st.session_state["vt_flash"] = f"Draft saved (revision {rec.row_version})."
-        except ConflictError as err:
-            st.session_state["vt_flash"] = f"CONFLICT: {err}"
-        except gov.Forbidden as err:
+        except (ConflictError, gov.Forbidden) as err:
             st.session_state["vt_flash"] = f"CONFLICT: {err}"
 
     st.button("Save draft", type="primary", disabled=not dirty, on_click=_save, key="vt_save")
