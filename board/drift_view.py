@@ -207,16 +207,10 @@ def too_few_notes(view: DriftView) -> list[str]:
     return notes
 
 
-def _first_day(preds) -> dt.date:
-    if isinstance(preds, Aggregate):
-        return pd.Timestamp(preds.day_cells["date"].min()).date()
-    return pd.Timestamp(np.min(preds.time)).date()
-
-
-def _last_day(preds) -> dt.date:
-    if isinstance(preds, Aggregate):
-        return pd.Timestamp(preds.day_cells["date"].max()).date()
-    return pd.Timestamp(np.max(preds.time)).date()
+def day_range(preds) -> tuple[dt.date, dt.date]:
+    """The first and the last day with data (rows' time column, or an aggregate's per-day table)."""
+    days = preds.day_cells["date"] if isinstance(preds, Aggregate) else preds.time
+    return pd.Timestamp(np.min(days)).date(), pd.Timestamp(np.max(days)).date()
 
 
 def has_time(preds) -> bool:
@@ -241,7 +235,7 @@ def seed_form(dataset_id: int, config: DriftConfig, preds: Predictions) -> None:
     signature = (dataset_id, settings_json(config))
     if st.session_state.get(_SEEDED_FOR) == signature and all(k in st.session_state for k in FORM_KEYS):
         return
-    first, last = _first_day(preds), _last_day(preds)
+    first, last = day_range(preds)
     start = first if config.reference_start is None else pd.Timestamp(config.reference_start).date()
     names = feature_names(preds)
     chosen = names if config.features is None else [f for f in config.features if f in names]
@@ -264,7 +258,7 @@ def save_form(store, dataset_id: int, base: DriftConfig, preds: Predictions) -> 
     start = ss[K_START]
     try:
         config = dataclasses.replace(
-            base, reference_start=None if start == _first_day(preds) else start.isoformat(),
+            base, reference_start=None if start == day_range(preds)[0] else start.isoformat(),
             reference_days=int(ss[K_REF_DAYS]), window_days=int(ss[K_WINDOW]), ks_threshold=float(ss[K_KS]),
             consecutive_red=int(ss[K_RED]), psi_yellow=float(ss[K_PSI_Y]), psi_red=float(ss[K_PSI_R]),
             features=None if set(chosen) == set(names) else tuple(f for f in names if f in chosen))

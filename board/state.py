@@ -259,13 +259,25 @@ def board_result(data, table, config):
     return _board(rec.id, rec.sha256, table_json(table), json.dumps(config.to_dict(), sort_keys=True), source, data)
 
 
-def aggregate_segments(agg: Aggregate, table, deployed: dict, model: str, column: str):
-    """The segment curves of an aggregate (the board's, at the deployed thresholds, on its
-    display grid); no bootstrap, so the stored aggregate always serves it."""
+def segments_of(data, table, deployed: dict, model: str, column: str, *, log_grid: bool = False):
+    """The threshold × segment curves of one model at the deployed thresholds.
+
+    Rows: exact (:func:`evalcore.segment_curves`), drawn on the board's log-spaced grid when
+    ``log_grid``. An aggregate: the board's (its display grid, from the segment cells), without
+    the bootstrap, so the stored aggregate always serves it.
+    """
     import dataclasses
 
-    cfg = dataclasses.replace(board_config(agg, deployed), n_resamples=0)
-    return board_result(agg, table, cfg).models[model].segments[column]
+    from evalcore import segment_curves
+    from evalcore.board import heatmap_grid
+
+    if isinstance(data, Aggregate):
+        cfg = dataclasses.replace(board_config(data, deployed), n_resamples=0)
+        return board_result(data, table, cfg).models[model].segments[column]
+    kind = data.score_kinds[model]
+    grid = heatmap_grid(data.scores[model], kind, data.positive_rate) if log_grid else None
+    return segment_curves(data.y_true, data.scores[model], data.segments[column], table, column=column, grid=grid,
+                          deployed=deployed[model], sample_weight=data.sample_weight, score_kind=kind)
 
 
 def board_config(preds, thresholds: dict):

@@ -31,8 +31,9 @@ with st.expander("Settings — saved with this dataset", icon=":material/setting
     dv.seed_form(rec.id, config, preds)
     with st.form("drift_settings", border=False):
         a, b, c, d = st.columns(4)
-        a.date_input("Reference window starts on", key=dv.K_START, min_value=dv._first_day(preds),
-                     max_value=dv._last_day(preds), help="Default: the first day with data.")
+        first, last = dv.day_range(preds)
+        a.date_input("Reference window starts on", key=dv.K_START, min_value=first, max_value=last,
+                     help="Default: the first day with data.")
         b.number_input("Reference length (days)", min_value=1, max_value=365, step=1, key=dv.K_REF_DAYS)
         c.number_input("Window length (days)", min_value=1, max_value=365, step=1, key=dv.K_WINDOW,
                        help="Each current window covers this many days and slides by one day.")

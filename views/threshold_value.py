@@ -5,8 +5,7 @@ import streamlit as st
 
 from board import charts, services, state, ui
 from board import uncertainty_view as uv
-from evalcore import price_curve, segment_curves
-from evalcore.board import heatmap_grid
+from evalcore import price_curve
 
 preds = state.current_data()  # rows, or the stored aggregate (curves from its counts)
 if preds is None:
@@ -65,12 +64,6 @@ if preds.segments:
     a, b = st.columns(2)
     seg_col = a.selectbox("Segment column", list(preds.segments), key="tv_segment")
     seg_model = b.selectbox("Model", models, key="tv_seg_model")
-    if agg:  # the segment curves of the board (its display grid), from the aggregate's segment cells
-        seg = state.aggregate_segments(preds, table, deployed, seg_model, seg_col)
-    else:
-        grid = heatmap_grid(preds.scores[seg_model], preds.score_kinds[seg_model], preds.positive_rate) if log_x else None
-        seg = segment_curves(preds.y_true, preds.scores[seg_model], preds.segments[seg_col], table, column=seg_col,
-                             grid=grid, deployed=deployed[seg_model], sample_weight=preds.sample_weight,
-                             score_kind=preds.score_kinds[seg_model])
+    seg = state.segments_of(preds, table, deployed, seg_model, seg_col, log_grid=log_x)
     st.plotly_chart(charts.segment_heatmap_figure(seg, unit=unit), key="tv_heatmap")
     st.caption("Stars mark each segment's own optimum (exact); the grid is for display only.")

@@ -51,6 +51,38 @@ def test_threshold_table_shows_an_undefined_bayes_threshold_as_a_dash(app):
     assert any("bayes threshold is undefined (—)" in c.value for c in at.caption)
 
 
+def test_threshold_heatmap_is_the_segment_curves_of_the_chosen_model(app):
+    import base64
+    import json
+
+    import numpy as np
+
+    from evalcore import segment_curves
+    from evalcore.board import heatmap_grid
+
+    at = app("views/threshold_value.py")
+    at.selectbox(key="tv_seg_model").set_value("new").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.session_state["tv_log_x"]  # rare positives: the log axis, so the board's log grid
+    f, t = demo.demo_frame(), ValueTable.from_dict(demo.DEMO_VALUE_TABLE)
+    y, s = f.is_fraud.to_numpy(), f[demo.DEMO_MAPPING["scores"]["new"]].to_numpy()
+    col = at.selectbox(key="tv_segment").value
+    seg = segment_curves(y, s, f[col].astype(str).to_numpy(), t, column=col, score_kind="probability",
+                         grid=heatmap_grid(s, "probability", float(y.mean())), deployed=0.5)
+    def arr(v):  # plotly sends numpy arrays as typed arrays: {"dtype", "bdata" (base64), "shape"}
+        if not isinstance(v, dict):
+            return np.asarray(v, dtype=float)
+        a = np.frombuffer(base64.b64decode(v["bdata"]), dtype=v["dtype"])
+        return a.reshape([int(k) for k in str(v["shape"]).split(",")]) if "shape" in v else a
+
+    fig = json.loads(next(c for c in at.get("plotly_chart") if c.proto.id.endswith("tv_heatmap")).proto.spec)
+    heat, stars = fig["data"][0], fig["data"][1]
+    np.testing.assert_allclose(arr(heat["x"]), seg.grid)
+    np.testing.assert_allclose(arr(heat["z"]), seg.ev)
+    ok = np.isfinite(seg.t_opt) & (seg.t_opt >= seg.grid.min()) & (seg.t_opt <= seg.grid.max())
+    np.testing.assert_allclose(arr(stars["x"]), seg.t_opt[ok])
+
+
 def test_value_table_edit_reprices_curve(app):
     at = app("views/value_table.py")
     # the data editor has no AppTest API: seed its pending edits through session state (notes §4.1)
