@@ -24,11 +24,11 @@ from evalcore.board import board_drift
 from evalcore.drift import DriftConfig, DriftReport, Light
 
 from . import state
+from .charts_drift import FAMILY_TITLES
 
 SETTINGS_KEY = "drift"  # store.save_dataset_settings(ds, SETTINGS_KEY, config.to_dict())
 PAGE = "views/drift.py"
 FAMILIES = ("feature", "label", "calibration")
-TITLES = {"feature": "Feature drift", "label": "Label drift", "calibration": "Calibration drift"}
 BADGE = {"green": ("green", "no drift"), "yellow": ("orange", "watch"), "red": ("red", "drift"),
          "grey": ("gray", "cannot judge")}
 NEEDS_TIME = ("Drift needs a time column: it compares time windows with a reference window. This dataset has "
@@ -176,7 +176,7 @@ def show_light(family: str, light: Light) -> None:
     """One light: a coloured dot, the family, its colour word, and the one-line reason."""
     color, word = BADGE[light.color]
     with st.container(border=True, height="stretch", key=f"drift_light_{family}"):
-        st.markdown(f"#### :{color}[⬤] {TITLES[family]}")
+        st.markdown(f"#### :{color}[⬤] {FAMILY_TITLES[family]}")
         st.badge(f"{light.color} — {word}", color=color)
         st.text(light.reason)
 
