@@ -2,7 +2,6 @@
 
 import os
 from datetime import datetime, timezone
-from pathlib import Path
 
 import streamlit as st
 
@@ -58,7 +57,7 @@ def can(action: str) -> bool:
 inputs = []
 if can("edit_draft"):
     inputs.append(st.Page("views/value_table.py", title="Value table", icon=":material/payments:", url_path="value-table"))
-if can("use_value_tools") and (Path(__file__).parent / "views" / "value_tools.py").exists():
+if can("use_value_tools"):
     inputs.append(st.Page("views/value_tools.py", title="Value tools", icon=":material/balance:", url_path="value-tools"))
 if can("upload_dataset"):
     inputs.append(st.Page("views/upload.py", title="Upload", icon=":material/upload_file:", url_path="upload"))
