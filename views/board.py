@@ -7,6 +7,7 @@ import streamlit as st
 from board import export, state, ui
 from board.charts_drift import LIGHT_COLORS
 
+RENDERED = "board_rendered"  # (board shown, PDF bytes, PNG bytes) of the last Chromium render
 present = st.query_params.get("present") == "1"
 preds = state.current_data()  # rows (an upload) or the stored aggregate (registered by path)
 if preds is None:
@@ -47,19 +48,25 @@ if tools is not None:
                        on_click=state.record_export, args=("board HTML", export_meta), disabled=not may_export,
                        help="A self-contained file that opens offline.")
     with b3.popover("PDF / PNG", icon=":material/picture_as_pdf:", disabled=not may_export):
+        # a render is offered for download only while the board it shows is this one
+        shown = (rec.id, rec.sha256, state.table_json(table), repr(sorted(result.config.to_dict().items())), version)
         if st.button("Render with Chromium", key="board_render"):
             try:
                 page_html = export.board_html(result, dataset_name=rec.name, table_version=version)
-                st.session_state["board_pdf"] = export.render_bytes(page_html, "pdf")
-                st.session_state["board_png"] = export.render_bytes(page_html, "png")
+                st.session_state[RENDERED] = (shown, export.render_bytes(page_html, "pdf"),
+                                              export.render_bytes(page_html, "png"))
                 state.record_export("board PDF and PNG", export_meta)
             except export.ExportError as err:
                 st.error(str(err))
-        if "board_pdf" in st.session_state:
-            st.download_button("Download PDF", st.session_state["board_pdf"], "evalboard.pdf", "application/pdf",
+        rendered = st.session_state.get(RENDERED)
+        if rendered is not None and rendered[0] == shown:
+            st.download_button("Download PDF", rendered[1], "evalboard.pdf", "application/pdf",
                                key="board_dl_pdf", on_click="ignore")
-            st.download_button("Download PNG", st.session_state["board_png"], "evalboard.png", "image/png",
+            st.download_button("Download PNG", rendered[2], "evalboard.png", "image/png",
                                key="board_dl_png", on_click="ignore")
+        elif rendered is not None:
+            st.caption("The last render showed another board (dataset, value table or settings changed): "
+                       "render again to download this one.")
     saveable = version_rec is not None and governance.allowed(user, "save_evaluation")
     if b4.button("Snapshot", icon=":material/history:", key="board_save", disabled=not saveable,
                  help=("Keep this board (inputs, numbers and the value-table version) so next week can be compared with it."

@@ -69,3 +69,21 @@ def test_unsaved_edits_cannot_be_snapshotted(app):
     at.switch_page("views/board.py").run()
     assert any("unsaved edits" in m.value for m in at.markdown)
     assert at.button(key="board_save").disabled
+
+
+def test_a_render_is_offered_only_for_the_board_it_shows(app, monkeypatch):
+    """PDF/PNG bytes belong to the board they were rendered from: after the threshold moves,
+    the old render is no longer offered for download (it was, before)."""
+    from board import export
+
+    monkeypatch.setattr(export, "render_bytes", lambda page_html, kind: f"fake {kind}".encode())
+    at = app(None)
+    at.button(key="board_render").click().run()
+    assert not at.exception
+    assert [b.label for b in at.get("download_button") if b.label.startswith("Download")] == ["Download PDF",
+                                                                                              "Download PNG"]
+    at.query_params["t_new"] = "0.2"
+    at.session_state["committed_threshold_new"] = 0.2
+    at.run()
+    assert not [b for b in at.get("download_button") if b.label.startswith("Download")]
+    assert any("render again" in c.value for c in at.caption)
