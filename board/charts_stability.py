@@ -80,9 +80,7 @@ def paired_figure(cmp: CVComparison, diffs, *, metric: str, height: int = 300) -
     fig = go.Figure()
     fig.add_trace(go.Scatter(x=np.asarray(diffs), y=["folds"] * len(diffs), mode="markers", name="A − B per fold",
                              marker=dict(color=GREY, size=8, opacity=0.6)))
-    from scipy import stats
-
-    q = stats.t.ppf(0.5 + p.level / 2, p.n - 1)
+    q = p.t_quantile
     for label, se, color in (("naive paired t", p.naive_se, PALETTE[2]), ("corrected (Nadeau–Bengio)", p.corrected_se,
                                                                            PALETTE[0])):
         if np.isfinite(se):

@@ -773,6 +773,11 @@ class PairedTest:
     def significant(self) -> bool:
         return bool(np.isfinite(self.p_value) and self.p_value < 1 - self.level)
 
+    @property
+    def t_quantile(self) -> float:
+        """``t_{J−1, (1+level)/2}``: half-width / SE of both intervals (naive and corrected)."""
+        return float(stats.t.ppf(0.5 + self.level / 2, self.n - 1)) if self.n > 1 else float("nan")
+
     def to_dict(self) -> dict:
         keys = ("mean_diff", "std_diff", "test_train_ratio", "naive_se", "corrected_se", "t", "p_value", "naive_t",
                 "naive_p", "ci_low", "ci_high", "level")

@@ -134,6 +134,7 @@ def test_paired_test_against_hand_computation():
     assert r.p_value == pytest.approx(2 * stats.t.sf(abs(t), J - 1))
     q = stats.t.ppf(0.975, J - 1)
     assert (r.ci_low, r.ci_high) == pytest.approx((mean - q * se, mean + q * se))
+    assert r.t_quantile == pytest.approx(q)  # the chart's half-widths: q·naive_se and q·corrected_se
     # the uncorrected test is scipy's paired t-test
     ref = stats.ttest_rel(a, b)
     assert r.naive_t == pytest.approx(ref.statistic) and r.naive_p == pytest.approx(ref.pvalue)
