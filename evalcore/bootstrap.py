@@ -50,7 +50,7 @@ from ._json import json_float as _none
 from ._checks import check_binary_scores
 from ._errors import InputError, ProblemList
 from .counts import _bin_scores, _score_counts
-from .value import ValueTable
+from .value import ValueTable, threshold_between
 
 __all__ = [
     "BootstrapResult",
@@ -922,6 +922,10 @@ def _summarise(dist: np.ndarray, estimate: float, *, level: float, method: str, 
 
 
 def _prepare(y_true, scores: list, sample_weight, strata, groups, options: dict):
+    """Validated ``(y, scores, w, strata codes, group codes)`` with rows of zero weight dropped:
+    a zero weight is no row (as :func:`evalcore.counts.score_counts`), so it is neither a
+    threshold nor a unit to draw, and a group or stratum made only of such rows does not
+    exist. Every weight 0 leaves no rows: the callers return NaN with :data:`_NO_WEIGHT`."""
     problems = ProblemList()
     y = s = w = None
     ss = []
@@ -935,7 +939,27 @@ def _prepare(y_true, scores: list, sample_weight, strata, groups, options: dict)
     gr = _codes(groups, "groups", n, problems)
     _check_options(problems, **options)
     problems.raise_if_any()
+    keep = w > 0
+    if not keep.all():
+        y, w, ss = y[keep], w[keep], [x[keep] for x in ss]
+        # codes again in order of first appearance: those of the kept rows alone
+        st = None if st is None else pd.factorize(st[keep])[0].astype(np.int64)
+        gr = None if gr is None else pd.factorize(gr[keep])[0].astype(np.int64)
     return y, ss, w, st, gr
+
+
+_NO_WEIGHT = "no rows with positive weight (every sample_weight is 0)"
+
+
+def _no_weight_result(*, n_resamples: int, level: float, method: str, scheme: str) -> BootstrapResult:
+    """Every weight is 0: the statistic, its replicates and its interval are undefined (as
+    ``value_curve`` says of such data), never 0."""
+    nan = float("nan")
+    why = {"estimate": _NO_WEIGHT, "interval": _NO_WEIGHT, "standard_error": _NO_WEIGHT,
+           "replicates": f"{n_resamples} of {n_resamples} replicates are undefined: {_NO_WEIGHT}"}
+    return BootstrapResult(estimate=nan, low=nan, high=nan, level=float(level), standard_error=nan, method=method,
+                           scheme=scheme, n_resamples=int(n_resamples), distribution=np.full(int(n_resamples), nan),
+                           n_undefined=int(n_resamples), undefined=why)
 
 
 def ev_interval(y_true, y_score, table: ValueTable, *, threshold: float, n_resamples: int = 1000, level: float = 0.95,
@@ -977,6 +1001,8 @@ def ev_interval(y_true, y_score, table: ValueTable, *, threshold: float, n_resam
     threshold = _check_threshold(threshold, "threshold")
     y, (s,), w, st, gr = _prepare(y_true, [y_score], sample_weight, strata, groups,
                                   dict(n_resamples=n_resamples, level=level, method=method))
+    if len(y) == 0:
+        return _no_weight_result(n_resamples=n_resamples, level=level, method=method, scheme=_scheme_name(strata, groups))
     key = 2 * (s < threshold).astype(np.int64) + (1 - y).astype(np.int64)  # tp, fp, fn, tn
     design = _design(key, 4, w, st, gr)
     v = table.vector()
@@ -1034,6 +1060,13 @@ def compare_models(y_true, score_a, score_b, table: ValueTable, *, threshold_a: 
     y, (sa, sb), w, st, gr = _prepare(y_true, [score_a, score_b], sample_weight, strata, groups,
                                       dict(n_resamples=n_resamples, level=level, method=method))
     a_name, b_name = (str(x) for x in names)
+    if len(y) == 0:
+        undefined = _no_weight_result(n_resamples=n_resamples, level=level, method=method,
+                                      scheme=_scheme_name(strata, groups))
+        return Comparison(a=a_name, b=b_name, threshold_a=threshold_a, threshold_b=threshold_b, ev_a=undefined,
+                          ev_b=undefined, diff=undefined, p_b_better=float("nan"), verdict="undefined",
+                          verdict_text=f"No verdict: EV_{b_name} − EV_{a_name} is undefined ({_NO_WEIGHT}).",
+                          scheme=undefined.scheme)
     key = (4 * (sa < threshold_a) + 2 * (sb < threshold_b) + (1 - y)).astype(np.int64)
     design = _design(key, 8, w, st, gr)
     return paired_comparison(design, table, rng=rng, n_resamples=n_resamples, level=level, method=method,
@@ -1123,7 +1156,9 @@ def _curve_stats(K: np.ndarray, scores: np.ndarray, v: np.ndarray, prevalence, g
     last = k - 1 - present[:, ::-1].argmax(axis=1)
     lo_s = scores[last]
     low = np.where(i1 + 1 <= k, thr[np.minimum(i1 + 1, k)], -np.inf)
-    t_opt = np.where(high == np.inf, np.inf, np.where(low == -np.inf, lo_s, (low + high) / 2.0))
+    t_opt = np.where(high == np.inf, np.inf, np.where(low == -np.inf, lo_s, threshold_between(low, high)))
+    # the EV that acting at t_opt earns (score >= t_opt), so the two always agree
+    ev_opt = ev[np.arange(b), np.searchsorted(-scores, -t_opt, side="right")]
     bad = ~np.isfinite(ev).all(axis=1)
     ev_opt = np.where(bad, np.nan, ev_opt)
     t_opt = np.where(bad, np.nan, t_opt)
@@ -1180,6 +1215,13 @@ def optimum_interval(y_true, y_score, table: ValueTable, *, n_resamples: int = 1
         raise InputError(f"resolution must be a positive number or None; got {resolution!r}.")
     if progress is not None and not callable(progress):
         raise InputError(f"progress must be callable(done, total) or None; got {type(progress).__name__}.")
+    if len(y) == 0:
+        nothing = _no_weight_result(n_resamples=n_resamples, level=level, method=method,
+                                    scheme=_scheme_name(strata, groups))
+        grid = np.zeros(0) if band_grid is None else np.asarray(band_grid, dtype=float)
+        empty = np.full(len(grid), np.nan)
+        return OptimumBootstrap(ev_opt=nothing, t_opt=nothing, auc=nothing, resolution=resolution, n_thresholds=0,
+                                band=CurveBand(grid=grid, estimate=empty, low=empty, high=empty, level=float(level)))
     counts = _score_counts(y, s, w, resolution)
     scores = counts.scores
     k = len(scores)

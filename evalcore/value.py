@@ -303,9 +303,12 @@ class ValueCurve:
         Unweighted cumulative (positive, negative) counts at each point, shared read-only
         with the :class:`~evalcore.counts.ScoreCounts` the curve was priced from.
     t_opt : float
-        The threshold to deploy: the midpoint of ``t_opt_interval`` when it is bounded;
-        the lowest score when the optimum includes acting on everyone (every t at or below
-        it acts on all rows); ``+inf`` when it is acting on no one. NaN when undefined.
+        The threshold to deploy: the midpoint of ``t_opt_interval`` when it is bounded
+        (its upper end when the midpoint is not strictly above the lower one, e.g. between
+        the neighbouring floats 0 and 5e-324: :func:`threshold_between`); the lowest score
+        when the optimum includes acting on everyone (every t at or below it acts on all
+        rows); ``+inf`` when it is acting on no one. NaN when undefined. Always
+        ``ev_at(t_opt) == ev_opt``.
     t_opt_interval : (float, float)
         ``(low, high]``: every threshold in it reaches ``ev_opt``. ``low`` is ``-inf``
         when acting on everyone is optimal, ``high`` is ``+inf`` when acting on no one is.
@@ -318,7 +321,8 @@ class ValueCurve:
         "threshold" (a bounded optimum), "act_on_everyone", "act_on_no_one",
         "any_threshold" (EV is the same everywhere) or "undefined".
     ev_opt, ev_all, ev_none : float
-        EV at the optimum, acting on everyone, acting on no one.
+        EV at the optimum (at ``t_opt``: the maximum up to the tie tolerance), acting on
+        everyone, acting on no one.
     flatness : (float, float)
         ``(low, high]``: the widest threshold range containing ``t_opt_interval`` on which
         EV ≥ ev_opt − flat_tol·|ev_opt| (SPEC §3.3: "within 1% of |EV(t_opt)|"), clipped to
@@ -704,7 +708,10 @@ def _price(counts: ScoreCounts, table: ValueTable, score_kind: str, flat_tol: fl
     elif low == -np.inf:
         policy, t_opt = "act_on_everyone", lo_s  # the lowest score acts on all rows
     else:
-        policy, t_opt = "threshold", (low + high) / 2.0
+        policy, t_opt = "threshold", float(threshold_between(low, high))
+    # the EV that acting at t_opt earns: equal to the maximum up to the tie tolerance, and
+    # exactly what ev_at(t_opt) returns
+    ev_opt = float(ev[_point_index(thresholds, t_opt)])
     # flatness: grow the optimum's run while EV stays within flat_tol·|ev_opt|
     floor = ev_opt - flat_tol * abs(ev_opt) - tol
     a = i0 - _run_length(ev[i0 - 1::-1] if i0 > 0 else ev[:0], floor)
@@ -723,6 +730,27 @@ def _price(counts: ScoreCounts, table: ValueTable, score_kind: str, flat_tol: fl
         sharpness = _sharpness(thresholds, ev, centre, sharp_window, ev_opt)
     return ValueCurve(t_opt=float(t_opt), t_opt_interval=(low, high), t_opt_intervals=intervals, policy=policy,
                       ev_opt=ev_opt, flatness=flatness, sharpness=sharpness, undefined=undefined, **base)
+
+
+def threshold_between(low, high):
+    """The threshold deployed for an optimum ``(low, high]``: its midpoint, or ``high`` when
+    the midpoint is not strictly above ``low``.
+
+    Acting is ``score >= t``, so every t in ``(low, high]`` acts on the same rows, ``high``
+    included. Between two neighbouring floats (0 and the subnormal 5e-324, 1 − 2⁻⁵³ and 1)
+    the midpoint rounds onto ``low`` — which would act on the rows at ``low`` as well — and
+    beyond ~9e307 the sum overflows; ``high`` is then the threshold. Scalars or arrays.
+
+    Examples
+    --------
+    >>> threshold_between(0.1, 0.4), threshold_between(0.0, 5e-324)
+    (0.25, 5e-324)
+    """
+    low, high = np.asarray(low, dtype=float), np.asarray(high, dtype=float)
+    with np.errstate(over="ignore", invalid="ignore"):
+        mid = (low + high) / 2.0
+    out = np.where((mid > low) & (mid <= high), mid, high)
+    return float(out) if out.ndim == 0 else out
 
 
 def _run_length(values: np.ndarray, floor: float) -> int:

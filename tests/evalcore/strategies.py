@@ -12,6 +12,9 @@ from hypothesis import strategies as st
 
 # dyadic weights: every sum of a few of them is exact in float64
 WEIGHTS = (0.0, 0.25, 0.5, 1.0, 2.0, 3.75)
+# neighbouring floats whose midpoint (a + b) / 2 is not strictly between them (it rounds
+# onto an end): the hard case of a midpoint threshold
+EXTREME_SCORES = (0.0, 5e-324, 1e-323, -5e-324, 0.5, float(np.nextafter(0.5, 1)), float(np.nextafter(1.0, 0)), 1.0)
 
 
 @st.composite
@@ -19,7 +22,9 @@ def binary_data(draw, *, min_size=0, max_size=40, weighted=None, zero_weights=Tr
     """``(y, s, w)``: int8 labels, float64 scores, float64 weights or None.
 
     kind="probability": scores in [0, 1] on a grid of 1/16 (many ties) or any float in [0, 1];
-    kind="score": scores on a grid of 1/8 in [-20, 20] (raw risk scores, negative allowed).
+    kind="score": scores on a grid of 1/8 in [-20, 20] (raw risk scores, negative allowed);
+    kind="extreme": adjacent floats where a midpoint rounds onto an end — subnormals (0,
+    5e-324, 1e-323) and the neighbours of 0.5 and 1.0.
     ``weighted=None`` draws whether to weight; ``zero_weights`` allows weights of 0.
     """
     n = draw(st.integers(min_size, max_size))
@@ -27,6 +32,8 @@ def binary_data(draw, *, min_size=0, max_size=40, weighted=None, zero_weights=Tr
     if kind == "probability":
         grid = st.integers(0, 16).map(lambda i: i / 16)
         score = draw(st.sampled_from([grid, st.floats(0.0, 1.0, allow_nan=False, width=64)]))
+    elif kind == "extreme":
+        score = st.sampled_from(EXTREME_SCORES)
     else:
         score = st.integers(-160, 160).map(lambda i: i / 8)
     s = np.array(draw(st.lists(score, min_size=n, max_size=n)), dtype=np.float64)

@@ -19,6 +19,7 @@ import json
 
 import numpy as np
 import pytest
+import hypothesis
 from hypothesis import given, settings, strategies as hst
 from scipy import stats
 from sklearn.metrics import confusion_matrix, roc_auc_score
@@ -39,6 +40,8 @@ from evalcore.bootstrap import (
     wilson_interval,
 )
 from evalcore.value import ValueTable, value_curve
+
+from strategies import binary_data, value_tables  # tests/evalcore is on sys.path
 
 TABLE = ValueTable(tp=18500, fp=-3200, fn=-22000, tn=120)
 SIMPLE = ValueTable(tp=10, fp=-2, fn=-10, tn=0)
@@ -652,3 +655,99 @@ def test_collapsed_cluster_design_draws_what_uniform_group_draws_draw():
     ja, jb = _jackknife(full, stat, ["t"])["t"], _jackknife(plain, stat, ["t"])["t"]
     np.testing.assert_allclose(np.sort(np.repeat(ja, full.mult)), np.sort(jb))
     assert _collapse(full) is full
+
+
+# --------------------------------------------------------------------------------------
+# zero weights and the midpoint threshold (issue 20)
+# --------------------------------------------------------------------------------------
+
+
+def _same_bootstrap(a, b):
+    for name in ("estimate", "low", "high", "standard_error", "n_undefined"):
+        x, y = getattr(a, name), getattr(b, name)
+        assert x == y or (np.isnan(x) and np.isnan(y)), name
+    np.testing.assert_array_equal(a.distribution, b.distribution)
+
+
+@pytest.mark.parametrize("kw", [{}, {"strata": ["a", "a", "b", "b", "b"]}, {"groups": [1, 2, 2, 3, 4]},
+                                {"groups": [1, 2, 3, 3, 4], "strata": ["a", "a", "b", "b", "b"]}])
+def test_a_zero_weight_row_is_a_dropped_row(kw):
+    # the zero-weight row (label 0, score 0.05) lies below every other score: it used to
+    # index past the last threshold and crash with a bare ValueError
+    y, s, w = np.array([1, 0, 1, 0, 0]), np.array([0.9, 0.6, 0.4, 0.1, 0.05]), np.array([1.0, 2.0, 1.0, 1.0, 0.0])
+    keep = w > 0
+    dropped = {k: np.asarray(v)[keep] for k, v in kw.items()}
+    for method in ("percentile", "bca"):
+        a = optimum_interval(y, s, SIMPLE, sample_weight=w, n_resamples=60, method=method, rng=5, **kw)
+        b = optimum_interval(y[keep], s[keep], SIMPLE, sample_weight=w[keep], n_resamples=60, method=method, rng=5,
+                             **dropped)
+        for name in ("ev_opt", "t_opt", "auc"):
+            _same_bootstrap(getattr(a, name), getattr(b, name))
+        np.testing.assert_array_equal(a.band.grid, b.band.grid)
+        np.testing.assert_array_equal(a.band.low, b.band.low)
+        assert a.n_thresholds == b.n_thresholds == 4
+        for fn in (lambda yy, ss, ww, **k: ev_interval(yy, ss, SIMPLE, threshold=0.5, sample_weight=ww, **k),
+                   lambda yy, ss, ww, **k: compare_models(yy, ss, 1 - ss, SIMPLE, threshold_a=0.5, threshold_b=0.3,
+                                                          sample_weight=ww, **k).diff):
+            _same_bootstrap(fn(y, s, w, n_resamples=60, method=method, rng=5, **kw),
+                            fn(y[keep], s[keep], w[keep], n_resamples=60, method=method, rng=5, **dropped))
+    # the estimate is the weighted curve's: tp=10, fp=-2, fn=-10 over N=5 → max on (0.1, 0.4]
+    vc = value_curve(y, s, SIMPLE, sample_weight=w)
+    assert a.ev_opt.estimate == vc.ev_opt and a.t_opt.estimate == vc.t_opt == pytest.approx(0.25)
+
+
+@pytest.mark.parametrize("kw", [{}, {"groups": [1, 1, 2, 3]}, {"strata": [1, 1, 2, 2]}])
+def test_all_zero_weights_are_undefined_with_the_reason(kw):
+    # as value_curve: no rows of positive weight is valid but undefined — NaN that says why
+    y, s, w = [1, 0, 1, 0], [0.9, 0.6, 0.4, 0.1], [0, 0, 0, 0]
+    o = optimum_interval(y, s, SIMPLE, sample_weight=w, n_resamples=20, rng=0, **kw)
+    assert value_curve(y, s, SIMPLE, sample_weight=w).undefined["ev_opt"] == "no rows with positive weight"
+    for r in (o.ev_opt, o.t_opt, o.auc, ev_interval(y, s, SIMPLE, threshold=0.5, sample_weight=w, n_resamples=20, **kw),
+              compare_models(y, s, s, SIMPLE, threshold_a=0.5, threshold_b=0.3, sample_weight=w, n_resamples=20,
+                             **kw).diff):
+        assert np.isnan(r.estimate) and np.isnan(r.low) and np.isnan(r.high)
+        assert r.n_undefined == 20 and np.isnan(r.distribution).all()
+        assert r.undefined["estimate"] == "no rows with positive weight (every sample_weight is 0)"
+    assert o.n_thresholds == 0 and len(o.band.grid) == 0
+    json.dumps(o.to_dict(), allow_nan=False)
+
+
+def test_optimum_threshold_between_subnormal_scores_reproduces_ev_opt():
+    # rows (0, 0.0) and (1, 5e-324) five times each; tp=10, fp=-2, fn=-10: EV 5 acting on the
+    # positives only, (0, 5e-324] — whose midpoint rounds to 0, which acts on everyone (EV 4)
+    y, s = np.array([0, 1] * 5), np.array([0.0, 5e-324] * 5)
+    o = optimum_interval(y, s, SIMPLE, n_resamples=50, rng=0)
+    vc = value_curve(y, s, SIMPLE)
+    assert o.t_opt.estimate == vc.t_opt == 5e-324
+    assert o.ev_opt.estimate == vc.ev_at(o.t_opt.estimate) == 5.0
+    # every replicate's threshold earns that replicate's optimum on its own data
+    assert set(o.t_opt.distribution[np.isfinite(o.t_opt.distribution)].tolist()) <= {5e-324, 0.0}
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(binary_data(min_size=1, max_size=25, kind="extreme"), value_tables(prevalence=False))
+def test_each_replicate_threshold_reproduces_its_optimum_property(data, kw):
+    """Replicate by replicate (the cell counts rebuilt into rows), t_opt is that of
+    value_curve on the resample, and acting at it (the band at t_opt, as optimum_interval
+    reads the band) earns exactly the replicate's ev_opt."""
+    from evalcore.bootstrap import _curve_stats
+    y, s, w = data
+    w = np.ones(len(y)) if w is None else w
+    hypothesis.assume(w.sum() > 0)
+    table = ValueTable(**kw)
+    keep = w > 0
+    scores = np.unique(s[keep])[::-1]
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        idx = rng.choice(np.flatnonzero(keep), keep.sum())
+        yy, ss, ww = y[idx], s[idx], w[idx]
+        pos = np.array([ww[(ss == v) & (yy == 1)].sum() for v in scores])
+        neg = np.array([ww[(ss == v) & (yy == 0)].sum() for v in scores])
+        K = np.r_[pos, neg][None, :]
+        got = _curve_stats(K, scores, table.vector(), None, np.array([0]))
+        ref = value_curve(yy, ss, table, sample_weight=ww, score_kind="score")
+        assert got["t_opt"][0] == ref.t_opt
+        at_t = np.searchsorted(-scores, -got["t_opt"], side="right")  # the grid index optimum_interval uses
+        assert _curve_stats(K, scores, table.vector(), None, at_t)["band"][0, 0] == got["ev_opt"][0]
+        # the curve is priced by another formula here than in value_curve: equal up to rounding
+        assert got["ev_opt"][0] == pytest.approx(ref.ev_opt, rel=1e-12, abs=1e-9 * max(1.0, *map(abs, table.vector())))

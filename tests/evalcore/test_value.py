@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 from sklearn.datasets import load_breast_cancer
 from sklearn.ensemble import RandomForestClassifier
@@ -30,6 +30,7 @@ from evalcore.value import (
     bayes_threshold,
     price_curve,
     segment_curves,
+    threshold_between,
     value_curve,
 )
 
@@ -167,6 +168,36 @@ def test_t_opt_midpoint_rule():
     for t in (0.1000001, 0.25, 0.4):
         assert c.ev_at(t) == pytest.approx(4.5)
     assert c.ev_at(0.1) == pytest.approx(4.0) and c.ev_at(0.4000001) == pytest.approx(-0.5)
+
+
+def test_t_opt_between_adjacent_subnormal_scores_reproduces_ev_opt():
+    # tp=10, fp=-2, fn=-10, tn=0; rows (0, 0.0) (1, 5e-324); N=2
+    # EV·2: none −10; ≥5e-324 10 (TP) → 5; ≥0 10−2 = 8 → 4. The optimum is (0, 5e-324]: the
+    # only float in it is 5e-324 itself, the midpoint 2.5e-324 rounds to 0 (acting on both rows)
+    c = value_curve([0, 1], [0.0, 5e-324], ValueTable(tp=10, fp=-2, fn=-10, tn=0))
+    assert c.ev.tolist() == [-5.0, 5.0, 4.0]
+    assert c.t_opt_interval == (0.0, 5e-324) and c.policy == "threshold"
+    assert c.t_opt == 5e-324  # the upper end: score >= t acts on the positive row only
+    assert c.ev_at(c.t_opt) == c.ev_opt == 5.0
+
+
+def test_t_opt_between_neighbouring_floats_reproduces_ev_opt():
+    # the same rows one ulp apart just below 1: (1 − 2⁻⁵³ + 1) / 2 rounds to 1 − 2⁻⁵³
+    lo = float(np.nextafter(1.0, 0))
+    c = value_curve([0, 1], [lo, 1.0], ValueTable(tp=10, fp=-2, fn=-10, tn=0))
+    assert c.t_opt_interval == (lo, 1.0)
+    assert c.t_opt == 1.0 and c.ev_at(c.t_opt) == c.ev_opt == 5.0
+
+
+def test_threshold_between_is_inside_the_half_open_interval():
+    big = float(np.finfo(float).max)
+    # midpoints by hand; then ends whose midpoint rounds onto low, or whose sum overflows
+    cases = [(0.1, 0.4, 0.25), (-3.0, 5.0, 1.0), (0.0, 5e-324, 5e-324), (-5e-324, 0.0, 0.0),
+             (float(np.nextafter(1.0, 0)), 1.0, 1.0), (1.5e308, big, big)]
+    for low, high, want in cases:
+        assert threshold_between(low, high) == want
+    np.testing.assert_array_equal(threshold_between(np.array([c[0] for c in cases]), np.array([c[1] for c in cases])),
+                                  [c[2] for c in cases])
 
 
 def test_act_on_everyone_optimum():
@@ -701,6 +732,25 @@ def test_optimum_equals_brute_force_property(data, kw):
     assert c.ev_at(c.t_opt) == pytest.approx(c.ev_opt, rel=1e-9, abs=tol)
     lo, hi = c.flatness
     assert lo <= min(hi, c.t_opt) or c.policy == "act_on_no_one"
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(st.one_of(binary_data(min_size=1), binary_data(min_size=1, kind="score"),
+                 binary_data(min_size=1, kind="extreme")), value_tables())
+@example((np.array([0, 1], np.int8), np.array([0.0, 5e-324]), None), dict(tp=10.0, fp=-2.0, fn=-10.0, tn=0.0))
+@example((np.array([0, 1, 1], np.int8), np.array([0.0, 5e-324, 0.3]), np.array([1.0, 1.0, 0.0])),
+         dict(tp=0.0, fp=0.0, fn=-1.0, tn=1.0))
+def test_t_opt_reproduces_ev_opt_property(data, kw):
+    """Whatever the data (subnormal or neighbouring scores, ties, zero weights), acting at
+    the reported threshold (score >= t_opt) earns exactly the reported optimum."""
+    y, s, w = data
+    assume(w is None or w.sum() > 0)
+    if "prevalence" in kw:
+        assume(two_class(data))
+    c = value_curve(y, s, ValueTable(**kw), sample_weight=w, score_kind="score")
+    assert c.ev_at(c.t_opt) == c.ev_opt
+    low, high = c.t_opt_interval
+    assert low < c.t_opt <= high or (c.policy == "act_on_everyone" and c.t_opt == c.thresholds[-1])
 
 
 @settings(max_examples=120, deadline=None)
