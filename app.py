@@ -5,7 +5,8 @@ from datetime import datetime, timezone
 
 import streamlit as st
 
-from board import auth, drift_view, governance, state
+from board.access import auth, governance
+from board.app import drift_view, state
 
 st.set_page_config(page_title="evalboard", page_icon=":material/dashboard:", layout="wide", initial_sidebar_state="expanded")
 

@@ -112,7 +112,7 @@ def _read_password(args) -> str:
 def cmd_users(args) -> int:
     """Account management on the store of EVALBOARD_DB_URL / EVALBOARD_DATA_DIR, acting as the local
     operator (whoever can run this command can already read the database), audited as "cli"."""
-    from board import auth, governance
+    from board.access import auth, governance
     from board.store import NotFoundError, Store
 
     actor = auth.User(username="cli", role="admin")

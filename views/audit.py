@@ -2,7 +2,8 @@
 
 import streamlit as st
 
-from board import governance, state
+from board.access import governance
+from board.app import state
 
 user = state.current_user()
 st.title("Audit log")

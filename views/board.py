@@ -4,8 +4,9 @@ import html
 
 import streamlit as st
 
-from board import export, state, ui
-from board.charts_drift import LIGHT_COLORS
+from board import export
+from board.app import state, ui
+from board.charts.drift import LIGHT_COLORS
 
 RENDERED = "board_rendered"  # (board shown, PDF bytes, PNG bytes) of the last Chromium render
 present = st.query_params.get("present") == "1"
@@ -36,7 +37,7 @@ title, tools = st.columns([3, 2], vertical_alignment="center") if not present el
 title.markdown(f"<h1 style='font-size:1.9rem;font-weight:700;line-height:1.1;padding:0;margin:0'>Decision board</h1>"
                f"<div style='font-size:0.9rem;color:#555'>{html.escape(meta)}</div>", unsafe_allow_html=True)
 if tools is not None:
-    from board import governance
+    from board.access import governance
 
     export_meta = {"dataset_id": rec.id, "table_version": version}
     may_export = governance.allowed(user, "export")
@@ -129,7 +130,7 @@ with st.container(key="board_action"):
 
 if not present:  # the detail view, below the one screen: collapsed, so the board itself never scrolls
     with st.expander("Details: data conditions of the training data"):
-        from board.stability_view import DC_LAST_KEY, data_conditions_card
+        from board.app.stability_view import DC_LAST_KEY, data_conditions_card
 
         if st.session_state.get(DC_LAST_KEY) is not None:
             data_conditions_card(st.session_state[DC_LAST_KEY])

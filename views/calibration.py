@@ -5,8 +5,10 @@ import math
 
 import streamlit as st
 
-from board import aggregate_view, charts, services, state, ui
-from board import charts_calibration as cc
+from board.services import aggregate_view
+from board import charts, services
+from board.app import state, ui
+from board.charts import calibration as cc
 from evalcore import (InputError, auc_from_counts, calibration_intervals, cross_fit_calibration, price_curve, reliability,
                       score_counts, segment_calibration)
 from evalcore.aggregate import calibration_intervals_of, reliability_of

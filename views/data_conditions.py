@@ -5,9 +5,9 @@ experiment that says whether, on this data, the normalized score is steadier tha
 import pandas as pd
 import streamlit as st
 
-from board import charts_stability as cs
-from board import stability_view as sv
-from board import ui
+from board.charts import stability as cs
+from board.app import stability_view as sv
+from board.app import ui
 from evalcore import InputError
 from evalcore.normalized import RAW_METRICS
 

@@ -3,7 +3,8 @@
 import pandas as pd
 import streamlit as st
 
-from board import lake, state
+from board.engines import lake
+from board.app import state
 
 st.title("Datasets")
 s = state.store()

@@ -2,9 +2,9 @@
 
 import streamlit as st
 
-from board import charts_drift as cd
-from board import drift_view as dv
-from board import state, ui
+from board.charts import drift as cd
+from board.app import drift_view as dv
+from board.app import state, ui
 
 preds = state.current_data()  # rows, or the stored aggregate (its per-day tables)
 if preds is None:

@@ -4,7 +4,8 @@ from datetime import datetime, timezone
 
 import streamlit as st
 
-from board import auth, governance, state
+from board.access import auth, governance
+from board.app import state
 from evalcore import InputError
 
 

@@ -4,9 +4,9 @@ diagnostics, the worst fold, and two models compared on the same folds."""
 
 import streamlit as st
 
-from board import charts_stability as cs
-from board import stability_view as sv
-from board import state, ui
+from board.charts import stability as cs
+from board.app import stability_view as sv
+from board.app import state, ui
 from evalcore import InputError, read_table
 from evalcore.stability import CLASSIFIERS, CONSERVATIVE_NOTE, METRICS, diagnostics, fold_profile, sample_size_plan, summarize
 

@@ -3,8 +3,9 @@
 import pandas as pd
 import streamlit as st
 
-from board import charts, services, state, ui
-from board import uncertainty_view as uv
+from board import charts, services
+from board.app import state, ui
+from board.app import uncertainty_view as uv
 from evalcore import price_curve
 
 preds = state.current_data()  # rows, or the stored aggregate (curves from its counts)

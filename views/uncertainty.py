@@ -4,9 +4,10 @@ intervals of the metrics at the deployed threshold."""
 
 import streamlit as st
 
-from board import charts_uncertainty as cu
-from board import services, state, ui
-from board import uncertainty_view as uv
+from board.charts import uncertainty as cu
+from board import services
+from board.app import state, ui
+from board.app import uncertainty_view as uv
 from evalcore import InputError, price_curve
 
 preds = state.current_data()  # rows, or the stored aggregate (the bootstrap draws its cells)

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from board import state, ui
+from board.app import state, ui
 from evalcore import InputError
 from evalcore.data import ColumnMapping, guess_mapping, label_values, read_table, validate
 
@@ -12,7 +12,7 @@ st.title("Add validation predictions")
 mode = st.segmented_control("How", ["upload", "path"], default="upload", required=True, key="upload_mode",
                             format_func={"upload": "Upload a file", "path": "Register a path on the server (large data)"}.get)
 if mode == "path":
-    from board import register_view
+    from board.app import register_view
 
     register_view.render()
     st.stop()
@@ -68,7 +68,7 @@ name = st.text_input("Dataset name", value=up.name.rsplit(".", 1)[0], key="uploa
 
 
 def _save():
-    from board import governance
+    from board.access import governance
 
     s = state.store()
     user = state.current_user()

@@ -4,9 +4,10 @@ from datetime import date
 
 import streamlit as st
 
-from board import auth, governance as gov, state
+from board.access import auth, governance as gov
+from board.app import state
 from board.store import ConflictError, StoreError
-from board.valuetable_form import frame_from_table, table_from_frame
+from board.app.valuetable_form import frame_from_table, table_from_frame
 from evalcore import InputError, ValueTable
 
 user = state.current_user()

@@ -7,8 +7,8 @@ from itertools import combinations
 import pandas as pd
 import streamlit as st
 
-from board import charts_value_tools as cvt
-from board import state, ui
+from board.charts import value_tools as cvt
+from board.app import state, ui
 from evalcore import InputError
 from evalcore.ahp import CR_LIMIT, SAATY_SCALE, ahp_amounts, ahp_weights, pairwise_matrix
 from evalcore.sensitivity import value_sensitivity

@@ -11,10 +11,9 @@ ADMIN_PASSWORD = "test admin password"
 
 def login_state(username: str, role: str) -> dict:
     """Session state of a tab where ``username`` has just logged in (what views/login.py sets)."""
-    from board import auth
+    from board.access import auth
 
-    return {auth.SESSION_USER_KEY: {"username": username, "role": role},
-            auth.SESSION_ACTIVE_KEY: datetime.now(timezone.utc)}
+    return {auth.SESSION_USER_KEY: {"username": username, "role": role}, auth.SESSION_ACTIVE_KEY: datetime.now(timezone.utc)}
 
 
 @pytest.fixture
@@ -24,7 +23,7 @@ def app(tmp_path, monkeypatch):
     Logged in as an admin by default (the account exists in the store); pass ``user=None`` for a
     tab without a login, or ``user=("name", "role")`` for another account (created if absent).
     """
-    from board import auth
+    from board.access import auth
     from board.store import Store
 
     data = tmp_path / "data"

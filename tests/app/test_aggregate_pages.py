@@ -13,7 +13,8 @@ import pandas as pd
 import pytest
 from sklearn.metrics import brier_score_loss
 
-from board import demo, lake
+from board.services import demo
+from board.engines import lake
 from evalcore import ValueTable, price_curve, score_counts
 
 N = 3000
@@ -33,7 +34,7 @@ def lake_app(app, tmp_path, monkeypatch):
 
 def _register(root, path="demo.parquet", **extra):
     """Register directly (the form has its own tests), as the admin of the app fixture."""
-    from board import auth
+    from board.access import auth
     from board.store import Store
     from tests.app.conftest import ADMIN
 
@@ -94,7 +95,7 @@ def test_register_a_path_stores_the_aggregate_and_selects_it(lake_app):
         assert (rec.kind, rec.name, rec.n_rows, rec.source_path) == ("aggregate", "November lake", N,
                                                                        str(root / "demo.parquet"))
         assert rec.mapping["scores"] == {"old": "score_old", "new": "score_new"}
-        from board.aggregate_io import from_bytes
+        from board.store.aggregate_io import from_bytes
 
         stored = from_bytes(s.load_bytes(rec))  # the stored file is the aggregate, not a copy of the rows
         assert stored.totals()[2] == N and stored.models == ["old", "new"]

@@ -2,7 +2,7 @@
 
 import pytest
 
-from board import demo
+from board.services import demo
 from evalcore import ColumnMapping, ValueTable, validate
 from evalcore.board import BoardConfig, evaluate
 

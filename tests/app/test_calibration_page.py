@@ -5,7 +5,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from board import demo, services, ui
+from board.services import demo
+from board import services
+from board.app import ui
 from board.store import Store
 from evalcore import ValueTable, cross_fit_calibration, reliability, segment_calibration, value_curve
 from evalcore.data import ColumnMapping, read_table, validate

@@ -10,7 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from board import demo, drift_view
+from board.services import demo
+from board.app import drift_view
 from board.store import Store
 from evalcore.data import ColumnMapping, read_table, validate
 from evalcore.drift import DriftConfig, calibration_drift, drift_lights

@@ -3,7 +3,7 @@ change the displayed numbers to the values evalcore computes."""
 
 import pytest
 
-from board import demo
+from board.services import demo
 from evalcore import ValueTable, price_curve, score_counts
 
 PAGES = ["views/board.py", "views/threshold_value.py", "views/value_table.py", "views/upload.py", "views/datasets.py"]

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from board import stability_view as sv
+from board.app import stability_view as sv
 from evalcore import read_table
 from evalcore.normalized import task_score
 from evalcore.stability import prepare_training, repeated_cv

@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from board import demo
-from board import uncertainty_view as uv
+from board.services import demo
+from board.app import uncertainty_view as uv
 from board.store import Store
 from evalcore import ValueTable
 from evalcore.board import BoardConfig, evaluate
@@ -159,7 +159,7 @@ def test_stratified_scheme_is_used_and_stated(app, tmp_path):
 
 BANDS_SCRIPT = """
 import streamlit as st
-from board import state, uncertainty_view as uv
+from board.app import state, uncertainty_view as uv
 preds = state.current_predictions()
 table, _ = state.committed_table()
 st.session_state["bands_out"] = uv.bands_for(preds, table, list(preds.scores))

@@ -8,7 +8,7 @@ Expected numbers come from evalcore directly, on the demo generator's frame and 
 
 import pytest
 
-from board import demo
+from board.services import demo
 from evalcore import ValueTable
 from evalcore.ahp import ahp_amounts, ahp_weights, pairwise_matrix
 from evalcore.counts import score_counts

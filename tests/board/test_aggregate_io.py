@@ -1,4 +1,4 @@
-"""board.aggregate_io: an Aggregate survives to_bytes/from_bytes exactly (dtypes, float bits,
+"""board.store.aggregate_io: an Aggregate survives to_bytes/from_bytes exactly (dtypes, float bits,
 None vs NaN, tuples), the bytes are deterministic, and foreign bytes are refused."""
 
 import dataclasses
@@ -10,7 +10,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from board import aggregate_io, demo, engines
+from board.store import aggregate_io
+from board.services import demo
+from board import engines
 from evalcore import ValueTable
 from evalcore.aggregate import Aggregate, aggregate_predictions, evaluate_aggregate
 from evalcore.board import BoardConfig, evaluate

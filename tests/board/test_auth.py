@@ -1,4 +1,4 @@
-"""board.auth: bcrypt hashes, login throttling with an injected clock, idle expiry."""
+"""board.access.auth: bcrypt hashes, login throttling with an injected clock, idle expiry."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from board import auth
+from board.access import auth
 from board.store import Store
 from evalcore import InputError
 

@@ -1,4 +1,4 @@
-"""board.charts_calibration: the figures carry the right traces for the results they show."""
+"""board.charts.calibration: the figures carry the right traces for the results they show."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from board.charts_calibration import DIAGONAL_NAME, metrics_line, recalibration_figure, reliability_figure
+from board.charts.calibration import DIAGONAL_NAME, metrics_line, recalibration_figure, reliability_figure
 from evalcore.calibration import cross_fit_calibration, reliability
 
 

@@ -7,7 +7,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import pytest
 
-from board.charts_drift import (
+from board.charts.drift import (
     BELOW_NOISE_NAME,
     LIGHT_COLORS,
     TOO_FEW_NAME,

@@ -1,4 +1,4 @@
-"""board.charts_uncertainty: figures carry the numbers of the results they draw."""
+"""board.charts.uncertainty: figures carry the numbers of the results they draw."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from board.charts_uncertainty import (
+from board.charts.uncertainty import (
     add_curve_band,
     ci_bars_figure,
     comparison_figure,

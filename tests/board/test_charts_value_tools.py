@@ -4,7 +4,7 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from board.charts_value_tools import BAND_COLOR, ahp_weights_figure, draws_figure, tornado_figure
+from board.charts.value_tools import BAND_COLOR, ahp_weights_figure, draws_figure, tornado_figure
 from evalcore import ValueTable
 from evalcore.ahp import ahp_weights
 from evalcore.counts import score_counts

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import roc_auc_score
 
-from board import demo
+from board.services import demo
 from board.cli import main
 
 

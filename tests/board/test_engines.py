@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from board import demo
+from board.services import demo
 from board.cli import main
 from board.engines import Query, aggregate_source
 from evalcore import InputError, ValueTable
@@ -197,7 +197,7 @@ def test_spark_drift_tables_equal_pandas(timed_data, spark):
 def test_reference_edges_by_rank_equal_edges_by_value_counts(timed_data, monkeypatch):
     """Past EXACT_REFERENCE_VALUES distinct values the engine ranks the reference instead of
     fetching its values; the edges (order statistics) are the same."""
-    import board.engines as engines
+    import board.engines.aggregation as engines
 
     path, preds = timed_data
     want = aggregate_source(path, TIMED, engine="duckdb").feature_refs

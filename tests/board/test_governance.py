@@ -1,4 +1,4 @@
-"""board.governance through the service layer, on SQLite and (when EVALBOARD_TEST_PG_URL is set) PostgreSQL.
+"""board.access.governance through the service layer, on SQLite and (when EVALBOARD_TEST_PG_URL is set) PostgreSQL.
 
 In CI (``CI`` set) the PostgreSQL variants must run: a missing server fails instead of skipping.
 """
@@ -13,8 +13,10 @@ import numpy as np
 import pytest
 import sqlalchemy as sa
 
-from board import auth, governance as gov, migrations, services
-from board.auth import ROLES, User
+from board.access import auth, governance as gov
+from board.store import migrations
+from board import services
+from board.access.auth import ROLES, User
 from board.store import ConflictError, StateError, Store
 from evalcore import ValueTable
 from evalcore.board import BoardConfig, evaluate

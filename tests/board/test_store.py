@@ -14,8 +14,8 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from board import migrations
-from board import store as store_mod
+from board.store import migrations
+from board.store import database as store_mod
 from board.store import (
     ConflictError,
     CorruptFileError,

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from board import demo
+from board.services import demo
 from evalcore import InputError, ValueTable
 from evalcore.aggregate import (
     Aggregate,

@@ -67,7 +67,7 @@ def _validation_set(X, y, seed: int) -> pd.DataFrame:
 def write_data() -> None:
     from sklearn.datasets import load_breast_cancer, load_digits
 
-    from board import demo
+    from board.services import demo
 
     X, y = load_breast_cancer(return_X_y=True)
     _validation_set(X, 1 - y, 0).to_csv(HERE / "cancer.csv", index=False)  # positive = malignant
@@ -79,7 +79,7 @@ def data_path(data: str, scratch: Path) -> Path:
     """The shipped CSV, or the demo written to ``scratch`` (deterministic, too large to ship)."""
     if data != "demo.csv":
         return HERE / data
-    from board import demo
+    from board.services import demo
 
     path = scratch / data
     if not path.exists():

@@ -156,7 +156,7 @@ def delta_waterfall_figure(terms_a: dict[str, float], terms_b: dict[str, float],
 
 def headline_figure(result, *, height: int = 300, font_size: int = 14) -> go.Figure:
     """Module 1 of the board: EV per decision of each model with its CI, and B − A when there are two."""
-    from board.charts_uncertainty import ci_bars_figure
+    from board.charts.uncertainty import ci_bars_figure
 
     unit = result.table.unit
     names = list(result.models)

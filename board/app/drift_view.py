@@ -23,8 +23,8 @@ from evalcore.data import Predictions
 from evalcore.board import board_drift
 from evalcore.drift import DriftConfig, DriftReport, Light
 
-from . import state
-from .charts_drift import FAMILY_TITLES
+from board.app import state
+from board.charts.drift import FAMILY_TITLES
 
 SETTINGS_KEY = "drift"  # store.save_dataset_settings(ds, SETTINGS_KEY, config.to_dict())
 PAGE = "views/drift.py"

@@ -43,7 +43,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
-from board import migrations
+from board.store import migrations
 from evalcore._errors import InputError, ProblemList
 
 __all__ = [
@@ -158,7 +158,7 @@ class DatasetRecord:
         dataset the mapping is the query (label, scores, segments, …).
     kind : {"upload", "aggregate"}
         "upload": the stored file is the uploaded table. "aggregate": registered by
-        path; the stored file is the serialized aggregate (``board.aggregate_io``).
+        path; the stored file is the serialized aggregate (``board.store.aggregate_io``).
     source_path : str or None
         The path (file, glob or folder) an aggregate was read from; None for uploads.
     options : dict or None
@@ -758,7 +758,7 @@ class Store:
 
     Notes
     -----
-    Opening runs every pending migration (one transaction; see ``board.migrations``).
+    Opening runs every pending migration (one transaction; see ``board.store.migrations``).
     SQLite connections get ``foreign_keys=ON``, WAL journaling and a 30 s busy timeout;
     writes start with ``BEGIN IMMEDIATE`` so concurrent writers queue rather than fail.
     Use as a context manager, or call :meth:`close`, to release the connections.
@@ -906,7 +906,7 @@ class Store:
         options : dict
             Aggregation options (resolution, scheme, strata column, thresholds, drift).
         raw : bytes
-            ``board.aggregate_io.to_bytes(aggregate)`` (non-empty); content-addressed like
+            ``board.store.aggregate_io.to_bytes(aggregate)`` (non-empty); content-addressed like
             an upload, so the same aggregate is stored once.
         report : dict
             Summary shown on the Datasets page (JSON values only).
@@ -1409,8 +1409,8 @@ class Store:
             return _evaluation_record(row)
 
     # ----------------------------------------------------------------- accounts
-    # Low-level: no role checks here. board.governance checks the acting user's role
-    # and board.auth hashes passwords before anything reaches these methods.
+    # Low-level: no role checks here. board.access.governance checks the acting user's role
+    # and board.access.auth hashes passwords before anything reaches these methods.
 
     def count_users(self) -> int:
         """Number of accounts (active or not); 0 on a first start."""

@@ -2,7 +2,7 @@
 
 Same tables as the row path, from the stored cells: reliability per segment level
 (:func:`segment_calibration_of`, the frame of :func:`evalcore.segment_calibration`). The
-segment curves of an aggregate come from the board (:func:`board.state.segments_of`).
+segment curves of an aggregate come from the board (:func:`board.app.state.segments_of`).
 No Streamlit here.
 """
 

@@ -19,7 +19,7 @@ import plotly.io as pio
 from plotly.offline import get_plotlyjs
 
 from board import charts
-from board.charts_drift import LIGHT_COLORS
+from board.charts.drift import LIGHT_COLORS
 
 CHROMIUM = os.environ.get("EVALBOARD_CHROMIUM", "/usr/bin/chromium")
 WIDTH, HEIGHT = 1920, 1080
@@ -142,7 +142,7 @@ def _render(html_text: str, out: Path, kind: str) -> None:
         src.write_text(html_text, encoding="utf-8")
         tmp_out = Path(d) / f"out.{kind}"
         # a subprocess keeps Playwright's event loop away from Streamlit's script threads
-        r = subprocess.run([sys.executable, "-m", "board.render", kind, str(src), str(tmp_out)],
+        r = subprocess.run([sys.executable, "-m", "board.export.render", kind, str(src), str(tmp_out)],
                            capture_output=True, text=True, timeout=120)
         if r.returncode != 0 or not tmp_out.exists():
             raise ExportError(f"Chromium could not render the {kind.upper()}: {(r.stderr or r.stdout).strip()[-500:]}")

@@ -27,16 +27,16 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from board.lru import BoundedLRU
+from board.app.lru import BoundedLRU
 
 from evalcore import InputError, read_table
 from evalcore.normalized import TaskScore, cluster_score, learning_curve, task_score
 from evalcore.stability import (CVComparison, TrainingData, compare_cv, intervals_overlap, paired_test, prepare_training,
                                 repeated_cv)
 
-from . import ui
+from board.app import ui
 
-EXAMPLE = Path(__file__).with_name("data") / "example_training.csv"
+EXAMPLE = Path(__file__).resolve().parents[1] / "data" / "example_training.csv"
 EXAMPLE_NAME = "Example: breast cancer (scikit-learn), 569 rows, target malignant"
 TABLE_KEY = "training_table"  # (name, sha256, frame) — non-widget, shared by the Stability and Data conditions pages
 DC_LAST_KEY = "dc_last"  # the last TaskScore of the Data conditions page (the board's detail view may show it)
@@ -62,7 +62,7 @@ def _example() -> tuple[str, str, pd.DataFrame]:
 def aggregate_notice(page: str) -> None:
     """When the sidebar dataset is an aggregate: say that this page needs rows and works on the
     training table below instead (it never evaluates the sidebar dataset)."""
-    from . import state
+    from board.app import state
 
     rec = state.dataset_record()
     if rec is None or not rec.is_aggregate:

@@ -2,7 +2,7 @@
 
 A user names a Parquet file, glob (``logs/2026-11-*.parquet``) or folder under one of the
 allowed roots; :func:`register` aggregates it with :func:`board.engines.aggregate_source`
-and stores only the serialized aggregate (:mod:`board.aggregate_io`) with the path, the
+and stores only the serialized aggregate (:mod:`board.store.aggregate_io`) with the path, the
 query and the options. Nothing here copies rows.
 
 Allowed roots: ``$EVALBOARD_PATH_ROOTS`` (``os.pathsep``-separated directories), default
@@ -24,9 +24,9 @@ from pathlib import Path
 from evalcore import InputError, Problem
 from evalcore.aggregate import Aggregate, deployed_thresholds, drift_fit_mismatch
 
-from . import aggregate_io
-from .engines import Query, aggregate_source
-from .store import DatasetRecord, Store, default_data_dir
+from board.store import aggregate_io
+from board.engines import Query, aggregate_source
+from board.store import DatasetRecord, Store, default_data_dir
 
 __all__ = ["ROOTS_ENV", "Source", "path_roots", "resolve_source", "parquet_columns", "label_values", "query_from_dict",
            "default_options", "aggregate", "register", "reaggregate", "reaggregation_for", "describe"]
@@ -202,10 +202,10 @@ def register(store: Store, user, *, name: str, path: str, query: dict, roots: li
     ------
     evalcore.InputError
         Every problem with the name, the path or the data (nothing is stored).
-    board.governance.Forbidden
+    board.access.governance.Forbidden
         The user's role may not add datasets.
     """
-    from . import governance
+    from board.access import governance
 
     governance.require(user, "upload_dataset")
     problems = []

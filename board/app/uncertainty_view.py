@@ -43,8 +43,8 @@ from evalcore.counts import ScoreCounts
 from evalcore.data import Predictions
 from evalcore.value import ValueTable
 
-from . import state
-from .lru import BoundedLRU
+from board.app import state
+from board.app.lru import BoundedLRU
 
 OPTIONS_KEY = "unc_options"  # the applied Options (a non-widget key: never cleaned up on a page switch)
 K_N, K_METHOD, K_SCHEME, K_SEED, K_LEVEL = "unc_n", "unc_method", "unc_scheme", "unc_seed", "unc_level"

@@ -1,4 +1,4 @@
-"""``python -m board.render pdf|png IN.html OUT``: render a board HTML in headless Chromium.
+"""``python -m board.export.render pdf|png IN.html OUT``: render a board HTML in headless Chromium.
 
 Run as a subprocess by :mod:`board.export` so Playwright never shares an event loop with
 the Streamlit server.

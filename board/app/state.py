@@ -16,8 +16,8 @@ from evalcore.aggregate import Aggregate
 from evalcore.counts import ScoreCounts
 from evalcore.data import Predictions
 
-from . import services
-from .store import Store
+from board import services
+from board.store import Store
 
 DATASET_KEY = "dataset"  # sidebar selectbox, bound to the URL (?dataset=ID)
 TABLE_KEY = "value_table_name"
@@ -158,7 +158,7 @@ def dataset_record():
 
 
 def lake_describe(rec) -> str:
-    from .lake import describe
+    from board.engines.lake import describe
 
     return describe(rec)
 
@@ -209,7 +209,7 @@ def _board(dataset_id: int, sha: str, table: str, config: str, source: str, _dat
 def _reaggregated(dataset_id: int, sha: str, options: str, _rec, _stored) -> Aggregate:
     import json
 
-    from .lake import reaggregate
+    from board.engines.lake import reaggregate
 
     return reaggregate(_rec, json.loads(options), stored=_stored)
 
@@ -220,7 +220,7 @@ def aggregate_for(data, config, *, quiet: bool = False):
     path cannot be read, says so and returns (None, reason)."""
     import json
 
-    from .lake import reaggregation_for
+    from board.engines.lake import reaggregation_for
 
     rec = dataset_record()
     options = reaggregation_for(data, rec.options or {}, config)
@@ -286,7 +286,7 @@ def board_config(preds, thresholds: dict):
     the dataset."""
     from evalcore.board import BoardConfig
 
-    from .drift_view import load_config
+    from board.app.drift_view import load_config
 
     drift_cfg, _ = load_config(store(), current_dataset_id())
     return BoardConfig(thresholds=thresholds, n_resamples=1000, seed=0,
@@ -295,7 +295,7 @@ def board_config(preds, thresholds: dict):
 
 def current_user():
     """The user app.py logged in for this run (auth.User), or None."""
-    from . import auth
+    from board.access import auth
 
     info = st.session_state.get(auth.SESSION_USER_KEY)
     return auth.User(username=info["username"], role=info["role"]) if info else None
@@ -308,7 +308,7 @@ def table_version(table):
 
 def save_snapshot(result, rec, version_label: str, version) -> int:
     """Keep this board (inputs, every number and the value-table version it used) in the history."""
-    from . import governance
+    from board.access import governance
 
     user = current_user()
     governance.require(user, "save_evaluation")
@@ -323,7 +323,7 @@ def save_snapshot(result, rec, version_label: str, version) -> int:
 
 
 def record_export(what: str, detail: dict) -> None:
-    from . import governance
+    from board.access import governance
 
     governance.record_export(store(), current_user(), what, detail)
 

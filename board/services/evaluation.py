@@ -1,6 +1,6 @@
 """Application services shared by pages, the CLI and the export (no Streamlit here).
 
-Pages call these through the cached wrappers in :mod:`board.state`; the CLI calls them
+Pages call these through the cached wrappers in :mod:`board.app.state`; the CLI calls them
 directly, so the app and the CLI can never disagree.
 """
 
@@ -16,7 +16,7 @@ from evalcore.aggregate import Aggregate, counts_of
 from evalcore.counts import ScoreCounts, score_counts
 from evalcore.data import ColumnMapping, Predictions, read_table, validate
 
-from . import demo
+from board.services import demo
 
 DEFAULT_TABLE_NAME = demo.DEMO_VALUE_TABLE["name"]
 
@@ -54,7 +54,7 @@ def load_predictions(store, dataset_id: int) -> Predictions:
 
 def load_aggregate(store, dataset_id: int) -> Aggregate:
     """The stored aggregate of a dataset registered by path."""
-    from .aggregate_io import from_bytes
+    from board.store.aggregate_io import from_bytes
 
     rec = store.get_dataset(dataset_id)
     if not rec.is_aggregate:
@@ -72,14 +72,14 @@ def evaluate_stored(store, dataset_id: int, table: ValueTable, config):
     """The board of a stored dataset, whatever its kind (rows or aggregate).
 
     An aggregate whose stored paired table or drift references do not fit ``config`` is
-    aggregated again from its path (see :func:`board.lake.reaggregation_for`)."""
+    aggregated again from its path (see :func:`board.engines.lake.reaggregation_for`)."""
     from evalcore.aggregate import evaluate_aggregate
     from evalcore.board import evaluate
 
     data = load_data(store, dataset_id)
     if not isinstance(data, Aggregate):
         return evaluate(data, table, config)
-    from .lake import reaggregate, reaggregation_for
+    from board.engines.lake import reaggregate, reaggregation_for
 
     rec = store.get_dataset(dataset_id)
     options = reaggregation_for(data, rec.options or {}, config)

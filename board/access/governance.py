@@ -1,6 +1,6 @@
 """Value-table governance: who may do what, version sign-off, impact reports, audit log.
 
-Every function that changes something takes the acting :class:`board.auth.User` first,
+Every function that changes something takes the acting :class:`board.access.auth.User` first,
 checks its role against :data:`PERMISSIONS` and raises :class:`Forbidden` (a
 ``PermissionError``) before anything is written -- so a page that is hidden from a role
 is also refused if its action is called anyway. Successful actions append an audit-log
@@ -22,9 +22,9 @@ from collections.abc import Callable
 from datetime import date
 from typing import Any
 
-from . import auth
-from .auth import ROLES, User
-from .store import (APPROVED, ConflictError, EvaluationRecord, ImpactReportRecord, Store,
+from board.access import auth
+from board.access.auth import ROLES, User
+from board.store import (APPROVED, ConflictError, EvaluationRecord, ImpactReportRecord, Store,
                     ValueTableVersionRecord)
 
 __all__ = [
@@ -242,7 +242,7 @@ def reevaluate_stored(store: Store, evaluation: EvaluationRecord, amounts: dict)
     from evalcore import ValueTable
     from evalcore.board import BoardConfig
 
-    from .services import evaluate_stored
+    from board.services import evaluate_stored
 
     config = evaluation.result.get("config") if isinstance(evaluation.result, dict) else None
     # rows or a path-registered aggregate (re-aggregated from its path when the stored cut does not fit)

@@ -246,7 +246,7 @@ def _m0003_governance(conn: Connection) -> None:
 def _m0004_aggregate_datasets(conn: Connection) -> None:
     """Datasets registered by path: ``kind`` ("upload" or "aggregate"), the source path and
     the aggregation options (JSON). An aggregate dataset's stored file is its serialized
-    aggregate (``board.aggregate_io``), never the rows; its ``mapping`` is the query.
+    aggregate (``board.store.aggregate_io``), never the rows; its ``mapping`` is the query.
     Existing rows are uploads."""
     _add_column(conn, "datasets", "kind", sa.String(20), nullable=False, default_sql="'upload'")
     _add_column(conn, "datasets", "source_path", sa.Text())

@@ -1,7 +1,7 @@
 """Streamlit side of "register a dataset by path" (the Upload page's second mode).
 
 A path under an allowed root → the Parquet schema (DuckDB ``DESCRIBE``) → a column mapping →
-DuckDB aggregates behind a spinner → only the aggregate is stored (:func:`board.lake.register`).
+DuckDB aggregates behind a spinner → only the aggregate is stored (:func:`board.engines.lake.register`).
 Every problem is listed at once; widget values stay (nothing is reset on failure).
 """
 
@@ -11,7 +11,8 @@ import streamlit as st
 
 from evalcore import InputError
 
-from . import lake, state, ui
+from board.engines import lake
+from board.app import state, ui
 
 PENDING_SELECT = "register_select"  # read by state.sidebar() before it draws the dataset choice
 FLASH = "register_flash"

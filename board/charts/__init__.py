@@ -1,0 +1,23 @@
+"""Plotly figure builders: result -> go.Figure. No Streamlit, no database."""
+
+from board.charts.value import (  # noqa: F401 - the package's API
+    CELL_LABELS,
+    MAX_POINTS,
+    PALETTE,
+    attribution_figure,
+    delta_waterfall_figure,
+    headline_figure,
+    segment_heatmap_figure,
+    value_curve_figure,
+)
+
+__all__ = [
+    "CELL_LABELS",
+    "MAX_POINTS",
+    "PALETTE",
+    "attribution_figure",
+    "delta_waterfall_figure",
+    "headline_figure",
+    "segment_heatmap_figure",
+    "value_curve_figure",
+]
