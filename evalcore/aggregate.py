@@ -23,21 +23,41 @@ log_sum        weighted sum of log(p) (label 1) or log(1 - p) (label 0), p clipp
 score_min/max  smallest / largest original score in the cell
 =============  =========================================================================
 
+``row_weight`` (optional) — cells of weighted rows built from rows with
+``aggregate_predictions(..., exact_draws=True)`` are split by the weight of their rows, so a cell's rows all carry ``row_weight`` and the
+bootstrap draws each row with its own weight, as the row path does. Engines may leave it out.
+
 ``group_cells`` (cluster bootstrap) — (model, group, score, label, rows, weight); ``paired``
-(the two-model comparison) — (stratum, group, act_a, act_b, label, rows, weight) at the
-deployed thresholds ``paired_thresholds``.
+(the two-model comparison) — (stratum, group, act_a, act_b, label, rows, weight, and
+``row_weight`` as the cells) at the deployed thresholds ``paired_thresholds``.
+
+The one evaluation path
+-----------------------
+:func:`evaluate_aggregate` is the only function that computes a board.
+:func:`evalcore.board.evaluate` turns validated rows into the in-memory aggregate
+(:func:`aggregate_predictions` with exact scores, ``exact_draws=True``, the board's thresholds,
+strata column, groups and drift settings) and calls it; engines (DuckDB, Spark) build the same :class:`Aggregate`
+from files. Nothing of the board reads rows.
 
 Exactness
 ---------
-With ``resolution=None`` (every distinct score its own cell) and without weights, counts,
-the curve, EV, t_opt, AUC, the segments and the bootstrap (rows and stratified schemes,
-same seed) equal the row path's bit for bit when strata/groups are listed in sorted order
-(the row path numbers them by first appearance). Calibration sums (score_sum, Brier, log
-loss) equal it up to floating-point summation order; calibration slope/intercept are fitted
-on the cells (the same likelihood). With a ``resolution`` every threshold is a bin's lower
-edge: the numbers are those of the rows with their scores floored to that grid, except that
-calibration keeps the original scores' sums. With weights, the bootstrap draws a cell's rows
-with the cell's mean weight.
+An aggregate built from rows by :func:`aggregate_predictions` with ``resolution=None`` and
+``exact_draws=True`` gives the board of those rows bit for bit — counts, the curve, EV, t_opt, AUC, the segments, the
+drift lights and every bootstrap (rows, stratified and cluster schemes, percentile and BCa,
+same seeds), weighted or not — because it records what the row bootstrap depends on: the
+order in which the rows first show each stratum and group (``level_order``, ``group_order``;
+the row path numbers strata and groups so, and each stratum draws from its own stream) and,
+with weights, each row's weight (``row_weight``). Float sums whose order differs between rows
+and cells agree up to that order: calibration (score sums, Brier, log loss, the slope and
+intercept fitted on cells — the same likelihood) and the analytic standard error; with
+weights that are not exact binary fractions (e.g. 0.1), every weighted total may differ from
+the rows' in its last bit for the same reason. An aggregate from an engine (or built with
+``exact_draws=False``) lists strata and groups in sorted order and, without ``row_weight``, draws a cell's rows with the cell's mean
+weight: its bootstrap then equals the rows' in distribution, not draw for draw. With a
+``resolution`` every threshold is a bin's lower edge: the numbers are those of the rows with
+their scores floored to that grid, except that calibration keeps the original scores' sums.
+Drift: KS is exact where the rows' is (the aggregate keeps per-value counts of small data)
+and binned on the reference grid where the rows' is.
 """
 
 from __future__ import annotations
@@ -67,7 +87,7 @@ from .bootstrap import (
 )
 from .calibration import LOG_LOSS_EPS, Reliability, _ece_from_sums, _logistic_fit, _logit, _uniform_edges, bins_from_sums
 from .counts import ScoreCounts, _bin_scores
-from .drift import (DriftConfig, DriftReport, Light, _as_time, _bin_index as _cal_bin, _days, _feature_kind,
+from .drift import (DriftConfig, DriftReport, Light, _as_time, _bin_index as _cal_bin, _check_features, _days, _feature_kind,
                     calibration_drift_from_days, drift_from_days, exact_ks_applies, fit_reference, reference_spec)
 from .value import SegmentCurves, ValueTable, _point_index, _price, auc_from_counts, price_curve
 
@@ -78,6 +98,7 @@ __all__ = ["Aggregate", "CELL_COLUMNS", "MAX_EXACT_SCORES", "aggregate_predictio
 MAX_EXACT_SCORES = 20_000  # as evalcore.board: more distinct scores than this -> a stated resolution
 CELL_COLUMNS = ("model", "column", "level", "score", "label", "rows", "weight", "weight_sq", "score_sum",
                 "score_sq_sum", "log_sum", "score_min", "score_max")
+ROW_WEIGHT = "row_weight"  # optional cell (and paired) column: the weight every row of the cell carries
 _SUMS = ("rows", "weight", "weight_sq", "score_sum", "score_sq_sum", "log_sum")
 
 
@@ -169,6 +190,16 @@ class Aggregate:
     drift_fit : dict or None
         Drift: the settings the references were fitted with (reference_start, reference_days,
         n_bins, features, categorical); other settings need a new aggregate.
+    drift_error : str or None
+        Why the per-day tables could not be built from the rows (e.g. the drift settings
+        name a feature the data lacks); the board then states it instead of drift.
+    level_order : dict or None
+        Segment column -> its levels in the order the rows first show them (set by
+        :func:`aggregate_predictions`). The stratified bootstrap numbers strata in this
+        order, as the row bootstrap does; None (engines): sorted order.
+    group_order : tuple or None
+        The groups in the order the rows first show them (the cluster bootstrap's unit
+        order, as in the row bootstrap); None (engines): sorted order.
     """
 
     cells: pd.DataFrame
@@ -188,15 +219,18 @@ class Aggregate:
     feature_value_cells: pd.DataFrame | None = None
     feature_refs: dict | None = None
     drift_fit: dict | None = None
+    drift_error: str | None = None
+    level_order: dict | None = None
+    group_order: tuple | None = None
 
     @classmethod
     def from_frame(cls, cells: pd.DataFrame, *, score_kinds: dict, resolution: dict | None = None, weighted=False,
                    group_cells=None, paired=None, paired_thresholds=None, strata_column=None, time_column=None,
-                   source=None) -> "Aggregate":
+                   source=None, level_order=None, group_order=None) -> "Aggregate":
         """Validate an aggregate table (from any engine) and put it in canonical order.
 
         Cells are summed over duplicate keys and sorted by (model, column, level, score
-        descending, label), so every engine's table gives the same object.
+        descending, label[, row_weight]), so every engine's table gives the same object.
         """
         problems = ProblemList()
         missing = [c for c in CELL_COLUMNS if c not in cells.columns]
@@ -204,13 +238,15 @@ class Aggregate:
             problems.add("aggregate_columns", f"the aggregate table lacks columns {missing}; it has {list(cells.columns)}.",
                          "Build it with board.engines or evalcore.aggregate.aggregate_predictions.")
             problems.raise_if_any()
-        c = cells.loc[:, list(CELL_COLUMNS)].copy()
+        split = ROW_WEIGHT in cells.columns  # cells of weighted rows split by the rows' weight
+        c = cells.loc[:, list(CELL_COLUMNS) + ([ROW_WEIGHT] if split else [])].copy()
         for col in ("model", "column", "level"):
             c[col] = c[col].astype(str)
         c["score"] = c["score"].astype(np.float64)
         c["label"] = c["label"].astype(np.int64)
         c["rows"] = c["rows"].astype(np.int64)
-        for col in ("weight", "weight_sq", "score_sum", "score_sq_sum", "log_sum", "score_min", "score_max"):
+        for col in ("weight", "weight_sq", "score_sum", "score_sq_sum", "log_sum", "score_min", "score_max") + (
+                (ROW_WEIGHT,) if split else ()):
             c[col] = c[col].astype(np.float64)
         if not np.isfinite(c["score"].to_numpy()).all():
             problems.add("aggregate_scores", "the aggregate has non-finite scores.", "Drop or fix those rows first.")
@@ -220,17 +256,19 @@ class Aggregate:
         if unknown:
             problems.add("aggregate_models", f"models {unknown} have cells but no score kind.", "Pass score_kinds for every model.")
         problems.raise_if_any()
-        key = ["model", "column", "level", "score", "label"]
+        key = ["model", "column", "level", "score", "label"] + ([ROW_WEIGHT] if split else [])
         if c.duplicated(key).any():
             agg = {**{s: "sum" for s in _SUMS}, "score_min": "min", "score_max": "max"}
             c = c.groupby(key, sort=False, as_index=False).agg(agg)
-        c = c.sort_values(["model", "column", "level", "score", "label"], ascending=[True, True, True, False, True],
+        c = c.sort_values(key, ascending=[True, True, True, False, True] + ([True] if split else []),
                           kind="stable").reset_index(drop=True)
         segs = tuple(sorted(set(c["column"]) - {""}))
         res = {m: (resolution or {}).get(m) for m in score_kinds}
         return cls(cells=c, score_kinds=dict(score_kinds), resolution=res, segments=segs, weighted=bool(weighted),
                    group_cells=group_cells, paired=paired, paired_thresholds=paired_thresholds,
-                   strata_column=strata_column, time_column=time_column, source=dict(source or {}))
+                   strata_column=strata_column, time_column=time_column, source=dict(source or {}),
+                   level_order=None if level_order is None else {k: tuple(v) for k, v in level_order.items()},
+                   group_order=None if group_order is None else tuple(group_order))
 
     @property
     def models(self) -> list:
@@ -304,7 +342,7 @@ def _bin(s: np.ndarray, resolution):
     return s if resolution is None else _bin_scores(s.copy(), resolution)
 
 
-def _cell_frame(model, column, level, y, s, w, resolution) -> pd.DataFrame:
+def _cell_frame(model, column, level, y, s, w, resolution, weighted: bool) -> pd.DataFrame:
     p = np.clip(s, LOG_LOSS_EPS, 1.0 - LOG_LOSS_EPS)
     with np.errstate(divide="ignore", invalid="ignore"):
         ll = np.where(y == 1, np.log(p), np.log1p(-p))
@@ -312,6 +350,9 @@ def _cell_frame(model, column, level, y, s, w, resolution) -> pd.DataFrame:
                       "rows": 1, "weight": w, "weight_sq": w * w, "score_sum": w * s, "score_sq_sum": w * s * s,
                       "log_sum": w * ll, "score_min": s, "score_max": s})
     keys = ["column", "level", "score", "label"]
+    if weighted:  # the bootstrap draws rows with their own weight: cells keep them apart
+        f[ROW_WEIGHT] = w
+        keys.append(ROW_WEIGHT)
     out = f.groupby(keys, sort=True, as_index=False).agg(
         {**{c: "sum" for c in _SUMS}, "score_min": "min", "score_max": "max"})
     out.insert(0, "model", model)
@@ -320,7 +361,7 @@ def _cell_frame(model, column, level, y, s, w, resolution) -> pd.DataFrame:
 
 def aggregate_predictions(predictions, *, resolution="auto", thresholds: dict | None = None, strata_column=None,
                           groups: bool = False, max_exact_scores: int = MAX_EXACT_SCORES,
-                          drift: DriftConfig | None = None) -> Aggregate:
+                          drift: DriftConfig | None = None, exact_draws: bool = False) -> Aggregate:
     """The aggregate of validated rows, computed with pandas (the in-memory engine).
 
     Parameters
@@ -336,9 +377,35 @@ def aggregate_predictions(predictions, *, resolution="auto", thresholds: dict | 
         Also aggregate per group (cluster bootstrap).
     drift : DriftConfig, default=None
         Reference settings the per-day feature tables are fitted with (default settings when
-        None). Per-day tables are built whenever a time column is mapped.
+        None). Per-day tables are built whenever a time column is mapped; when the settings
+        do not fit the rows, ``drift_error`` says why instead.
+    exact_draws : bool, default=False
+        Also record what the row bootstrap depends on: ``level_order`` and ``group_order``
+        (the rows' first-appearance order) and, for weighted rows, cells split by
+        ``row_weight``. With ``resolution=None`` :func:`evaluate_aggregate` then gives the
+        board of the rows draw for draw (see "Exactness"); :func:`evalcore.board.evaluate`
+        uses it. False gives the aggregate the SQL engines build (sorted strata and groups,
+        one cell per key), whose bootstrap equals the rows' in distribution.
+
+    Returns
+    -------
+    Aggregate
+
+    Examples
+    --------
+    >>> from evalcore.data import ColumnMapping, validate
+    >>> f = pd.DataFrame({"y": [0, 1, 1, 0], "s": [0.1, 0.8, 0.8, 0.3], "seg": ["b", "a", "b", "b"]})
+    >>> agg = aggregate_predictions(validate(f, ColumnMapping(label="y", scores={"m": "s"}, segments=("seg",))),
+    ...                             resolution=None)
+    >>> agg.part("m")[["score", "label", "rows"]].values.tolist()   # 0.8 twice positive: one cell of 2 rows
+    [[0.8, 1.0, 2.0], [0.3, 0.0, 1.0], [0.1, 0.0, 1.0]]
+    >>> aggregate_predictions(validate(f, ColumnMapping(label="y", scores={"m": "s"}, segments=("seg",))),
+    ...                       exact_draws=True).level_order   # "b" comes first in the rows
+    {'seg': ('b', 'a')}
     """
     y = predictions.y_true.astype(np.int64)
+    weighted = predictions.sample_weight is not None
+    split = weighted and exact_draws  # cells of weighted rows split by the rows' weight
     w = np.ones(len(y)) if predictions.sample_weight is None else predictions.sample_weight
     res = {}
     parts = []
@@ -349,12 +416,19 @@ def aggregate_predictions(predictions, *, resolution="auto", thresholds: dict | 
             r = choose_resolution(int(pd.unique(s).shape[0]), kind, float(s.min()), float(s.max()),
                                   max_exact_scores=max_exact_scores)
         res[name] = None if r is None else float(r)
-        parts.append(_cell_frame(name, "", "", y, s, w, res[name]))
+        parts.append(_cell_frame(name, "", "", y, s, w, res[name], split))
         for col, levels in predictions.segments.items():
             lv_str = levels.astype(str)
-            parts += [_cell_frame(name, col, str(lv), y[lv_str == lv], s[lv_str == lv], w[lv_str == lv], res[name])
+            parts += [_cell_frame(name, col, str(lv), y[lv_str == lv], s[lv_str == lv], w[lv_str == lv], res[name],
+                                  split)
                       for lv in np.unique(lv_str)]
     cells = pd.concat(parts, ignore_index=True)
+    # the row bootstrap numbers strata and groups as the rows first show them (pd.factorize)
+    level_order = group_order = None
+    if exact_draws:
+        level_order = {col: tuple(pd.unique(levels.astype(str)).tolist()) for col, levels in predictions.segments.items()}
+        if groups and predictions.groups is not None:
+            group_order = tuple(pd.unique(predictions.groups.astype(str)).tolist())
     gc = None
     if groups and predictions.groups is not None:
         g = predictions.groups.astype(str)
@@ -366,10 +440,14 @@ def aggregate_predictions(predictions, *, resolution="auto", thresholds: dict | 
             gparts.append(f)
         gc = pd.concat(gparts, ignore_index=True)
     agg = Aggregate.from_frame(cells, score_kinds=dict(predictions.score_kinds), resolution=res,
-                               weighted=predictions.sample_weight is not None, group_cells=gc, time_column=predictions.mapping.time,
-                               source={"engine": "pandas"})
+                               weighted=weighted, group_cells=gc, time_column=predictions.mapping.time,
+                               source={"engine": "pandas"}, level_order=level_order, group_order=group_order)
     if predictions.time is not None:
-        agg = dataclasses.replace(agg, **_drift_tables(predictions, drift or DriftConfig()))
+        try:
+            tables = _drift_tables(predictions, drift or DriftConfig())
+        except InputError as err:  # e.g. settings naming a feature the rows lack: the board says so
+            tables = {"drift_error": "; ".join(p.message for p in err.problems)}
+        agg = dataclasses.replace(agg, **tables)
     names = list(predictions.scores)
     if len(names) == 2:
         t = deployed_thresholds(agg, thresholds or {})
@@ -379,7 +457,11 @@ def aggregate_predictions(predictions, *, resolution="auto", thresholds: dict | 
                           "group": predictions.groups.astype(str) if (groups and predictions.groups is not None) else "",
                           "act_a": (sa >= t[a]).astype(np.int64), "act_b": (sb >= t[b]).astype(np.int64),
                           "label": y, "rows": 1, "weight": w})
-        paired = f.groupby(["stratum", "group", "act_a", "act_b", "label"], sort=True, as_index=False).sum()
+        keys = ["stratum", "group", "act_a", "act_b", "label"]
+        if split:
+            f[ROW_WEIGHT] = w
+            keys.append(ROW_WEIGHT)
+        paired = f.groupby(keys, sort=True, as_index=False).sum()
         agg = dataclasses.replace(agg, paired=paired, paired_thresholds=t, strata_column=strata_column)
     return agg
 
@@ -408,8 +490,13 @@ def canonical_days(f: pd.DataFrame, keys: list, sums=("rows", "pos")) -> pd.Data
 
 
 def _drift_tables(predictions, config: DriftConfig) -> dict:
-    """Per-day tables of the rows (the pandas engine's drift aggregate)."""
-    t = _as_time(predictions.time)
+    """Per-day tables of the rows (the pandas engine's drift aggregate); InputError with the
+    problems :func:`evalcore.drift.drift_lights` would raise on these rows and settings."""
+    p = ProblemList()
+    t = _as_time(predictions.time, problems=p)
+    if predictions.features.shape[1]:
+        _check_features(predictions.features, len(predictions.y_true), config, p)
+    p.raise_if_any()
     date = t.normalize()
     y = predictions.y_true.astype(np.int64)
     f = pd.DataFrame({"date": date, "rows": 1, "pos": y})
@@ -482,6 +569,8 @@ def board_drift_of(agg: Aggregate, config: DriftConfig | None = None):
 
     if agg.time_column is None:
         raise InputError("drift needs a time column; map one (or --time in the CLI).")
+    if agg.drift_error:
+        raise InputError(agg.drift_error)
     if agg.day_cells is None:
         raise InputError("this aggregate has no per-day tables; aggregate again with a time column.")
     config = config or DriftConfig()
@@ -540,7 +629,9 @@ def _quantile_of_counts(values_asc: np.ndarray, rows: np.ndarray, q: np.ndarray)
     a = values_asc[np.searchsorted(cum, lo, side="right")]
     b = values_asc[np.searchsorted(cum, hi, side="right")]
     frac = pos - lo
-    return np.where(a == b, a, a + (b - a) * frac)
+    # numpy's own interpolation (lib._function_base_impl._lerp), so the result is np.quantile's to the bit
+    d = b - a
+    return np.where(frac >= 0.5, b - d * (1 - frac), a + d * frac)
 
 
 def _cell_edges(s: np.ndarray, rows: np.ndarray, n_bins: int, strategy: str) -> np.ndarray:
@@ -704,9 +795,17 @@ def _analytic_se(part: pd.DataFrame, table: ValueTable, t: float) -> float:
 # --------------------------------------------------------------------------------------
 
 
-def _rows_design(key, stratum, rows, weight, n_keys: int, scheme: str) -> _Design:
+def _rows_design(key, stratum, rows, weight, n_keys: int, scheme: str, row_weight=None) -> _Design:
     """The rows/stratified design of ``bootstrap._design`` from cells: units are distinct
-    (stratum, key), sorted, with their row counts as multiplicities."""
+    (stratum, key, weight of a row), sorted so, with their row counts as multiplicities.
+    Without ``row_weight`` a unit's rows carry the mean weight of its cells."""
+    if row_weight is not None:
+        order = np.lexsort((row_weight, key, stratum))  # the row path's unit order
+        so, ko, wo, mo = stratum[order], key[order], row_weight[order], np.asarray(rows)[order]
+        start = np.r_[True, (so[1:] != so[:-1]) | (ko[1:] != ko[:-1]) | (wo[1:] != wo[:-1])]
+        idx = np.flatnonzero(start)
+        mult = np.add.reduceat(mo.astype(np.int64), idx)
+        return _units_design(scheme, n_keys, so[idx], ko[idx], wo[idx], mult)
     n_strata = int(stratum.max()) + 1 if len(stratum) else 1
     code = stratum * n_keys + key
     mult_all = np.bincount(code, weights=rows, minlength=n_strata * n_keys)
@@ -718,11 +817,23 @@ def _rows_design(key, stratum, rows, weight, n_keys: int, scheme: str) -> _Desig
     return _units_design(scheme, n_keys, u_s, u_k, u_w, mult)
 
 
-def _cluster_design(group, key, weight, n_keys: int) -> _Design:
+def _codes_in_order(values, order, what: str) -> tuple[np.ndarray, int]:
+    """Codes 0..K-1 of ``values``: numbered as ``order`` lists them (the rows' first
+    appearance, as the row bootstrap numbers strata and groups), else in sorted order."""
+    if order is None:
+        codes, uniq = pd.factorize(pd.Series(values), sort=True)
+        return codes.astype(np.int64), len(uniq)
+    codes = pd.Categorical(np.asarray(values).astype(str), categories=list(order)).codes.astype(np.int64)
+    if (codes < 0).any():
+        raise InputError(f"the aggregate's {what} order misses {int((codes < 0).sum())} of its cells' {what}s; "
+                         "aggregate again.")
+    return codes, len(order)
+
+
+def _cluster_design(group, key, weight, n_keys: int, order=None) -> _Design:
     from scipy import sparse
 
-    codes, uniq = pd.factorize(pd.Series(group), sort=True)
-    n_groups = len(uniq)
+    codes, n_groups = _codes_in_order(group, order, "group")
     gk = sparse.csr_matrix((weight, (codes, key)), shape=(n_groups, n_keys))
     gk.sum_duplicates()
     if n_keys <= 64:
@@ -740,14 +851,19 @@ def _design_for(agg: Aggregate, model: str, config, keyfn, n_keys: int) -> _Desi
             raise InputError("the cluster bootstrap needs per-group cells: aggregate with the group column.")
         g = agg.group_cells[agg.group_cells["model"].to_numpy() == model]
         return _cluster_design(g["group"].to_numpy(), keyfn(g["score"].to_numpy(), g["label"].to_numpy()),
-                               g["weight"].to_numpy().astype(float), n_keys)
+                               g["weight"].to_numpy().astype(float), n_keys, agg.group_order)
     col = config.strata_column if config.scheme == "stratified" else ""
     if col and col not in agg.segments:
         raise InputError(f"stratified bootstrap by {col!r}: not an aggregated segment column; segments are {list(agg.segments)}.")
     p = agg.part(model, col)
-    stratum = pd.factorize(p["level"], sort=True)[0].astype(np.int64) if col else np.zeros(len(p), np.int64)
+    stratum = (_codes_in_order(p["level"].to_numpy(), (agg.level_order or {}).get(col), "level")[0] if col
+               else np.zeros(len(p), np.int64))
     return _rows_design(keyfn(p["score"].to_numpy(), p["label"].to_numpy()), stratum, p["rows"].to_numpy(),
-                        p["weight"].to_numpy(), n_keys, "stratified" if col else "rows")
+                        p["weight"].to_numpy(), n_keys, "stratified" if col else "rows", _row_weight(p))
+
+
+def _row_weight(frame: pd.DataFrame):
+    return frame[ROW_WEIGHT].to_numpy(np.float64) if ROW_WEIGHT in frame.columns else None
 
 
 def _ev_boot(design: _Design, table, config, rng):
@@ -810,15 +926,16 @@ def _compare_boot(agg: Aggregate, table, config, rng, names) -> Comparison:
     if config.scheme == "cluster":
         if not (p["group"].astype(str) != "").any():
             raise InputError("the cluster comparison needs the paired table per group.")
-        design = _cluster_design(p["group"].to_numpy(), key, w, 8)
+        design = _cluster_design(p["group"].to_numpy(), key, w, 8, agg.group_order)
     else:
         if config.scheme == "stratified":
             if agg.strata_column != config.strata_column:
                 raise InputError(f"the paired table was not aggregated by {config.strata_column!r}.")
-            st = pd.factorize(p["stratum"], sort=True)[0].astype(np.int64)
+            st = _codes_in_order(p["stratum"].to_numpy(), (agg.level_order or {}).get(agg.strata_column), "level")[0]
         else:
             st = np.zeros(len(p), np.int64)
-        design = _rows_design(key, st, p["rows"].to_numpy(), w, 8, "stratified" if config.scheme == "stratified" else "rows")
+        design = _rows_design(key, st, p["rows"].to_numpy(), w, 8, "stratified" if config.scheme == "stratified" else "rows",
+                              _row_weight(p))
     t = agg.paired_thresholds
     return paired_comparison(design, table, rng=rng, n_resamples=config.n_resamples, level=config.level,
                              method=config.method, names=tuple(names), thresholds=(t[names[0]], t[names[1]]))
@@ -842,15 +959,41 @@ def _heatmap_grid(part: pd.DataFrame, kind: str, positive_rate: float, n: int = 
     return np.linspace(lo, hi, n)
 
 
-def evaluate_aggregate(agg: Aggregate, table: ValueTable, config=None, *, progress=None):
-    """The board of :func:`evalcore.board.evaluate`, from an :class:`Aggregate` (no rows).
+def evaluate_aggregate(agg: Aggregate, table: ValueTable, config=None, *, counts: dict | None = None, progress=None):
+    """The board: every number of it, from an :class:`Aggregate` (the one evaluation path).
 
-    Same ``BoardResult`` (and ``to_dict()`` keys) as the row path, plus ``"aggregate"``
-    (engine and resolution per model). Drift comes from the per-day tables
-    (:func:`board_drift_of`).
+    :func:`evalcore.board.evaluate` (rows) builds the in-memory aggregate and calls this;
+    engines call it on theirs. Nothing here reads rows.
+
+    Parameters
+    ----------
+    agg : Aggregate
+    table : ValueTable
+    config : BoardConfig, default=None
+        Default ``BoardConfig()``.
+    counts : dict, default=None
+        Model -> :class:`evalcore.counts.ScoreCounts` of its overall cells, precomputed (a
+        cache); they must be ``counts_of(agg.part(model), agg.resolution[model])``.
+    progress : callable(done, total, what), default=None
+        Called after each bootstrap step (two per model, plus the paired comparison).
+
+    Returns
+    -------
+    BoardResult
+        With ``aggregate`` = the aggregate's ``source`` plus the resolution per model and
+        whether every model is exact. Drift comes from the per-day tables
+        (:func:`board_drift_of`). Seeds: :func:`evalcore._seeds.board_seed`.
+
+    Raises
+    ------
+    InputError
+        Thresholds for unknown models; a scheme the aggregate was not built for (cluster
+        without group cells, a paired table of another stratum column or thresholds).
     """
-    from .board import (BoardConfig, BoardResult, ModelResult, action, bootstrap_resolution, check_thresholds,
-                        decision_inputs, progress_ticker)
+    from ._seeds import board_seed
+    from .board import (BoardConfig, BoardResult, ModelResult, bootstrap_resolution, check_thresholds, decision_inputs,
+                        progress_ticker)
+    from .decision import action
 
     config = config or BoardConfig()
     if not isinstance(agg, Aggregate):
@@ -870,7 +1013,7 @@ def evaluate_aggregate(agg: Aggregate, table: ValueTable, config=None, *, progre
         kind = agg.score_kinds[name]
         r = agg.resolution[name]
         part = agg.part(name)
-        c = counts_of(part, r)
+        c = (counts or {}).get(name) or counts_of(part, r)
         curve = price_curve(c, table, score_kind=kind)
         t = thresholds[name]
         grid = _heatmap_grid(part, kind, rate)
@@ -884,12 +1027,13 @@ def evaluate_aggregate(agg: Aggregate, table: ValueTable, config=None, *, progre
             if len(names) == 1:
                 def key4(s, lab, t=t):
                     return 2 * (s < t).astype(np.int64) + (1 - lab.astype(np.int64))
-                ev_ci = _ev_boot(_design_for(agg, name, config, key4, 4), table, config, config.seed + 17 * i)
+                ev_ci = _ev_boot(_design_for(agg, name, config, key4, 4), table, config,
+                                 board_seed(config.seed, "ev", i))
             tick(f"EV interval of {name}")
             if kind != "decision":
                 br = bootstrap_resolution(c, kind, config.max_exact_scores)
                 cb = _rebin(c, br) if br is not None else c
-                opt = _optimum_boot(agg, name, cb, table, config, config.seed + 17 * i + 1,
+                opt = _optimum_boot(agg, name, cb, table, config, board_seed(config.seed, "optimum", i),
                                     br if br is not None else r)
             tick(f"re-optimised threshold of {name}")
         models[name] = ModelResult(
@@ -904,7 +1048,7 @@ def evaluate_aggregate(agg: Aggregate, table: ValueTable, config=None, *, progre
         if any(abs(agg.paired_thresholds[m] - thresholds[m]) > 0 for m in names):
             raise InputError(f"the paired table was cut at {agg.paired_thresholds}, the board uses {thresholds}: "
                              "aggregate again with the board's thresholds.")
-        comparison = _compare_boot(agg, table, config, config.seed + 99, tuple(names))
+        comparison = _compare_boot(agg, table, config, board_seed(config.seed, "comparison"), tuple(names))
         tick("paired comparison")
         for nm, res in ((names[0], comparison.ev_a), (names[1], comparison.ev_b)):
             models[nm] = dataclasses.replace(models[nm], ev_ci=res)

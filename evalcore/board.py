@@ -1,7 +1,11 @@
-"""The single orchestration behind the board page, the CLI and the export.
+"""The board's results, its configuration and its entry point for rows.
 
-``evaluate(predictions, table, config)`` computes every number of the board once, so the
-three can never disagree. ``BoardResult.to_dict()`` is the JSON contract of DESIGN §4.
+``evaluate(predictions, table, config)`` gives the board of validated rows: it builds their
+in-memory aggregate and calls :func:`evalcore.aggregate.evaluate_aggregate`, the one
+orchestration that computes every board number — for rows, stored aggregates and the
+DuckDB/Spark engines alike — so the page, the CLI and the export can never disagree.
+``BoardResult.to_dict()`` is the JSON contract of DESIGN §4. Seeds of the bootstraps:
+:mod:`evalcore._seeds`.
 """
 
 from __future__ import annotations
@@ -12,25 +16,18 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from ._errors import InputError
-from .bootstrap import (
-    BootstrapResult,
-    Comparison,
-    MetricIntervals,
-    OptimumBootstrap,
-    analytic_ev_se,
-    compare_models,
-    ev_interval,
-    metric_intervals,
-    optimum_interval,
-)
-from .calibration import Reliability, reliability
-from .counts import Confusion, ScoreCounts, _score_counts
+from .aggregate import aggregate_predictions, evaluate_aggregate
+from .bootstrap import BootstrapResult, Comparison, MetricIntervals, OptimumBootstrap
+from .calibration import Reliability
+from .counts import Confusion, ScoreCounts
 from .data import Predictions
-from .decision import Action, DecisionInputs, SegmentValue, action
+from .decision import Action, DecisionInputs, SegmentValue
 from .drift import CalibrationDrift, DriftConfig, DriftReport, Light, calibration_drift, drift_lights
-from .value import SegmentCurves, ValueCurve, ValueTable, auc_from_counts, price_curve, segment_curves
+from .value import ValueCurve, ValueTable
 
-__all__ = ["BoardConfig", "MAX_EXACT_SCORES", "bootstrap_resolution", "ModelResult", "BoardResult", "BoardDrift", "board_drift", "evaluate", "decision_inputs", "default_threshold", "heatmap_grid"]
+
+__all__ = ["BoardConfig", "MAX_EXACT_SCORES", "bootstrap_resolution", "ModelResult", "BoardResult", "BoardDrift", "board_drift",
+           "evaluate", "aggregate_for_board", "decision_inputs", "default_threshold", "heatmap_grid"]
 
 
 MAX_EXACT_SCORES = 20_000  # distinct scores above which the re-optimising bootstrap bins scores (stated)
@@ -319,73 +316,69 @@ def bootstrap_resolution(counts: ScoreCounts, kind: str, max_exact_scores: int =
 
 def evaluate(predictions: Predictions, table: ValueTable, config: BoardConfig | None = None, *,
              counts: dict | None = None, progress=None) -> BoardResult:
-    """Compute the whole board.
+    """Compute the whole board of validated rows.
 
-    ``counts`` may pass precomputed ScoreCounts per model (a cache); ``progress(done, total, what)``
-    is called as the bootstrap advances. With ``config.n_resamples == 0`` no bootstrap runs.
+    A thin adapter: the rows become their in-memory aggregate (:func:`aggregate_for_board`:
+    exact scores, the board's thresholds, strata column, groups and drift settings) and
+    :func:`evalcore.aggregate.evaluate_aggregate` — the one orchestration, shared with the
+    DuckDB/Spark engines — computes every number from it, equal to the rows' (see
+    "Exactness" in :mod:`evalcore.aggregate`).
+
+    Parameters
+    ----------
+    predictions : Predictions
+        Validated rows.
+    table : ValueTable
+    config : BoardConfig, default=None
+        Default ``BoardConfig()``. With ``n_resamples == 0`` no bootstrap runs.
+    counts : dict, default=None
+        Model -> precomputed :class:`ScoreCounts` of its rows (a cache).
+    progress : callable(done, total, what), default=None
+        Called as the bootstrap advances.
+
+    Returns
+    -------
+    BoardResult
+        Without ``aggregate`` (a board of rows states no engine).
+
+    Raises
+    ------
+    InputError
+        Thresholds for unknown models; the stratified scheme by a column that is not a
+        mapped segment; the cluster scheme without a group column.
+    """
+    config = config or BoardConfig()
+    agg = aggregate_for_board(predictions, config)
+    result = evaluate_aggregate(agg, table, config, counts=counts, progress=progress)
+    return dataclasses.replace(result, aggregate=None)
+
+
+def aggregate_for_board(predictions: Predictions, config: BoardConfig | None = None):
+    """The in-memory :class:`evalcore.aggregate.Aggregate` of validated rows that
+    :func:`evalcore.aggregate.evaluate_aggregate` turns into the board of ``config``.
+
+    Exact scores (``resolution=None``) and the rows' draws (``exact_draws=True``: strata and
+    groups in first-appearance order, weighted cells split by the rows' weight), the paired
+    table cut at the board's thresholds (by
+    ``strata_column`` for the stratified scheme), per-group cells for the cluster scheme and
+    per-day drift tables fitted with ``config.drift`` (when a time column is mapped).
+
+    Raises
+    ------
+    InputError
+        As :func:`evaluate`: unknown models in the thresholds, a stratified scheme by an
+        unmapped column, a cluster scheme without groups (only when resampling).
     """
     config = config or BoardConfig()
     check_thresholds(config, predictions.scores)
-    y, w = predictions.y_true, predictions.sample_weight
-    w_arr = np.ones(len(y)) if w is None else w
     boot = config.n_resamples > 0
     res_kw = _resampling(predictions, config) if boot else {}
-    common = dict(n_resamples=config.n_resamples, level=config.level, method=config.method, sample_weight=w, **res_kw)
-    names = list(predictions.scores)
-    tick = progress_ticker(names, progress)
-
-    models = {}
-    for i, (name, s) in enumerate(predictions.scores.items()):
-        kind = predictions.score_kinds[name]
-        c = (counts or {}).get(name) or _score_counts(y, s, w_arr)
-        curve = price_curve(c, table, score_kind=kind)
-        t = float(config.thresholds.get(name, default_threshold(predictions, name)))
-        segs: dict[str, SegmentCurves] = {}
-        grid = heatmap_grid(s, kind, predictions.positive_rate)
-        for col, levels in predictions.segments.items():
-            segs[col] = segment_curves(y, s, levels, table, column=col, deployed=t, sample_weight=w, score_kind=kind,
-                                       grid=grid)
-        cal = reliability(y, s, sample_weight=w, n_bins=config.n_bins, strategy=config.strategy) if kind == "probability" else None
-        at = curve.confusion_at(t)
-        ev_ci = opt = None
-        if boot:
-            if len(names) == 1:  # with two models the paired comparison gives each model's interval
-                ev_ci = ev_interval(y, s, table, threshold=t, rng=config.seed + 17 * i, **common)
-            tick(f"EV interval of {name}")
-            if kind != "decision":
-                opt = optimum_interval(y, s, table, rng=config.seed + 17 * i + 1, resolution=bootstrap_resolution(c, kind, config.max_exact_scores),
-                                       **common)
-            tick(f"re-optimised threshold of {name}")
-        models[name] = ModelResult(
-            name=name, score_kind=kind, threshold=t, counts=c, curve=curve, at_threshold=at,
-            ev=curve.ev_at(t), attribution=curve.attribution_at(t), auc=auc_from_counts(c), calibration=cal,
-            segments=segs, ev_ci=ev_ci, ev_se=analytic_ev_se(y, s, table, threshold=t, sample_weight=w),
-            optimum=opt, intervals=metric_intervals(at.tp, at.fp, at.fn, at.tn, level=config.level))
-    comparison = None
-    if boot and len(names) == 2:
-        a, b = names
-        comparison = compare_models(y, predictions.scores[a], predictions.scores[b], table,
-                                    threshold_a=models[a].threshold, threshold_b=models[b].threshold,
-                                    rng=config.seed + 99, names=(a, b), **common)
-        tick("paired comparison")
-        # one interval per quantity: each model's EV interval is the one from the paired draws
-        for n, r in ((a, comparison.ev_a), (b, comparison.ev_b)):
-            models[n] = dataclasses.replace(models[n], ev_ci=r)
-    drift = None
-    drift_undefined = ""
-    if predictions.time is None:
-        drift_undefined = "no time column mapped: drift needs one"
-    else:
+    dcfg = None
+    if predictions.time is not None:
         dcfg = DriftConfig.from_dict(config.drift) if config.drift else DriftConfig()
-        try:
-            drift = board_drift(predictions, dcfg)
-        except InputError as err:  # e.g. saved drift settings that no longer fit the data
-            drift_undefined = "drift not computed: " + "; ".join(p.message for p in err.problems)
-    result = BoardResult(n=predictions.n, n_pos=predictions.n_pos, n_rows=predictions.n_rows, table=table, config=config,
-                         models=models, comparison=comparison, drift=drift, drift_undefined=drift_undefined)
-    return BoardResult(n=result.n, n_pos=result.n_pos, n_rows=result.n_rows, table=table, config=config, models=models,
-                       comparison=comparison, drift=drift, drift_undefined=drift_undefined,
-                       action=action(decision_inputs(result)))
+    return aggregate_predictions(predictions, resolution=None, thresholds=config.thresholds,
+                                 strata_column=config.strata_column if "strata" in res_kw else None,
+                                 groups="groups" in res_kw, drift=dcfg, exact_draws=True)
 
 
 def decision_inputs(result: BoardResult) -> DecisionInputs:
