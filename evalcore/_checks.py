@@ -75,3 +75,111 @@ def check_binary_scores(y_true, y_score, sample_weight=None):
                              "Fix or remove those weights.", column="sample_weight", n_rows=int(bad.sum()))
     problems.raise_if_any()
     return y, s, w
+
+
+def _shown(x) -> str:
+    """What arrived, said briefly: the value of a number or short string, else its type."""
+    if x is None or isinstance(x, (bool, int, float, np.number)) or (isinstance(x, str) and len(x) <= 40):
+        return repr(x)
+    return type(x).__name__
+
+
+def as_generator(rng, problems: ProblemList | None = None, *, name: str = "rng") -> np.random.Generator | None:
+    """The ``numpy.random.Generator`` behind every ``rng=`` option of evalcore.
+
+    A Generator is used as it is (its state advances); None, a non-negative int or a
+    ``SeedSequence`` seeds ``numpy.random.default_rng``. Anything else is the problem
+    ``rng_invalid``: added to ``problems`` (and None returned) when given, else raised.
+
+    Examples
+    --------
+    >>> bool(as_generator(0).integers(10) == np.random.default_rng(0).integers(10))
+    True
+    >>> as_generator(-1)
+    Traceback (most recent call last):
+    ...
+    evalcore._errors.InputError: rng must be a non-negative int seed, a numpy Generator or None; got -1. Fix: Pass e.g. rng=0 for reproducible draws.
+    """
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if rng is None or isinstance(rng, np.random.SeedSequence) or (
+            isinstance(rng, (int, np.integer)) and not isinstance(rng, bool) and rng >= 0):
+        return np.random.default_rng(rng)
+    own = ProblemList() if problems is None else problems
+    own.add("rng_invalid", f"{name} must be a non-negative int seed, a numpy Generator or None; got {_shown(rng)}.",
+            f"Pass e.g. {name}=0 for reproducible draws.", column=name)
+    if problems is None:
+        own.raise_if_any()
+    return None
+
+
+def check_level(level, problems: ProblemList, *, name: str = "level") -> float:
+    """A confidence level strictly between 0 and 1 (a number, not a bool or text), else the
+    problem ``level_invalid``. Returns ``float(level)``, NaN when invalid.
+
+    Examples
+    --------
+    >>> p = ProblemList(); check_level(0.9, p), check_level(95, p), check_level("x", p)
+    (0.9, nan, nan)
+    >>> [str(q) for q in p.problems][0]
+    'level must be a confidence level strictly between 0 and 1; got 95. Fix: Pass e.g. 0.95 for a 95% interval.'
+    """
+    number = isinstance(level, (int, float, np.integer, np.floating)) and not isinstance(level, bool)
+    v = float(level) if number else float("nan")  # text such as "0.95" too: it would fail later, in arithmetic
+    if 0.0 < v < 1.0:
+        return v
+    problems.add("level_invalid", f"{name} must be a confidence level strictly between 0 and 1; got {_shown(level)}.",
+                 "Pass e.g. 0.95 for a 95% interval.", column=name)
+    return float("nan")
+
+
+# The one positive-class rule. (positive, negative) spellings of a two-valued label,
+# compared case-insensitively after trimming; a whole number reads as its integer
+# (1.0, "1.0", numpy 1 → "1"; True → "true").
+BINARY_FAMILIES = (("1", "0"), ("true", "false"), ("yes", "no"), ("y", "n"), ("t", "f"), ("是", "否"))
+POSITIVE_SPELLINGS = tuple(pos for pos, _ in BINARY_FAMILIES)
+
+
+def _label_number(v) -> float | None:
+    try:
+        f = float(str(v).strip())
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return f if np.isfinite(f) else None
+
+
+def _label_text(v) -> str:
+    f = _label_number(v)
+    return str(int(f)) if f is not None and f == int(f) else str(v).strip().lower()
+
+
+def positive_index(values, positive=None) -> int | None:
+    """Which of a label's distinct ``values`` is the positive class, or None when undecided.
+
+    ``positive`` given (the user's choice): the value equal to it as text, else equal
+    ignoring case, else equal as a number ("1.0" picks the label 1) — None when no single
+    value matches. ``positive`` None: the positive of a known two-value family
+    (:data:`BINARY_FAMILIES`: 1/0, true/false, yes/no, y/n, t/f, 是/否) — None for any
+    other pair (e.g. "fraud"/"ok", 1/2), which the user must choose.
+
+    Examples
+    --------
+    >>> positive_index(["No", "Yes"]), positive_index([1.0, 0.0]), positive_index([False, True])
+    (1, 0, 1)
+    >>> positive_index(["ok", "fraud"]), positive_index(["ok", "fraud"], "FRAUD"), positive_index([0, 1], "1.0")
+    (None, 1, 1)
+    """
+    texts = [str(v).strip() for v in values]
+    if positive is None:
+        canon = [_label_text(v) for v in values]
+        for pos, neg in BINARY_FAMILIES:
+            if sorted(canon) == sorted([pos, neg]):
+                return canon.index(pos)
+        return None
+    p = str(positive).strip()
+    num = _label_number(p)
+    for same in (lambda v: v == p, lambda v: v.lower() == p.lower(), lambda v: num is not None and _label_number(v) == num):
+        hits = [i for i, v in enumerate(texts) if same(v)]
+        if len(hits) == 1:
+            return hits[0]
+    return None

@@ -47,7 +47,7 @@ from scipy.special import ndtr, ndtri
 from scipy.stats import rankdata
 
 from ._json import json_float as _none
-from ._checks import check_binary_scores
+from ._checks import as_generator, check_binary_scores, check_level
 from ._errors import InputError, ProblemList
 from .counts import _bin_scores, _score_counts
 from .value import ValueTable, threshold_between
@@ -319,16 +319,6 @@ def _z(level: float) -> float:
     return float(ndtri(0.5 + level / 2.0))
 
 
-def _check_level(level, problems: ProblemList) -> None:
-    try:
-        ok = 0.0 < float(level) < 1.0
-    except (TypeError, ValueError):
-        ok = False
-    if not ok:
-        problems.add("level_out_of_range", f"level must be a confidence level in (0, 1); got {level!r}.",
-                     "Use e.g. 0.95 for a 95% interval.", column="level")
-
-
 def wilson_interval(successes, n, *, level: float = 0.95):
     """Wilson score interval of a proportion (scalar or vectorised).
 
@@ -354,7 +344,7 @@ def wilson_interval(successes, n, *, level: float = 0.95):
     (0.4902, 0.9433)
     """
     problems = ProblemList()
-    _check_level(level, problems)
+    check_level(level, problems)
     k = np.asarray(successes, dtype=float)
     m = np.asarray(n, dtype=float)
     if np.any(~np.isfinite(k)) or np.any(~np.isfinite(m)) or np.any(m < 0) or np.any(k < 0) or np.any(k > m * (1 + 1e-12)):
@@ -398,7 +388,7 @@ def metric_intervals(tp, fp, fn, tn, *, level: float = 0.95) -> MetricIntervals:
     if any(not np.isfinite(x) or x < 0 for x in vals):
         raise InputError(f"tp, fp, fn, tn must be finite and >= 0; got {vals}.")
     problems = ProblemList()
-    _check_level(level, problems)
+    check_level(level, problems)
     problems.raise_if_any()
     tp, fp, fn, tn = vals
     n = tp + fp + fn + tn
@@ -443,7 +433,7 @@ def _check_delong(y_true, scores_list, level):
         y, s_, _ = check_binary_scores(y_true, s)
         ss.append(s_)
     problems = ProblemList()
-    _check_level(level, problems)
+    check_level(level, problems)
     problems.raise_if_any()
     n_pos = int((y == 1).sum())
     n_neg = len(y) - n_pos
@@ -617,23 +607,13 @@ def _check_options(problems: ProblemList, n_resamples, level, method, batch=None
     if not (isinstance(n_resamples, (int, np.integer)) and not isinstance(n_resamples, bool) and n_resamples >= 2):
         problems.add("n_resamples", f"n_resamples must be an integer >= 2; got {n_resamples!r}.",
                      "Use e.g. 1000.", column="n_resamples")
-    _check_level(level, problems)
+    check_level(level, problems)
     if method not in METHODS:
         problems.add("method", f"method must be one of {METHODS}; got {method!r}.", "Use 'percentile' or 'bca'.",
                      column="method")
     if batch is not None and not (isinstance(batch, (int, np.integer)) and not isinstance(batch, bool) and batch >= 1):
         problems.add("batch", f"batch must be a positive integer or None; got {batch!r}.", "Use e.g. 100.",
                      column="batch")
-
-
-def _rng(rng) -> np.random.Generator:
-    if isinstance(rng, np.random.Generator):
-        return rng
-    if rng is None or isinstance(rng, (int, np.integer, np.random.SeedSequence)) and not isinstance(rng, bool):
-        if isinstance(rng, (int, np.integer)) and rng < 0:
-            raise InputError(f"rng must be a non-negative int seed, a numpy Generator or None; got {rng!r}.")
-        return np.random.default_rng(rng)
-    raise InputError(f"rng must be a non-negative int seed, a numpy Generator or None; got {type(rng).__name__}.")
 
 
 def _scheme_name(strata, groups) -> str:
@@ -809,7 +789,7 @@ def _draw(design: _Design, gens, b: int) -> np.ndarray:
 
 def _replicates(design: _Design, rng, n_resamples: int, batch: int | None, stat: Callable, progress=None):
     """Run ``stat(keys) -> dict of arrays (b, ...)`` over all replicates in batches."""
-    gens = _rng(rng).spawn(len(design.strata))
+    gens = as_generator(rng).spawn(len(design.strata))
     if batch is None:
         batch = max(1, min(n_resamples, _MAX_CELLS_PER_BATCH // max(design.n_units, design.n_keys, 1)))
     parts: dict[str, list] = {}
@@ -1329,7 +1309,7 @@ def bootstrap_statistic(statistic: Callable, *arrays, n_resamples: int = 1000, l
         group_rows = pd.Series(np.arange(n)).groupby(gr).apply(lambda r: r.to_numpy()).to_list()
         members = [np.flatnonzero(g_stratum == j) for j in range(int(s.max()) + 1)]
     members = [m for m in members if len(m)]
-    gens = _rng(rng).spawn(len(members))
+    gens = as_generator(rng).spawn(len(members))
     if batch is None:
         batch = max(1, min(n_resamples, _MAX_CELLS_PER_BATCH // max(n, 1)))
     out = []

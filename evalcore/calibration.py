@@ -29,7 +29,7 @@ from sklearn.model_selection import StratifiedKFold
 
 from .bootstrap import wilson_interval  # one Wilson implementation for the whole package
 from ._json import json_float as _nan_to_none
-from ._checks import check_binary_scores
+from ._checks import as_generator, check_binary_scores, check_level
 from ._errors import InputError, Problem, ProblemList
 
 __all__ = [
@@ -554,10 +554,6 @@ _BATCH_ELEMENTS = 2_000_000
 _INTERVAL_METRICS = ("brier", "log_loss", "ece", "oe_ratio", "slope", "intercept")
 
 
-def _as_generator(rng) -> np.random.Generator:
-    return rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
-
-
 def calibration_intervals(y_true, y_prob, *, sample_weight=None, n_bins=10, strategy="uniform", n_resamples=200,
                           level=0.95, rng=0, slope_method="wald") -> dict:
     """Intervals of the calibration metrics: percentile bootstrap, and Wald for slope/intercept.
@@ -605,14 +601,13 @@ def calibration_intervals(y_true, y_prob, *, sample_weight=None, n_bins=10, stra
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 1:
         problems.add("n_resamples_invalid", f"n_resamples must be an integer >= 1; got {n_resamples!r}.", "Pass e.g. 200.",
                      column="n_resamples")
-    if not (isinstance(level, (int, float)) and 0 < level < 1):
-        problems.add("level_invalid", f"level must be in (0, 1); got {level!r}.", "Pass e.g. 0.95.", column="level")
+    check_level(level, problems)
     if slope_method not in ("wald", "bootstrap", None):
         problems.add("slope_method_invalid", f"slope_method must be 'wald', 'bootstrap' or None; got {slope_method!r}.",
                      "Pass slope_method='wald' (instant) or 'bootstrap'.", column="slope_method")
+    gen = as_generator(rng, problems)
     problems.raise_if_any()
     include_slope = slope_method == "bootstrap"
-    gen = _as_generator(rng)
     edges = _edges(p, w, n_bins, strategy)
     k = len(edges) - 1
     idx_bin = _bin_index(p, edges)
@@ -940,7 +935,9 @@ class CrossFitted:
         }
 
 
-def _seed(rng) -> int:
+def _seed(rng) -> int | None:
+    """scikit-learn's ``random_state`` for a validated ``rng``: a Generator draws one, a seed
+    (or None) is passed on, so an int gives the folds StratifiedKFold gives that int."""
     if isinstance(rng, np.random.Generator):
         return int(rng.integers(2**31 - 1))
     return rng
@@ -984,6 +981,7 @@ def cross_fit_calibration(y_true, y_score, *, method, n_folds=5, rng=0, score_ki
     if isinstance(n_folds, bool) or not isinstance(n_folds, (int, np.integer)) or n_folds < 2:
         problems.add("n_folds_invalid", f"n_folds must be an integer >= 2; got {n_folds!r}.", "Pass e.g. n_folds=5.",
                      column="n_folds")
+    as_generator(rng, problems)  # validated as every rng= option; an int seed goes to StratifiedKFold as it is
     problems.raise_if_any()
     n_min = int(min((y == 1).sum(), (y == 0).sum()))
     if n_min < 2:

@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from ._json import json_float as _json_float
+from ._checks import POSITIVE_SPELLINGS, positive_index
 from ._errors import InputError, ProblemList
 
 __all__ = [
@@ -39,6 +40,8 @@ __all__ = [
     "guess_mapping",
     "validate",
     "label_values",
+    "default_positive",
+    "POSITIVE_SPELLINGS",
 ]
 
 SCORE_KINDS = ("auto", "probability", "score", "decision")
@@ -89,14 +92,6 @@ PROBLEM_CODES = {
     "segment_too_many_levels": "a segment column has too many distinct levels to be a segment",
 }
 
-_BINARY_FAMILIES = (  # (positive, negative), compared case-insensitively
-    ("1", "0"),
-    ("true", "false"),
-    ("yes", "no"),
-    ("y", "n"),
-    ("t", "f"),
-    ("是", "否"),
-)
 _DELIMITERS = ",;\t|"
 _DELIM_NAMES = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
 _N_EXAMPLES = 5
@@ -1055,30 +1050,32 @@ def _check_label(series: pd.Series, m: ColumnMapping, rows: np.ndarray, problems
 
 def _positive_code(levels, positive, cname, problems):
     values = [str(v) for v in levels]
+    code = positive_index(values, positive)
+    if code is not None:
+        return code
     if positive is None:
-        low = sorted(v.lower() for v in values)
-        for pos, neg in _BINARY_FAMILIES:
-            if low == sorted([pos, neg]):
-                return next(i for i, v in enumerate(values) if v.lower() == pos)
         problems.add("positive_not_chosen", f"The label column {cname!r} has the values {_list(values)}; which one is the "
                      "positive class (the event to act on, e.g. fraud, default, churn)?",
                      "Pick the positive label value.", column=cname)
-        return None
-    p = str(positive).strip()
-    for cand in (lambda v: v == p, lambda v: v.lower() == p.lower()):
-        hits = [i for i, v in enumerate(values) if cand(v)]
-        if len(hits) == 1:
-            return hits[0]
-    try:  # "1.0" chosen for labels written 1
-        num = float(p)
-        hits = [i for i, v in enumerate(values) if _float_or_none(v) == num]
-        if len(hits) == 1:
-            return hits[0]
-    except ValueError:
-        pass
-    problems.add("positive_not_found", f"The positive label {positive!r} is not a value of the label column {cname!r}, "
-                 f"whose values are {_list(values)}.", "Pick the positive label among these values.", column=cname)
+    else:
+        problems.add("positive_not_found", f"The positive label {positive!r} is not a value of the label column {cname!r}, "
+                     f"whose values are {_list(values)}.", "Pick the positive label among these values.", column=cname)
     return None
+
+
+def default_positive(values) -> str | None:
+    """The positive class a label's ``values`` imply, or None when the user must pick it: the
+    one rule of the reader (:func:`validate`), the training table
+    (:func:`evalcore.stability.prepare_training`) and the positive-class picker.
+
+    Examples
+    --------
+    >>> default_positive(["no", "yes"]), default_positive(["0", "1"]), default_positive(["fraud", "ok"])
+    ('yes', '1', None)
+    """
+    values = list(values)
+    i = positive_index(values)
+    return None if i is None else values[i]
 
 
 def _float_or_none(v):

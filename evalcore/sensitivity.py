@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._checks import as_generator
 from ._errors import InputError, Problem, ProblemList
 from .counts import ScoreCounts
 from .value import CELLS, SCORE_KINDS, ValueTable, price_curve
@@ -202,16 +203,6 @@ def _shift(a, b):
     return np.where(a == b, 0.0, d)
 
 
-def _rng(rng, problems: ProblemList):
-    if isinstance(rng, np.random.Generator):
-        return rng, None
-    if rng is None or (isinstance(rng, (int, np.integer)) and not isinstance(rng, bool) and rng >= 0):
-        return np.random.default_rng(rng), (None if rng is None else int(rng))
-    problems.add("rng_invalid", f"rng must be a non-negative int seed, a numpy Generator or None; got {rng!r}.",
-                 "Pass e.g. rng=0 for reproducible draws.", column="rng")
-    return None, None
-
-
 def _number(x) -> float:
     if isinstance(x, bool):
         return float("nan")
@@ -337,7 +328,8 @@ def value_sensitivity(counts: Mapping, table: ValueTable, *, score_kinds: Mappin
     if not (np.isfinite(tt) and tt > 0):
         problems.add("t_tol_invalid", f"t_tol must be a positive finite number; got {t_tol!r}.", "Use e.g. 0.05.",
                      column="t_tol")
-    gen, seed = _rng(rng, problems)
+    gen = as_generator(rng, problems)
+    seed = int(rng) if isinstance(rng, (int, np.integer)) and gen is not None else None
     problems.raise_if_any()
 
     base = _price_all(counts, models, kinds, table, dep, problems)

@@ -34,7 +34,7 @@ import pandas as pd
 from scipy import stats
 
 from ._json import json_float as _f
-from ._checks import positive_number
+from ._checks import check_level, positive_index, positive_number
 from ._errors import InputError, ProblemList
 
 __all__ = [
@@ -347,8 +347,10 @@ def prepare_training(frame: pd.DataFrame, target: str, *, features=None, task: s
         "auto": binary with two distinct values; regression for a numeric target with more than
         20 distinct values; multiclass otherwise.
     positive : object, default=None
-        The positive class of a binary target; default 1 / True / "yes" when present, else the
-        larger of the two sorted values.
+        The positive class of a binary target, matched as :func:`evalcore.data.default_positive`
+        and the reader match it (as text, ignoring case, or as a number). None: the positive
+        of a known pair (1/0, true/false, yes/no, y/n, t/f, 是/否, any case), else the larger
+        of the two sorted values.
     drop_missing_target : bool, default=False
         Rows with a missing target are an error unless the user confirmed dropping them.
     min_per_class : int, default=2
@@ -440,10 +442,13 @@ def prepare_training(frame: pd.DataFrame, target: str, *, features=None, task: s
                          "Every class needs at least one row per fold: use fewer folds or merge rare classes.",
                          column=str(target))
         if task == "binary" and len(vals) == 2:
-            if positive is None:
-                pos = next((v for v in classes if v in (1, True, "1", "yes", "true", "True", "Yes")), classes[1])
-            elif positive in classes:
-                pos = positive
+            i = positive_index(classes, positive)
+            if i is not None:
+                pos = classes[i]
+            elif positive is None:
+                # the rule cannot tell (e.g. "bad"/"good") and the Stability page has no picker:
+                # the larger of the two sorted values, as documented
+                pos = classes[1]
             else:
                 problems.add("positive_not_found", f"The positive class {positive!r} is not a value of {target!r} "
                              f"({list(classes)}).", "Pick one of the target's values.", column=str(target))
@@ -820,8 +825,7 @@ def paired_test(scores_a, scores_b, *, test_train_ratio: float, level: float = 0
     r = positive_number(test_train_ratio)
     if np.isnan(r):
         problems.add("ratio_invalid", f"test_train_ratio must be > 0; got {test_train_ratio!r}.", "Use 1/(K−1) for K folds.")
-    if not (0 < level < 1):
-        problems.add("level_invalid", f"level must be in (0, 1); got {level!r}.", "")
+    check_level(level, problems)
     problems.raise_if_any()
     d = a - b
     J = d.size

@@ -108,7 +108,7 @@ def test_wilson_rejects_bad_input_at_once():
     with pytest.raises(InputError) as e:
         wilson_interval(11, 10, level=1.5)
     assert len(e.value.problems) == 2
-    assert "level must be a confidence level in (0, 1); got 1.5" in str(e.value)
+    assert "level must be a confidence level strictly between 0 and 1; got 1.5" in str(e.value)
     assert "0 <= successes <= n" in str(e.value)
 
 
@@ -351,7 +351,7 @@ def test_errors_are_listed_all_at_once():
     msg = str(e.value)
     assert len(e.value.problems) == 5
     assert "n_resamples must be an integer >= 2; got 0" in msg
-    assert "level must be a confidence level in (0, 1); got 1.2" in msg
+    assert "level must be a confidence level strictly between 0 and 1; got 1.2" in msg
     assert "method must be one of ('percentile', 'bca'); got 'basic'" in msg
     assert "strata must have one value per row (100); got shape (5,)" in msg
     assert "groups has 100 missing values" in msg

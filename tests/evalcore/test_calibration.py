@@ -78,7 +78,7 @@ def test_wilson_edge_cases():
     assert lo[0] == 0.0 and hi[1] == 1.0  # all-0 / all-1 bins keep a one-sided interval
     assert 0 < hi[0] < 1 and 0 < lo[1] < 1
     assert math.isnan(lo[2]) and math.isnan(hi[2])  # n == 0: undefined, not 0
-    with pytest.raises(InputError, match="level must be a confidence level in"):
+    with pytest.raises(InputError, match="level must be a confidence level strictly between 0 and 1; got 1.5"):
         wilson_interval(1, 2, level=1.5)
 
 
@@ -408,6 +408,10 @@ def test_intervals_option_errors():
     with pytest.raises(InputError) as err:
         calibration_intervals([0, 1], [0.2, 0.7], n_resamples=0, level=2, slope_method="profile")
     assert {p.code for p in err.value.problems} == {"n_resamples_invalid", "level_invalid", "slope_method_invalid"}
+    with pytest.raises(InputError, match=r"level must be a confidence level strictly between 0 and 1; got 2\. Fix: Pass e\.g\. 0\.95"):
+        calibration_intervals([0, 1], [0.2, 0.7], level=2)
+    with pytest.raises(InputError, match="rng must be a non-negative int seed, a numpy Generator or None; got 'x'"):
+        calibration_intervals([0, 1], [0.2, 0.7], rng="x")
 
 
 # --------------------------------------------------------------------------- maps

@@ -149,6 +149,10 @@ def test_paired_test_zero_variance_and_errors():
     with pytest.raises(InputError) as e:
         paired_test([0.8, 0.9, 0.7], [0.8], test_train_ratio=0)
     assert {p.code for p in e.value.problems} == {"length_mismatch", "ratio_invalid"}
+    for bad in (1.0, "0.95", True):  # a string used to raise TypeError from the comparison
+        with pytest.raises(InputError, match="level must be a confidence level strictly between 0 and 1; got ") as e:
+            paired_test([0.8, 0.9], [0.7, 0.8], test_train_ratio=0.25, level=bad)
+        assert [p.code for p in e.value.problems] == ["level_invalid"]
 
 
 # --------------------------------------------------------------------------------------
