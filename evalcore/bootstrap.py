@@ -31,8 +31,8 @@ the quantiles follow :func:`scipy.stats.bootstrap` (ties count half; linear quan
 Reproducibility: ``rng`` (int seed or ``np.random.Generator``). Each stratum draws from its
 own child stream in replicate order, so results are identical whatever ``batch`` is.
 
-:func:`bootstrap_statistic` is the generic path (index resampling in batches, any
-statistic), used as the oracle in the tests.
+The generic path the cell engine is tested against (index resampling of any statistic)
+lives with the tests, in ``tests/evalcore/_oracle.py``: no board number uses it.
 """
 
 from __future__ import annotations
@@ -69,7 +69,6 @@ __all__ = [
     "optimum_interval",
     "auc_delong",
     "auc_delong_paired",
-    "bootstrap_statistic",
 ]
 
 METHODS = ("percentile", "bca")
@@ -1241,103 +1240,3 @@ def optimum_interval(y_true, y_score, table: ValueTable, *, n_resamples: int = 1
     band = CurveBand(grid=grid, estimate=est["band"][0], low=lo, high=hi, level=float(level))
     return OptimumBootstrap(ev_opt=out["ev_opt"], t_opt=out["t_opt"], auc=out["auc"], band=band,
                             resolution=resolution, n_thresholds=k)
-
-
-# --------------------------------------------------------------------------------------
-# the generic path: index resampling of any statistic (the oracle)
-# --------------------------------------------------------------------------------------
-
-
-def bootstrap_statistic(statistic: Callable, *arrays, n_resamples: int = 1000, level: float = 0.95,
-                        method: str = "percentile", strata=None, groups=None, batch: int | None = None,
-                        vectorized: bool = True, rng=None, progress=None) -> BootstrapResult:
-    """Bootstrap any statistic by resampling row indices (like :func:`scipy.stats.bootstrap`).
-
-    Parameters
-    ----------
-    statistic : callable
-        ``statistic(*arrays, axis=-1)``. With ``vectorized=True`` it receives arrays of shape
-        (batch, n) and returns shape (batch,); otherwise 1-D arrays and a scalar. The cluster
-        scheme draws replicates of varying length, so it always calls it one replicate at a time.
-    *arrays : array-like of shape (n,)
-        Paired samples (resampled with the same indices).
-    n_resamples, level, method, strata, groups, rng
-        As :func:`ev_interval`. BCa uses the leave-one-row-out (or leave-one-group-out) jackknife.
-    batch : int, default=None
-        Replicates per batch; results do not depend on it.
-    vectorized : bool, default=True
-    progress : callable(done, total), default=None
-
-    Returns
-    -------
-    BootstrapResult
-
-    Examples
-    --------
-    >>> x = np.arange(10.0)
-    >>> r = bootstrap_statistic(np.mean, x, n_resamples=500, rng=0)
-    >>> r.estimate, r.low < 4.5 < r.high
-    (4.5, True)
-    """
-    problems = ProblemList()
-    data = [np.asarray(a) for a in arrays]
-    if not data:
-        problems.add("no_data", "bootstrap_statistic needs at least one array.", "Pass the sample(s).")
-    elif any(a.ndim != 1 or len(a) != len(data[0]) for a in data):
-        problems.add("shape", f"arrays must be 1-D of equal length; got shapes {[a.shape for a in data]}.",
-                     "Pass one value per row in each array.")
-    n = len(data[0]) if data and data[0].ndim == 1 else 0
-    if data and n == 0:
-        problems.add("empty", "bootstrap_statistic needs at least one row; got 0.", "Pass the sample(s).")
-    _check_options(problems, n_resamples, level, method, batch)
-    st = _codes(strata, "strata", n, problems) if strata is not None and n else None
-    gr = _codes(groups, "groups", n, problems) if groups is not None and n else None
-    problems.raise_if_any()
-    scheme = _scheme_name(st, gr)
-    s = st if st is not None else np.zeros(n, np.int64)
-    estimate = float(statistic(*data, axis=-1))
-
-    def call(idx_rows):
-        if vectorized and gr is None:
-            return np.asarray(statistic(*[a[idx_rows] for a in data], axis=-1), dtype=float)
-        return np.array([float(statistic(*[a[ix] for a in data], axis=-1)) for ix in idx_rows])
-
-    if gr is None:
-        members = [np.flatnonzero(s == j) for j in range(int(s.max()) + 1)]
-    else:
-        g_stratum = _group_strata(gr, s, check=st is not None)
-        group_rows = pd.Series(np.arange(n)).groupby(gr).apply(lambda r: r.to_numpy()).to_list()
-        members = [np.flatnonzero(g_stratum == j) for j in range(int(s.max()) + 1)]
-    members = [m for m in members if len(m)]
-    gens = as_generator(rng).spawn(len(members))
-    if batch is None:
-        batch = max(1, min(n_resamples, _MAX_CELLS_PER_BATCH // max(n, 1)))
-    out = []
-    done = 0
-    while done < n_resamples:
-        b = min(batch, n_resamples - done)
-        picks = [m[g.integers(0, len(m), size=(b, len(m)))] for m, g in zip(members, gens)]
-        if gr is None:
-            out.append(call(np.concatenate(picks, axis=1)))
-        else:
-            chosen = np.concatenate(picks, axis=1)
-            out.append(call([np.concatenate([group_rows[j] for j in row]) for row in chosen]))
-        done += b
-        if progress is not None:
-            progress(done, n_resamples)
-    dist = np.concatenate(out)
-    jack = None
-    if method == "bca":
-        if gr is None:
-            theta = []
-            jb = max(1, _MAX_CELLS_PER_BATCH // max(n, 1))
-            for a in range(0, n, jb):
-                rows = np.arange(a, min(n, a + jb))
-                idx = np.array([np.r_[0:i, i + 1:n] for i in rows])
-                theta.append(call(idx))
-            jack = (np.concatenate(theta), np.ones(n, np.int64))
-        else:
-            theta = [float(statistic(*[a[np.concatenate([group_rows[j] for j in range(len(group_rows)) if j != g])]
-                                       for a in data], axis=-1)) for g in range(len(group_rows))]
-            jack = (np.array(theta), np.ones(len(group_rows), np.int64))
-    return _summarise(dist, estimate, level=level, method=method, scheme=scheme, n_resamples=n_resamples, jack=jack)

@@ -32,7 +32,6 @@ from evalcore.bootstrap import (
     analytic_ev_se,
     auc_delong,
     auc_delong_paired,
-    bootstrap_statistic,
     compare_models,
     ev_interval,
     metric_intervals,
@@ -41,7 +40,8 @@ from evalcore.bootstrap import (
 )
 from evalcore.value import ValueTable, value_curve
 
-from strategies import binary_data, value_tables  # tests/evalcore is on sys.path
+from _oracle import bootstrap_statistic  # tests/evalcore is on sys.path
+from strategies import binary_data, value_tables
 
 TABLE = ValueTable(tp=18500, fp=-3200, fn=-22000, tn=120)
 SIMPLE = ValueTable(tp=10, fp=-2, fn=-10, tn=0)
