@@ -4,6 +4,7 @@ import streamlit as st
 
 from board.charts import drift as cd
 from board.app import drift_view as dv
+from board.access import governance
 from board.app import state, ui
 
 preds = state.current_data()  # rows, or the stored aggregate (its per-day tables)
@@ -43,9 +44,14 @@ with st.expander("Settings — saved with this dataset", icon=":material/setting
         b.number_input("PSI yellow (categorical)", min_value=0.01, max_value=5.0, step=0.01, format="%.2f", key=dv.K_PSI_Y)
         c.number_input("PSI red (categorical)", min_value=0.01, max_value=5.0, step=0.01, format="%.2f", key=dv.K_PSI_R)
         st.multiselect("Features that count", dv.feature_names(preds), key=dv.K_FEATURES)
-        st.form_submit_button("Save settings", type="primary", key="drift_save",
+        may_edit = governance.allowed(state.current_user(), "edit_settings")
+        st.form_submit_button("Save settings", type="primary", key="drift_save", disabled=not may_edit,
                               on_click=dv.save_form, args=(store, rec.id, config, preds))
-    st.button("Reset to defaults", key="drift_reset", on_click=dv.reset_form, args=(store, rec.id))
+    st.button("Reset to defaults", key="drift_reset", disabled=not may_edit, on_click=dv.reset_form,
+              args=(store, rec.id))
+    if not may_edit:
+        st.caption("These settings change the board for everyone: only an analyst, business, risk, model-owner or "
+                   "admin account can save them. You can try values here; they are not saved.")
     kind, text = st.session_state.pop(dv.MESSAGE, (None, None))
     if kind:
         getattr(st, kind)(text)

@@ -8,6 +8,7 @@ from board.access import auth, governance as gov
 from board.app import state
 from board.store import ConflictError, StoreError
 from board.app.valuetable_form import frame_from_table, table_from_frame
+from board.services import signoff
 from evalcore import InputError, ValueTable
 
 user = state.current_user()
@@ -136,7 +137,7 @@ for v in (v for v in versions if v.status == "pending"):
         c1, c2, c3 = st.columns([1, 2, 1])
         if c1.button(f"Sign {v.label} as {auth.ROLE_LABELS[user.role]}", key=f"vt_sign_{v.id}", type="primary"):
             with st.spinner("Signing (the last signature re-evaluates the stored boards) …"):
-                _act(lambda: gov.sign_version(store, user, v.id), f"Signed {v.label}.")
+                _act(lambda: signoff.sign_version(store, user, v.id), f"Signed {v.label}.")
             st.rerun()
         comment = c2.text_input("Rejection comment", key=f"vt_reject_comment_{v.id}", label_visibility="collapsed",
                                 placeholder="why it is rejected")

@@ -1,4 +1,4 @@
-"""Value-table governance: who may do what, version sign-off, impact reports, audit log.
+"""Value-table governance: who may do what, version sign-off, audit log.
 
 Every function that changes something takes the acting :class:`board.access.auth.User` first,
 checks its role against :data:`PERMISSIONS` and raises :class:`Forbidden` (a
@@ -10,21 +10,19 @@ Sign-off: a draft is *proposed* (status ``pending``, with a label such as ``v202
 effective date and a reason); business, risk and model owner each sign it, each for their
 own role; the third signature approves it (the database then refuses any change of that
 row). Any of the three may reject it with a comment; the author reopens a rejected version
-as the draft, fixes it and proposes it again (the signatures start over). Approving
-re-evaluates every stored evaluation that used the previous approved version (for the
-first approved version: the stored evaluations of that table that recorded no version)
-and stores an :func:`impact report <impact_report>`.
+as the draft, fixes it and proposes it again (the signatures start over). The impact
+report of an approval (re-evaluating stored evaluations) is a use case one layer up:
+:mod:`board.services.signoff`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import date
 from typing import Any
 
 from board.access import auth
 from board.access.auth import ROLES, User
-from board.store import (APPROVED, ConflictError, EvaluationRecord, ImpactReportRecord, Store,
+from board.store import (APPROVED, ConflictError, Store,
                     ValueTableVersionRecord)
 
 __all__ = [
@@ -32,14 +30,12 @@ __all__ = [
     "PERMISSIONS",
     "SIGNING_ROLES",
     "Forbidden",
-    "SignResult",
     "allowed",
     "audit_log",
     "add_user",
     "create_first_admin",
     "current_version",
     "disable_user",
-    "impact_report",
     "list_users",
     "propose_version",
     "record_evaluation",
@@ -50,7 +46,7 @@ __all__ = [
     "require",
     "reset_password",
     "save_draft",
-    "sign_version",
+    "sign",
 ]
 
 SIGNING_ROLES = ("business", "risk", "model_owner")
@@ -68,6 +64,7 @@ PERMISSIONS: dict[str, frozenset[str]] = {
     "save_evaluation": _EDITORS,
     "export": _EDITORS,
     "use_value_tools": _EDITORS,
+    "edit_settings": _EDITORS,  # drift settings saved with a dataset: they change everyone's board
     "manage_users": frozenset({"admin"}),
     "view_audit": frozenset({"admin"}),
     "view_board": _ALL,
@@ -176,45 +173,21 @@ def propose_version(store: Store, actor: User, name: str, *, label: str, effecti
     return rec
 
 
-class SignResult:
-    """What a signature did: the version (maybe approved), its signatures, and the impact report."""
-
-    __slots__ = ("version", "signoffs", "report")
-
-    def __init__(self, version, signoffs, report):
-        self.version: ValueTableVersionRecord = version
-        self.signoffs = signoffs
-        self.report: ImpactReportRecord | None = report
-
-    @property
-    def approved(self) -> bool:
-        return self.version.status == APPROVED
-
-
-Reevaluate = Callable[[EvaluationRecord, dict], dict]
-
-
-def sign_version(store: Store, actor: User, version_id: int, *, comment: str = "",
-                 reevaluate: Reevaluate | None = None) -> SignResult:
+def sign(store: Store, actor: User, version_id: int, *, comment: str = ""):
     """Sign a pending version for the actor's role; the third role's signature approves it.
 
-    Parameters
-    ----------
-    reevaluate : callable, optional
-        ``reevaluate(evaluation, amounts) -> BoardResult.to_dict()`` used for the impact
-        report; default :func:`reevaluate_stored` (the stored dataset and config, the new table).
+    Returns ``(version, signoffs)``; both the signature and an approval are audited. The impact
+    report of an approval is a use case above this layer: :func:`board.services.signoff.sign_version`.
     """
     require(actor, "sign_version")
     version, signoffs = store.add_signoff(version_id, role=actor.role, username=actor.username, comment=comment,
                                           required_roles=SIGNING_ROLES)
     store.append_audit(actor.username, "sign_version", version.table_name,
                        {"version_id": version_id, "label": version.label, "role": actor.role})
-    report = None
     if version.status == APPROVED:
         store.append_audit(actor.username, "approve_version", version.table_name,
                            {"version_id": version_id, "label": version.label})
-        report = publish_impact(store, version, reevaluate=reevaluate)
-    return SignResult(version, signoffs, report)
+    return version, signoffs
 
 
 def reject_version(store: Store, actor: User, version_id: int, *, comment: str) -> ValueTableVersionRecord:
@@ -232,97 +205,6 @@ def reopen_version(store: Store, actor: User, version_id: int) -> ValueTableVers
     rec = store.reopen_version(version_id, author=actor.username)
     store.append_audit(actor.username, "reopen_version", rec.table_name, {"version_id": version_id})
     return rec
-
-
-# --------------------------------------------------------------------------- impact report
-
-
-def reevaluate_stored(store: Store, evaluation: EvaluationRecord, amounts: dict) -> dict:
-    """Evaluate a stored evaluation's dataset again with its stored config and new amounts."""
-    from evalcore import ValueTable
-    from evalcore.board import BoardConfig
-
-    from board.services import evaluate_stored
-
-    config = evaluation.result.get("config") if isinstance(evaluation.result, dict) else None
-    # rows or a path-registered aggregate (re-aggregated from its path when the stored cut does not fit)
-    return evaluate_stored(store, evaluation.dataset_id, ValueTable.from_dict(amounts),
-                           BoardConfig(**(config or evaluation.config))).to_dict()
-
-
-def _model_numbers(result: dict) -> dict:
-    out = {}
-    for name, m in (result.get("models") or {}).items():
-        out[name] = {"ev": (m.get("at_threshold") or {}).get("ev"), "t_opt": (m.get("curve") or {}).get("t_opt"),
-                     "ev_opt": (m.get("curve") or {}).get("ev_opt")}
-    return out
-
-
-def _ranks(numbers: dict) -> dict:
-    """Rank 1 = highest EV at the deployed threshold; an undefined EV ranks last."""
-    order = sorted(numbers, key=lambda n: (numbers[n]["ev"] is None, -(numbers[n]["ev"] or 0.0)))
-    return {name: i + 1 for i, name in enumerate(order)}
-
-
-def _diff(a, b):
-    return None if a is None or b is None else b - a
-
-
-def impact_report(before: dict, after: dict) -> dict:
-    """Compare two ``BoardResult.to_dict()`` of the same data under two value tables.
-
-    Returns, per model: EV at the deployed threshold before/after and its change, rank
-    before/after (1 = best EV), t_opt before/after and how far it moved; and the action
-    sentence before/after and whether it changed.
-    """
-    nb, na = _model_numbers(before), _model_numbers(after)
-    rb, ra = _ranks(nb), _ranks(na)
-    models = {}
-    for name in na:
-        b, a = nb.get(name, {}), na[name]
-        models[name] = {
-            "ev_before": b.get("ev"), "ev_after": a["ev"], "ev_change": _diff(b.get("ev"), a["ev"]),
-            "rank_before": rb.get(name), "rank_after": ra[name],
-            "t_opt_before": b.get("t_opt"), "t_opt_after": a["t_opt"],
-            "t_opt_moved": _diff(b.get("t_opt"), a["t_opt"]),
-        }
-    return {
-        "models": models,
-        "rank_changed": any(m["rank_before"] != m["rank_after"] for m in models.values()),
-        "action_before": before.get("action"),
-        "action_after": after.get("action"),
-        "action_changed": before.get("action") != after.get("action"),
-    }
-
-
-def publish_impact(store: Store, version: ValueTableVersionRecord, *,
-                   reevaluate: Reevaluate | None = None) -> ImpactReportRecord:
-    """Re-evaluate the stored evaluations that used the previous version and store the report."""
-    previous = store.latest_approved_version(version.table_name, before_id=version.id)
-    if reevaluate is None:
-        def reevaluate(ev, amounts):
-            return reevaluate_stored(store, ev, amounts)
-    entries = []
-    for ev in store.list_evaluations():
-        result = ev.result if isinstance(ev.result, dict) else {}
-        if previous is not None:
-            used = ev.value_table_version_id == previous.id
-        else:  # first approved version: the evaluations of this table that recorded no version
-            used = ev.value_table_version_id is None and (result.get("value_table") or {}).get("name") == version.table_name
-        if not used:
-            continue
-        try:
-            after = reevaluate(ev, version.amounts)
-        except Exception as err:  # noqa: BLE001 - one unreadable dataset must not block the approval
-            entries.append({"evaluation_id": ev.id, "dataset_id": ev.dataset_id, "error": str(err)})
-            continue
-        entries.append({"evaluation_id": ev.id, "dataset_id": ev.dataset_id,
-                        "dataset_name": result.get("dataset_name"), **impact_report(result, after)})
-    report = {"table": version.table_name, "from_version": previous.label if previous else None,
-              "from_version_id": previous.id if previous else None, "to_version": version.label,
-              "to_version_id": version.id, "evaluations": entries}
-    return store.save_impact_report(table_id=version.table_id, from_version_id=previous.id if previous else None,
-                                    to_version_id=version.id, report=report)
 
 
 # --------------------------------------------------------------------------- audited actions of other pages
@@ -361,4 +243,4 @@ def audit_log(store: Store, actor: User, *, limit: int = 1000):
     return store.list_audit(limit=limit)
 
 
-__all__ += ["ConflictError", "publish_impact", "reevaluate_stored"]
+__all__ += ["ConflictError"]

@@ -24,9 +24,12 @@ from evalcore.board import board_drift
 from evalcore.drift import DriftConfig, DriftReport, Light
 
 from board.app import state
+from board.access import governance
+from board.services import drift_settings
+from board.services.drift_settings import load_config
+from board.store import StoreError
 from board.charts.drift import FAMILY_TITLES
 
-SETTINGS_KEY = "drift"  # store.save_dataset_settings(ds, SETTINGS_KEY, config.to_dict())
 PAGE = "views/drift.py"
 FAMILIES = ("feature", "label", "calibration")
 BADGE = {"green": ("green", "no drift"), "yellow": ("orange", "watch"), "red": ("red", "drift"),
@@ -125,19 +128,6 @@ def drift_for(dataset_id: int, sha: str, preds, config: DriftConfig, *, quiet: b
     return _drift(dataset_id, sha, settings_json(config), source, preds)
 
 
-def load_config(store, dataset_id: int) -> tuple[DriftConfig, str | None]:
-    """The drift settings saved with the dataset (defaults if none), and a note when the
-    saved ones no longer validate (then the defaults are used)."""
-    saved = store.get_dataset_settings(dataset_id, SETTINGS_KEY)
-    if saved is None:
-        return DriftConfig(), None
-    try:
-        return DriftConfig.from_dict(saved), None
-    except InputError as err:
-        return DriftConfig(), "The saved drift settings are invalid, so the defaults are used: " + "; ".join(
-            p.message for p in err.problems)
-
-
 # --------------------------------------------------------------------------- banner
 
 
@@ -158,7 +148,11 @@ def banner() -> None:
         preds = state.load_data(rec, store)
         config, _ = load_config(store, rec.id)
         view = drift_for(rec.id, rec.sha256, preds, config, quiet=True)
-    except Exception:  # noqa: BLE001 - a broken dataset is reported by the page, not twice by the banner
+    except (InputError, StoreError):  # an unreadable dataset: the page itself reports it, not twice
+        return
+    except Exception as err:  # noqa: BLE001 - a bug here must not silently remove a red light
+        st.error(f"The drift lights could not be computed ({type(err).__name__}: {err}). Until this is fixed, the "
+                 "board's advice is missing its drift check.", icon=":material/error:")
         return
     if view.any_red:
         red = view.red_families
@@ -265,11 +259,19 @@ def save_form(store, dataset_id: int, base: DriftConfig, preds: Predictions) -> 
     except InputError as err:
         ss[MESSAGE] = ("error", "Not saved: " + " ".join(p.message for p in err.problems))
         return
-    store.save_dataset_settings(dataset_id, SETTINGS_KEY, config.to_dict())
+    try:
+        drift_settings.save_config(store, state.current_user(), dataset_id, config)
+    except governance.Forbidden as err:
+        ss[MESSAGE] = ("error", f"Not saved: {err}")
+        return
     ss[MESSAGE] = ("success", "Drift settings saved with this dataset.")
 
 
 def reset_form(store, dataset_id: int) -> None:
     """Reset-button callback: save the defaults with the dataset."""
-    store.save_dataset_settings(dataset_id, SETTINGS_KEY, DriftConfig().to_dict())
+    try:
+        drift_settings.reset_config(store, state.current_user(), dataset_id)
+    except governance.Forbidden as err:
+        st.session_state[MESSAGE] = ("error", f"Not reset: {err}")
+        return
     st.session_state[MESSAGE] = ("success", "Drift settings reset to the defaults.")

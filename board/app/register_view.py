@@ -1,7 +1,7 @@
 """Streamlit side of "register a dataset by path" (the Upload page's second mode).
 
 A path under an allowed root → the Parquet schema (DuckDB ``DESCRIBE``) → a column mapping →
-DuckDB aggregates behind a spinner → only the aggregate is stored (:func:`board.engines.lake.register`).
+DuckDB aggregates behind a spinner → only the aggregate is stored (:func:`board.services.datasets.register`).
 Every problem is listed at once; widget values stay (nothing is reset on failure).
 """
 
@@ -12,6 +12,7 @@ import streamlit as st
 from evalcore import InputError
 
 from board.engines import lake
+from board.services import datasets
 from board.app import state, ui
 
 PENDING_SELECT = "register_select"  # read by state.sidebar() before it draws the dataset choice
@@ -82,7 +83,7 @@ def render() -> None:
     if st.button("Aggregate with DuckDB and save", type="primary", key="register_save", icon=":material/database:"):
         try:
             with st.spinner(f"Aggregating {len(src.files):,} file(s) with DuckDB …"):
-                rec = lake.register(state.store(), state.current_user(), name=name, path=path, query=query, roots=roots)
+                rec = datasets.register(state.store(), state.current_user(), name=name, path=path, query=query, roots=roots)
         except InputError as err:
             ui.show_problems(err, title="Nothing was saved")
             return

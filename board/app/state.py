@@ -286,7 +286,7 @@ def board_config(preds, thresholds: dict):
     the dataset."""
     from evalcore.board import BoardConfig
 
-    from board.app.drift_view import load_config
+    from board.services.drift_settings import load_config
 
     drift_cfg, _ = load_config(store(), current_dataset_id())
     return BoardConfig(thresholds=thresholds, n_resamples=1000, seed=0,

@@ -17,7 +17,7 @@ from plotly.subplots import make_subplots
 from evalcore.calibration import Reliability
 from evalcore.value import ValueCurve
 
-from board.charts import PALETTE  # one palette, so a model keeps its colour across pages
+from board.charts._style import PALETTE  # one palette, so a model keeps its colour across pages
 DIAGONAL_NAME = "perfectly calibrated"
 Y_TITLE = "observed positive rate"
 X_TITLE = "mean predicted probability"

@@ -18,7 +18,7 @@ import plotly.graph_objects as go
 from evalcore.normalized import LearningCurve
 from evalcore.stability import CVComparison
 
-from board.charts import PALETTE
+from board.charts._style import PALETTE
 GREY = "#7F7F7F"
 ALERT = "#C0392B"
 

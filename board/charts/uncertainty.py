@@ -19,7 +19,7 @@ import plotly.graph_objects as go
 
 from evalcore.bootstrap import BootstrapResult, Comparison, CurveBand, MetricIntervals, OptimumBootstrap
 
-from board.charts import PALETTE
+from board.charts._style import PALETTE
 GREY = "#7F7F7F"
 FIT_NOTE = "Resampling the test set: uncertainty of a fixed model on finite data, not of training."
 

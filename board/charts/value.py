@@ -10,7 +10,9 @@ import plotly.graph_objects as go
 
 from evalcore import CELLS, SegmentCurves, ValueCurve
 
-PALETTE = ["#0B5FFF", "#E4572E", "#17BEBB", "#FFC914", "#76B041", "#8E44AD"]
+from board.charts._style import PALETTE
+from board.charts.uncertainty import ci_bars_figure
+
 MAX_POINTS = 4000  # points drawn per curve; the numbers themselves are always exact
 CELL_LABELS = {"tp": "TP", "fp": "FP", "fn": "FN", "tn": "TN"}
 
@@ -156,8 +158,6 @@ def delta_waterfall_figure(terms_a: dict[str, float], terms_b: dict[str, float],
 
 def headline_figure(result, *, height: int = 300, font_size: int = 14) -> go.Figure:
     """Module 1 of the board: EV per decision of each model with its CI, and B − A when there are two."""
-    from board.charts.uncertainty import ci_bars_figure
-
     unit = result.table.unit
     names = list(result.models)
     rows = []

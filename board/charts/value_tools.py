@@ -13,7 +13,7 @@ from evalcore.ahp import AHPWeights
 from evalcore.sensitivity import CELL_NAMES, ValueSensitivity
 from evalcore.value import CELLS
 
-from board.charts import PALETTE
+from board.charts._style import PALETTE
 
 LOW_COLOR, HIGH_COLOR = "#E4572E", "#0B5FFF"
 BAND_COLOR = "rgba(118, 176, 65, 0.18)"

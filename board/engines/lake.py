@@ -1,8 +1,8 @@
 """Datasets registered by path: Parquet on the server, aggregated with DuckDB (no Streamlit here).
 
 A user names a Parquet file, glob (``logs/2026-11-*.parquet``) or folder under one of the
-allowed roots; :func:`register` aggregates it with :func:`board.engines.aggregate_source`
-and stores only the serialized aggregate (:mod:`board.store.aggregate_io`) with the path, the
+allowed roots; :func:`board.services.datasets.register` aggregates it with
+:func:`board.engines.aggregate_source` and stores only the serialized aggregate (:mod:`board.store.aggregate_io`) with the path, the
 query and the options. Nothing here copies rows.
 
 Allowed roots: ``$EVALBOARD_PATH_ROOTS`` (``os.pathsep``-separated directories), default
@@ -24,15 +24,13 @@ from pathlib import Path
 from evalcore import InputError, Problem
 from evalcore.aggregate import Aggregate, deployed_thresholds, drift_fit_mismatch
 
-from board.store import aggregate_io
-from board.engines import Query, aggregate_source
-from board.store import DatasetRecord, Store, default_data_dir
+from board.engines.aggregation import Query, aggregate_source
+from board.store import DatasetRecord, default_data_dir
 
 __all__ = ["ROOTS_ENV", "Source", "path_roots", "resolve_source", "parquet_columns", "label_values", "query_from_dict",
-           "default_options", "aggregate", "register", "reaggregate", "reaggregation_for", "describe"]
+           "default_options", "aggregate", "reaggregate", "reaggregation_for", "describe"]
 
 ROOTS_ENV = "EVALBOARD_PATH_ROOTS"
-AUDIT_ACTION = "register_dataset"
 
 
 def path_roots(data_dir: str | os.PathLike | None = None) -> list[Path]:
@@ -192,48 +190,6 @@ def describe(rec: DatasetRecord) -> str:
     if rec.is_aggregate:
         return f"aggregate of {rec.n_rows:,} rows from {rec.source_path}"
     return f"{rec.n_rows:,} rows"
-
-
-def register(store: Store, user, *, name: str, path: str, query: dict, roots: list[Path] | None = None,
-             options: dict | None = None) -> DatasetRecord:
-    """Check the path, aggregate it with DuckDB, store the aggregate, audit it.
-
-    Raises
-    ------
-    evalcore.InputError
-        Every problem with the name, the path or the data (nothing is stored).
-    board.access.governance.Forbidden
-        The user's role may not add datasets.
-    """
-    from board.access import governance
-
-    governance.require(user, "upload_dataset")
-    problems = []
-    if not (name or "").strip():
-        problems.append(Problem(code="name_blank", message="Give the dataset a name.", column="name"))
-    if not query.get("label"):
-        problems.append(Problem(code="label_missing", message="Choose the label column.", column="label"))
-    if not query.get("scores"):
-        problems.append(Problem(code="scores_missing", message="Choose one or two score columns.", column="scores"))
-    try:
-        src = resolve_source(path, roots)
-    except InputError as err:
-        raise InputError(problems + err.problems) from None
-    if problems:
-        raise InputError(problems)
-    options = options or default_options(query)
-    agg = aggregate(src, query, options)
-    raw = aggregate_io.to_bytes(agg)
-    n, n_pos, n_rows = agg.totals()
-    report = {"n_rows": n_rows, "positive_rate": n_pos / n if n > 0 else None, "models": agg.models,
-              "score_kinds": dict(agg.score_kinds), "resolution": dict(agg.resolution), "files": len(src.files),
-              "source": src.path, "segments": list(agg.segments), "engine": "duckdb",
-              "fingerprint": fingerprint(src.files)}
-    rec = store.save_aggregate_dataset(name=name.strip(), source_path=src.path, query=dict(query), options=options,
-                                       raw=raw, report=report, n_rows=n_rows, uploader=user.username)
-    store.append_audit(user.username, AUDIT_ACTION, rec.name, {"dataset_id": rec.id, "sha256": rec.sha256,
-                                                               "path": src.path, "files": len(src.files)})
-    return rec
 
 
 # --------------------------------------------------------------------------- what the stored aggregate cannot serve

@@ -15,6 +15,7 @@ from sklearn.metrics import brier_score_loss
 
 from board.services import demo
 from board.engines import lake
+from board.services import datasets
 from evalcore import ValueTable, price_curve, score_counts
 
 N = 3000
@@ -43,7 +44,7 @@ def _register(root, path="demo.parquet", **extra):
              "positive": "1", "segments": list(m["segments"]), "group": m["group"], "weight": None, "time": m["time"],
              "features": list(m["features"]), **extra}
     with Store(data_dir=root.parent) as s:
-        rec = lake.register(s, auth.User(username=ADMIN, role="admin"), name="Lake demo", path=path, query=query,
+        rec = datasets.register(s, auth.User(username=ADMIN, role="admin"), name="Lake demo", path=path, query=query,
                             roots=[root])
     return rec
 

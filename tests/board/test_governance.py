@@ -16,10 +16,12 @@ import sqlalchemy as sa
 from board.access import auth, governance as gov
 from board.store import migrations
 from board import services
+from board.services import drift_settings, signoff
 from board.access.auth import ROLES, User
 from board.store import ConflictError, StateError, Store
 from evalcore import ValueTable
 from evalcore.board import BoardConfig, evaluate
+from evalcore.drift import DriftConfig
 
 PG_URL = os.environ.get("EVALBOARD_TEST_PG_URL")
 TABLE = {"name": "loan anti-fraud", "tp": 18500.0, "fp": -3200.0, "fn": -22000.0, "tn": 120.0, "unit": "EUR"}
@@ -71,7 +73,7 @@ def proposed(store, label="v2026.Q4", amounts=TABLE) -> int:
 def approve(store, vid, reevaluate=None):
     out = None
     for role in gov.SIGNING_ROLES:
-        out = gov.sign_version(store, as_role(role), vid, reevaluate=reevaluate)
+        out = signoff.sign_version(store, as_role(role), vid, reevaluate=reevaluate)
     return out
 
 
@@ -91,7 +93,7 @@ def _attempt(store, action: str, user: User):
         store.reject_version(vid, comment="no")
         gov.reopen_version(store, user, vid)
     elif action == "sign_version":
-        gov.sign_version(store, user, proposed(store), reevaluate=lambda ev, a: {})
+        signoff.sign_version(store, user, proposed(store), reevaluate=lambda ev, a: {})
     elif action == "reject_version":
         gov.reject_version(store, user, proposed(store), comment="amounts unsourced")
     elif action == "upload_dataset":
@@ -103,6 +105,8 @@ def _attempt(store, action: str, user: User):
         gov.record_export(store, user, "board.html")
     elif action == "use_value_tools":
         gov.require(user, action)
+    elif action == "edit_settings":
+        drift_settings.save_config(store, user, services.ensure_demo(store).id, DriftConfig())
     elif action == "manage_users":
         gov.add_user(store, user, "newbie", "long enough pw", "viewer")
     elif action == "view_audit":
@@ -122,6 +126,7 @@ EXPECTED = {
     "reject_version": {"business", "risk", "model_owner"},
     "upload_dataset": {"analyst", "model_owner", "admin"},
     "save_evaluation": {"analyst", "business", "risk", "model_owner", "admin"},
+    "edit_settings": {"analyst", "business", "risk", "model_owner", "admin"},
     "export": {"analyst", "business", "risk", "model_owner", "admin"},
     "use_value_tools": {"analyst", "business", "risk", "model_owner", "admin"},
     "manage_users": {"admin"},
@@ -191,28 +196,28 @@ def test_a_change_after_approval_is_a_new_version(store):
 
 def test_three_signatures_approve_and_each_role_signs_once(store):
     vid = proposed(store)
-    r1 = gov.sign_version(store, as_role("business"), vid)
+    r1 = signoff.sign_version(store, as_role("business"), vid)
     assert r1.version.status == "pending" and not r1.approved and r1.report is None
     with pytest.raises(StateError):
-        gov.sign_version(store, User(username="other_business", role="business"), vid)
-    r2 = gov.sign_version(store, as_role("risk"), vid)
+        signoff.sign_version(store, User(username="other_business", role="business"), vid)
+    r2 = signoff.sign_version(store, as_role("risk"), vid)
     assert r2.version.status == "pending"
-    r3 = gov.sign_version(store, as_role("model_owner"), vid, reevaluate=lambda ev, a: {})
+    r3 = signoff.sign_version(store, as_role("model_owner"), vid, reevaluate=lambda ev, a: {})
     assert r3.approved and r3.version.decided_at is not None
     assert [s.role for s in r3.signoffs] == ["business", "risk", "model_owner"]
     with pytest.raises(StateError):  # nothing more to sign
-        gov.sign_version(store, as_role("risk"), vid)
+        signoff.sign_version(store, as_role("risk"), vid)
     actions = [a.action for a in store.list_audit()]
     assert actions[:2] == ["approve_version", "sign_version"] and actions.count("sign_version") == 3
 
 
 def test_rejection_then_resubmission_starts_the_signatures_over(store):
     vid = proposed(store)
-    gov.sign_version(store, as_role("business"), vid)
+    signoff.sign_version(store, as_role("business"), vid)
     rec = gov.reject_version(store, as_role("risk"), vid, comment="FN amount has no source")
     assert rec.status == "rejected" and rec.decision_comment == "FN amount has no source"
     with pytest.raises(StateError):
-        gov.sign_version(store, as_role("model_owner"), vid)
+        signoff.sign_version(store, as_role("model_owner"), vid)
     draft = gov.reopen_version(store, as_role("business"), vid)
     assert draft.status == "draft" and store.list_signoffs(vid) == []
     draft = gov.save_draft(store, as_role("business"), TABLE["name"], {**TABLE, "fn": -21000.0},
@@ -320,7 +325,7 @@ def test_impact_report_ranks_and_moves_by_hand():
                          "B": {"at_threshold": {"ev": 5.0}, "curve": {"t_opt": 0.4}}}, "action": "Ship A"}
     after = {"models": {"A": {"at_threshold": {"ev": 1.0}, "curve": {"t_opt": 0.3}},
                         "B": {"at_threshold": {"ev": 7.0}, "curve": {"t_opt": 0.4}}}, "action": "Ship B"}
-    rep = gov.impact_report(before, after)
+    rep = signoff.impact_report(before, after)
     assert (rep["models"]["A"]["rank_before"], rep["models"]["A"]["rank_after"]) == (1, 2)
     assert (rep["models"]["B"]["rank_before"], rep["models"]["B"]["rank_after"]) == (2, 1)
     assert rep["models"]["A"]["ev_change"] == pytest.approx(-9.0)
