@@ -39,6 +39,7 @@ def _has_summary(at):
     return any(m.label.startswith("Mean Accuracy") for m in at.metric)
 
 
+@pytest.mark.slow
 def test_stability_page_runs_the_example_and_shows_the_summary(app):
     at = app(STAB)
     assert at.title[0].value == "Stability"

@@ -65,6 +65,7 @@ def test_duckdb_equals_pandas(demo_data, resolution, scheme):
     _check_engine(*demo_data, "duckdb", resolution=resolution, scheme=scheme)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("resolution,scheme", [(None, "rows"), (1e-3, "cluster")])
 def test_spark_equals_pandas(demo_data, spark, resolution, scheme):
     _check_engine(*demo_data, "spark", spark, resolution=resolution, scheme=scheme)
@@ -190,6 +191,7 @@ def test_duckdb_drift_tables_equal_pandas(timed_data):
     _check_drift(*timed_data, "duckdb")
 
 
+@pytest.mark.slow
 def test_spark_drift_tables_equal_pandas(timed_data, spark):
     _check_drift(*timed_data, "spark", spark)
 
@@ -300,6 +302,7 @@ def test_update_requeries_only_what_changed(timed_data):
     assert len(asked) == 3 and "act_a" in asked[-1]
 
 
+@pytest.mark.slow
 def test_spark_reads_a_table_name(timed_data, spark):
     """--predictions may name a Spark table (here a temporary view) instead of Parquet paths."""
     path, preds = timed_data

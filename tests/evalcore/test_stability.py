@@ -160,6 +160,7 @@ def test_paired_test_zero_variance_and_errors():
 # --------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_repeated_cv_50_scores_reproducible_with_free_model_randomness(wine):
     calls = []
     r1 = repeated_cv(wine, model="random_forest", seed=7, progress=lambda d, t, _: calls.append((d, t)))
@@ -211,6 +212,7 @@ def test_expected_value_metric_by_hand(cancer):
     assert r.scores[0] == pytest.approx(ev, abs=1e-9)
 
 
+@pytest.mark.slow
 def test_compare_cv_pairs_matched_folds(wine):
     a = repeated_cv(wine, model="logistic_regression", n_repeats=2, seed=3)
     b = repeated_cv(wine, model="random_forest", n_repeats=2, seed=3)
