@@ -148,11 +148,29 @@ def test_boolean_labels_and_integer_scores():
     assert t.thresholds.tolist() == [3, 2, 1] and t.tp.tolist() == [1, 2, 2] and t.fp.tolist() == [0, 0, 1]
 
 
-def test_cumulate_of_score_counts_is_threshold_counts():
+def test_threshold_counts_equal_confusion_matrices_at_every_threshold():
+    # threshold_counts is cumulate(score_counts(...)): compared with itself it could not fail.
+    # The reference is independent: by hand, and sklearn's confusion_matrix of score >= t.
     y, s = [0, 1, 1, 0, 1, 0], [0.1, 0.4, 0.4, 0.35, 0.8, 0.8]
-    a, b = cumulate(score_counts(y, s)), threshold_counts(y, s)
-    for f in ("thresholds", "tp", "fp", "fn", "tn"):
-        assert getattr(a, f).tolist() == getattr(b, f).tolist()
+    # distinct scores 0.8 (one 1, one 0), 0.4 (two 1), 0.35 (one 0), 0.1 (one 0); 3 positives, 3 negatives
+    t = threshold_counts(y, s)
+    assert t.thresholds.tolist() == [0.8, 0.4, 0.35, 0.1]
+    assert t.tp.tolist() == [1, 3, 3, 3] and t.fp.tolist() == [1, 1, 2, 3]
+    assert t.fn.tolist() == [2, 0, 0, 0] and t.tn.tolist() == [2, 2, 1, 0]
+    for i, thr in enumerate(t.thresholds):
+        tn, fp, fn, tp = confusion_matrix(y, (np.asarray(s) >= thr).astype(int), labels=[0, 1]).ravel()
+        assert (t.tp[i], t.fp[i], t.fn[i], t.tn[i]) == (tp, fp, fn, tn)
+
+
+def test_cumulate_of_counts_built_elsewhere_by_hand():
+    # counts as a GROUP BY elsewhere would give them (not from score_counts): score 0.9 has
+    # weight 2 positive, 0.5 negative; 0.4 has 3 negative; 0.2 has 1.5 positive
+    c = ScoreCounts(scores=np.array([0.9, 0.4, 0.2]), pos=np.array([2.0, 0.0, 1.5]), neg=np.array([0.5, 3.0, 0.0]),
+                    pos_rows=np.array([1, 0, 1]), neg_rows=np.array([1, 1, 0]), score_sum=np.array([2.25, 1.2, 0.3]))
+    t = cumulate(c)
+    assert t.tp.tolist() == [2, 2, 3.5] and t.fp.tolist() == [0.5, 3.5, 3.5]
+    assert t.fn.tolist() == [1.5, 1.5, 0] and t.tn.tolist() == [3, 0, 0]
+    assert (t.n, t.n_pos, t.n_neg) == (7, 3.5, 3.5)
 
 
 def test_confusion_at_threshold_rule_is_score_at_or_above():
