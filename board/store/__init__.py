@@ -1,31 +1,37 @@
-"""Persistence: SQLAlchemy store (SQLite by default, PostgreSQL by URL), migrations, aggregate serialisation."""
+"""Persistence: SQLAlchemy store (SQLite by default, PostgreSQL by URL), migrations, aggregate serialisation.
 
-from board.store.database import (  # noqa: F401 - the package's API
-    APPROVED,
-    AuditRecord,
+One :class:`Store` (``database.py``) is assembled from parts split by concern: ``datasets``, ``value_tables``
+(drafts, versions, sign-offs, impact reports), ``evaluations``, ``accounts``, ``audit``; ``records`` are the
+frozen results it returns, ``models`` the ORM schema, ``errors`` what it raises.
+"""
+
+from board.store._common import default_data_dir, default_url
+from board.store.database import Store
+from board.store.errors import (
     ConflictError,
     CorruptFileError,
-    DRAFT,
     DatasetInUseError,
+    MissingFileError,
+    NotFoundError,
+    StateError,
+    StoreError,
+)
+from board.store.models import UTCDateTime
+from board.store.records import (
+    APPROVED,
+    DRAFT,
+    PENDING,
+    REJECTED,
+    SQLITE_BUSY_TIMEOUT_MS,
+    AuditRecord,
     DatasetRecord,
     DatasetSettingsRecord,
     EvaluationRecord,
     ImpactReportRecord,
     LoginThrottleRecord,
-    MissingFileError,
-    NotFoundError,
-    PENDING,
-    REJECTED,
-    SQLITE_BUSY_TIMEOUT_MS,
     SignoffRecord,
-    StateError,
-    Store,
-    StoreError,
-    UTCDateTime,
     UserRecord,
     ValueTableVersionRecord,
-    default_data_dir,
-    default_url,
 )
 
 __all__ = [

@@ -15,7 +15,8 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from board.store import migrations
-from board.store import database as store_mod
+from board.store import _common as store_mod
+from board.store import models as store_models
 from board.store import (
     ConflictError,
     CorruptFileError,
@@ -23,6 +24,7 @@ from board.store import (
     DatasetRecord,
     MissingFileError,
     NotFoundError,
+    SQLITE_BUSY_TIMEOUT_MS,
     Store,
 )
 from evalcore._errors import InputError
@@ -211,7 +213,7 @@ def test_database_newer_than_the_code_is_refused(data_dir, monkeypatch):
 
 def test_migrated_schema_matches_the_orm_models(store):
     inspector = sa.inspect(store.engine)
-    models = store_mod._Base.metadata
+    models = store_models._Base.metadata
     assert set(inspector.get_table_names()) == set(models.tables) | {"schema_version"}
     for name, table in models.tables.items():
         db_cols = {c["name"]: c for c in inspector.get_columns(name)}
@@ -228,7 +230,7 @@ def test_sqlite_pragmas(store):
     with store.engine.connect() as conn:
         assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
         assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
-        assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == store_mod.SQLITE_BUSY_TIMEOUT_MS
+        assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == SQLITE_BUSY_TIMEOUT_MS
 
 
 # --------------------------------------------------------------------------- configuration

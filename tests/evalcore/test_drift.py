@@ -446,7 +446,7 @@ def test_features_subset_and_no_window():
 
 # --------------------------------------------------------------------------- the demo dataset
 
-from board import demo  # noqa: E402 - the demo is part of the repo; a failed import must fail
+from board.services import demo  # noqa: E402 - the demo is part of the repo; a failed import must fail
 FEATURES = ["amount", "income", "debt_ratio", "age", "account_age_days", "n_prev_applications",
             "device_risk", "velocity_24h", "channel", "region"]
 

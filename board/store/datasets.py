@@ -1,0 +1,371 @@
+"""Datasets (uploaded files, content-addressed; path-registered aggregates) and their saved settings."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import uuid
+from pathlib import Path
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session
+
+from board.store._common import _check_json, _check_text, _dataset_problems, _dataset_record, _dumps, _now, _write_atomically
+from board.store.errors import CorruptFileError, DatasetInUseError, MissingFileError, NotFoundError
+from board.store.models import _Dataset, _DatasetSetting, _Evaluation
+from board.store.records import DatasetRecord, DatasetSettingsRecord
+from evalcore._errors import ProblemList
+
+
+class _DatasetsPart:
+    """Datasets (uploaded files, content-addressed; path-registered aggregates) and their saved settings. (a part of :class:`board.store.Store`)."""
+
+    # ----------------------------------------------------------------- datasets
+
+    def save_dataset(
+        self,
+        *,
+        name: str,
+        filename: str,
+        raw: bytes,
+        mapping: dict,
+        report: dict,
+        n_rows: int,
+        uploader: str = "",
+    ) -> DatasetRecord:
+        """Store an uploaded file with its mapping and validation report.
+
+        Parameters
+        ----------
+        name : str
+            Display name (non-blank).
+        filename : str
+            Original file name (non-blank); kept as metadata only.
+        raw : bytes
+            The file's bytes (non-empty).
+        mapping, report : dict
+            Column mapping and validation report; JSON values only (NaN -> None).
+        n_rows : int
+            Number of data rows (>= 0).
+        uploader : str, default=""
+            Who uploads.
+
+        Returns
+        -------
+        DatasetRecord
+            The new record; or, when the same bytes are already stored, the existing
+            record with ``name``, ``filename``, ``mapping``, ``report`` and ``n_rows``
+            replaced by the values given (the latest accepted mapping wins; ``id``,
+            ``uploader`` and ``created_at`` stay). No second row, no second file.
+
+        Raises
+        ------
+        evalcore.InputError
+            Listing every invalid argument. Nothing is written.
+
+        Notes
+        -----
+        All or nothing: if the database write, the file write or the commit fails, no
+        row is left and the file is removed if this call created it.
+        """
+        problems = _dataset_problems(name, uploader, raw, report, n_rows, "Upload a file with data in it.")
+        _check_text(problems, "filename", filename, required=True)
+        _check_json(problems, "mapping", mapping, want_dict=True)
+        problems.raise_if_any()
+        return self._put_dataset(name=name, filename=filename, raw=raw, mapping=mapping, report=report, n_rows=n_rows,
+                                 uploader=uploader, kind="upload", source_path=None, options=None)
+
+    def save_aggregate_dataset(
+        self,
+        *,
+        name: str,
+        source_path: str,
+        query: dict,
+        options: dict,
+        raw: bytes,
+        report: dict,
+        n_rows: int,
+        uploader: str = "",
+    ) -> DatasetRecord:
+        """Store a dataset registered by path: only its serialized aggregate, never the rows.
+
+        Parameters
+        ----------
+        name : str
+            Display name (non-blank).
+        source_path : str
+            The Parquet file, glob or folder it was aggregated from (non-blank); recorded so
+            the app can aggregate again with other options.
+        query : dict
+            The column mapping of the aggregation (``board.engines.Query`` as a mapping);
+            stored as the dataset's ``mapping``.
+        options : dict
+            Aggregation options (resolution, scheme, strata column, thresholds, drift).
+        raw : bytes
+            ``board.store.aggregate_io.to_bytes(aggregate)`` (non-empty); content-addressed like
+            an upload, so the same aggregate is stored once.
+        report : dict
+            Summary shown on the Datasets page (JSON values only).
+        n_rows : int
+            Rows the aggregate stands for (>= 0).
+        uploader : str, default=""
+
+        Returns
+        -------
+        DatasetRecord
+            ``kind == "aggregate"``. Same bytes already stored: that record, updated.
+
+        Raises
+        ------
+        evalcore.InputError
+            Listing every invalid argument. Nothing is written.
+        """
+        problems = _dataset_problems(name, uploader, raw, report, n_rows, "Pass the serialized aggregate.")
+        _check_text(problems, "source_path", source_path, required=True)
+        _check_json(problems, "query", query, want_dict=True)
+        _check_json(problems, "options", options, want_dict=True)
+        problems.raise_if_any()
+        return self._put_dataset(name=name, filename=source_path, raw=raw, mapping=query, report=report, n_rows=n_rows,
+                                 uploader=uploader, kind="aggregate", source_path=source_path, options=options)
+
+    def _put_dataset(self, *, name, filename, raw, mapping, report, n_rows, uploader, kind, source_path,
+                     options) -> DatasetRecord:
+        raw = bytes(raw)
+        sha = hashlib.sha256(raw).hexdigest()
+        path = self.upload_path(sha)
+        created_file = False
+        try:
+            with self._write() as session:
+                row = session.scalars(sa.select(_Dataset).where(_Dataset.sha256 == sha)).one_or_none()
+                if row is None:
+                    row = _Dataset(
+                        name=name,
+                        filename=filename,
+                        sha256=sha,
+                        size_bytes=len(raw),
+                        n_rows=n_rows,
+                        uploader=uploader,
+                        created_at=_now(),
+                        mapping=_dumps(mapping),
+                        report=_dumps(report),
+                        kind=kind,
+                        source_path=source_path,
+                        options=None if options is None else _dumps(options),
+                    )
+                    session.add(row)
+                else:
+                    row.name = name
+                    row.filename = filename
+                    row.n_rows = n_rows
+                    row.mapping = _dumps(mapping)
+                    row.report = _dumps(report)
+                    row.kind = kind
+                    row.source_path = source_path
+                    row.options = None if options is None else _dumps(options)
+                session.flush()
+                if not path.exists():
+                    _write_atomically(path, raw)
+                    created_file = True
+                record = _dataset_record(row)
+                session.commit()
+        except BaseException:
+            if created_file:
+                self._discard_orphan_file(sha)
+            raise
+        return record
+
+    def _discard_orphan_file(self, sha: str) -> None:
+        """Remove the upload file unless a committed row refers to it.
+
+        The extra check covers a concurrent identical upload (possible on PostgreSQL)
+        that committed its row while this call was failing.
+        """
+        try:
+            with self._reading() as session:
+                referenced = session.scalar(sa.select(_Dataset.id).where(_Dataset.sha256 == sha)) is not None
+        except Exception:
+            referenced = False  # cannot tell: an unreferenced file is the worse leak than none
+        if not referenced:
+            self.upload_path(sha).unlink(missing_ok=True)
+
+    def list_datasets(self) -> list[DatasetRecord]:
+        """All datasets, newest first."""
+        with self._reading() as session:
+            rows = session.scalars(sa.select(_Dataset).order_by(_Dataset.created_at.desc(), _Dataset.id.desc()))
+            return [_dataset_record(r) for r in rows]
+
+    def _get_dataset_row(self, session: Session, dataset_id: int) -> _Dataset:
+        row = session.get(_Dataset, dataset_id)
+        if row is None:
+            raise NotFoundError(
+                f"No dataset with id {dataset_id!r} in the store ({self._safe_url()}); "
+                "it may have been deleted. Pick one from list_datasets()."
+            )
+        return row
+
+    def get_dataset(self, dataset_id: int) -> DatasetRecord:
+        """The dataset with this id; ``NotFoundError`` (a ``KeyError``) if absent."""
+        with self._reading() as session:
+            return _dataset_record(self._get_dataset_row(session, dataset_id))
+
+    def find_dataset_by_sha(self, sha256: str) -> DatasetRecord | None:
+        """The dataset whose bytes have this hex SHA-256, or None."""
+        with self._reading() as session:
+            row = session.scalars(sa.select(_Dataset).where(_Dataset.sha256 == sha256.lower())).one_or_none()
+            return None if row is None else _dataset_record(row)
+
+    def load_bytes(self, dataset: DatasetRecord | int) -> bytes:
+        """The stored file's bytes, checked against the dataset's SHA-256.
+
+        Parameters
+        ----------
+        dataset : DatasetRecord or int
+            A record or a dataset id (the id is looked up, so a deleted dataset raises).
+
+        Raises
+        ------
+        NotFoundError
+            No such dataset id.
+        MissingFileError
+            The row exists but the file is gone (a ``FileNotFoundError``).
+        CorruptFileError
+            The file's bytes no longer hash to the stored SHA-256.
+        """
+        rec = dataset if isinstance(dataset, DatasetRecord) else self.get_dataset(dataset)
+        path = self.upload_path(rec.sha256)
+        try:
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            raise MissingFileError(
+                f"The file of dataset {rec.id} ({rec.name!r}, uploaded as {rec.filename!r}) is missing from "
+                f"{path}. Upload the same file again to restore it, or delete the dataset."
+            ) from None
+        actual = hashlib.sha256(raw).hexdigest()
+        if actual != rec.sha256:
+            raise CorruptFileError(
+                f"The file of dataset {rec.id} ({rec.name!r}) at {path} is corrupt: its SHA-256 is {actual}, "
+                f"expected {rec.sha256}. Upload the original file again, or delete the dataset."
+            )
+        return raw
+
+    def delete_dataset(self, dataset_id: int, *, with_evaluations: bool = False) -> None:
+        """Delete a dataset's row and its file, all or nothing.
+
+        Parameters
+        ----------
+        dataset_id : int
+        with_evaluations : bool, default=False
+            Also delete the evaluations stored for this dataset. Without it, a dataset
+            that has evaluations is kept and ``DatasetInUseError`` is raised.
+
+        Raises
+        ------
+        NotFoundError
+            No such dataset.
+        DatasetInUseError
+            Evaluations refer to it and ``with_evaluations`` is False.
+        """
+        aside: Path | None = None
+        path: Path | None = None
+        try:
+            with self._write() as session:
+                row = self._get_dataset_row(session, dataset_id)
+                n_eval = session.scalar(
+                    sa.select(sa.func.count()).select_from(_Evaluation).where(_Evaluation.dataset_id == dataset_id)
+                )
+                if n_eval and not with_evaluations:
+                    raise DatasetInUseError(
+                        f"Dataset {dataset_id} ({row.name!r}) has {n_eval} stored evaluation(s); nothing was "
+                        "deleted. Pass with_evaluations=True to delete them as well."
+                    )
+                session.execute(sa.delete(_Evaluation).where(_Evaluation.dataset_id == dataset_id))
+                # settings belong to the dataset: they go with it (a later re-upload starts from defaults)
+                session.execute(sa.delete(_DatasetSetting).where(_DatasetSetting.dataset_id == dataset_id))
+                path = self.upload_path(row.sha256)
+                session.delete(row)
+                session.flush()
+                if path.exists():
+                    # Rename aside rather than unlink: a rename can be undone if the commit fails.
+                    aside = path.with_name(f".{path.name}.{uuid.uuid4().hex}.deleting")
+                    os.replace(path, aside)
+                session.commit()
+        except BaseException:
+            if aside is not None and path is not None:
+                os.replace(aside, path)
+            raise
+        if aside is not None:
+            aside.unlink(missing_ok=True)
+
+
+    # ----------------------------------------------------------------- dataset settings
+
+    def get_dataset_settings(self, dataset_id: int, key: str) -> dict | None:
+        """The settings saved with a dataset under ``key``; None when none were saved
+        (or the dataset does not exist)."""
+        rec = self.get_dataset_settings_record(dataset_id, key)
+        return None if rec is None else rec.value
+
+    def get_dataset_settings_record(self, dataset_id: int, key: str) -> DatasetSettingsRecord | None:
+        """Like :meth:`get_dataset_settings`, with the time of the last save."""
+        with self._reading() as session:
+            row = session.scalars(
+                sa.select(_DatasetSetting).where(_DatasetSetting.dataset_id == dataset_id, _DatasetSetting.key == key)
+            ).one_or_none()
+            if row is None:
+                return None
+            return DatasetSettingsRecord(dataset_id=row.dataset_id, key=row.key, value=json.loads(row.value),
+                                         updated_at=row.updated_at)
+
+    def save_dataset_settings(self, dataset_id: int, key: str, value: dict) -> DatasetSettingsRecord:
+        """Save (insert or replace) the settings of a dataset under ``key``.
+
+        Parameters
+        ----------
+        dataset_id : int
+        key : str
+            What the settings are for, e.g. ``"drift"`` (non-blank).
+        value : dict
+            JSON values only (NaN must be None); replaces what was saved under ``key``.
+
+        Returns
+        -------
+        DatasetSettingsRecord
+
+        Raises
+        ------
+        evalcore.InputError
+            ``key`` blank or ``value`` not a JSON dict (every problem listed). Nothing is written.
+        NotFoundError
+            No such dataset.
+        """
+        problems = ProblemList()
+        _check_text(problems, "key", key, required=True)
+        _check_json(problems, "value", value, want_dict=True)
+        problems.raise_if_any()
+        text = _dumps(value)
+        for attempt in (1, 2):
+            try:
+                with self._write() as session:
+                    self._get_dataset_row(session, dataset_id)
+                    now = _now()
+                    row = session.scalars(
+                        sa.select(_DatasetSetting).where(_DatasetSetting.dataset_id == dataset_id,
+                                                         _DatasetSetting.key == key)
+                    ).one_or_none()
+                    if row is None:
+                        row = _DatasetSetting(dataset_id=dataset_id, key=key, value=text, updated_at=now)
+                        session.add(row)
+                    else:
+                        row.value = text
+                        row.updated_at = now
+                    session.flush()
+                    record = DatasetSettingsRecord(dataset_id=dataset_id, key=key, value=json.loads(text), updated_at=now)
+                    session.commit()
+                return record
+            except sa.exc.IntegrityError:
+                # A concurrent first save of the same key (possible where BEGIN IMMEDIATE does
+                # not serialise writers): the row exists now, so the second attempt updates it.
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover

@@ -1,0 +1,76 @@
+"""Stored evaluations (board results with the value-table version they used)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlalchemy as sa
+
+from board.store._common import _check_json, _dumps, _evaluation_record, _now
+from board.store.errors import NotFoundError
+from board.store.models import _Evaluation, _ValueTableVersion
+from board.store.records import EvaluationRecord
+from evalcore._errors import ProblemList
+
+
+class _EvaluationsPart:
+    """Stored evaluations (board results with the value-table version they used). (a part of :class:`board.store.Store`)."""
+
+    # ----------------------------------------------------------------- evaluations
+
+    def save_evaluation(
+        self,
+        dataset_id: int,
+        *,
+        models: Any,
+        config: Any,
+        result: Any,
+        value_table_version_id: int | None = None,
+    ) -> int:
+        """Store an evaluation (JSON values) of a dataset; returns its id.
+
+        Raises
+        ------
+        evalcore.InputError
+            A payload is not JSON (e.g. contains NaN: pass ``to_dict()`` output).
+        NotFoundError
+            The dataset or the value-table version does not exist.
+        """
+        problems = ProblemList()
+        _check_json(problems, "models", models, want_dict=False)
+        _check_json(problems, "config", config, want_dict=False)
+        _check_json(problems, "result", result, want_dict=False)
+        problems.raise_if_any()
+        with self._write() as session:
+            self._get_dataset_row(session, dataset_id)
+            if value_table_version_id is not None and session.get(_ValueTableVersion, value_table_version_id) is None:
+                raise NotFoundError(f"No value-table version with id {value_table_version_id!r} in the store.")
+            row = _Evaluation(
+                dataset_id=dataset_id,
+                value_table_version_id=value_table_version_id,
+                models=_dumps(models),
+                config=_dumps(config),
+                result=_dumps(result),
+                created_at=_now(),
+            )
+            session.add(row)
+            session.flush()
+            new_id = row.id
+            session.commit()
+        return new_id
+
+    def list_evaluations(self, dataset_id: int | None = None) -> list[EvaluationRecord]:
+        """Evaluations, newest first; only those of ``dataset_id`` when given."""
+        query = sa.select(_Evaluation).order_by(_Evaluation.created_at.desc(), _Evaluation.id.desc())
+        if dataset_id is not None:
+            query = query.where(_Evaluation.dataset_id == dataset_id)
+        with self._reading() as session:
+            return [_evaluation_record(r) for r in session.scalars(query)]
+
+    def get_evaluation(self, evaluation_id: int) -> EvaluationRecord:
+        """The evaluation with this id; ``NotFoundError`` (a ``KeyError``) if absent."""
+        with self._reading() as session:
+            row = session.get(_Evaluation, evaluation_id)
+            if row is None:
+                raise NotFoundError(f"No evaluation with id {evaluation_id!r} in the store ({self._safe_url()}).")
+            return _evaluation_record(row)

@@ -1,0 +1,390 @@
+"""Value tables: drafts with optimistic locking, proposed versions, sign-offs, impact reports."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session
+
+from board.store._common import _check_count, _check_json, _check_text, _dumps, _impact_record, _now, _version_record
+from board.store.errors import ConflictError, NotFoundError, StateError
+from board.store.models import _ImpactReport, _Signoff, _ValueTable, _ValueTableVersion
+from board.store.records import APPROVED, DRAFT, PENDING, REJECTED, ImpactReportRecord, SignoffRecord, ValueTableVersionRecord
+from evalcore._errors import InputError, ProblemList
+
+
+class _ValueTablesPart:
+    """Value tables: drafts with optimistic locking, proposed versions, sign-offs, impact reports. (a part of :class:`board.store.Store`)."""
+
+    # ----------------------------------------------------------------- value tables
+
+    def save_value_table_draft(
+        self,
+        name: str,
+        amounts: dict,
+        *,
+        author: str = "",
+        reason: str | None = None,
+        expected_row_version: int | None = None,
+        label: str | None = None,
+        effective_date: date | None = None,
+    ) -> ValueTableVersionRecord:
+        """Create or update the single open draft of the value table ``name``.
+
+        Parameters
+        ----------
+        name : str
+            The decision the table prices, e.g. ``"loan anti-fraud"``. The table is
+            created if absent.
+        amounts : dict
+            The whole table (JSON values), replacing the stored one.
+        author : str, default=""
+            Who saves; replaces the stored author (the draft records its last editor).
+        reason : str or None, default=None
+            Why the table changes. None keeps the stored reason ("" for a new draft);
+            a str (including "") replaces it.
+        expected_row_version : int or None, default=None
+            Optimistic lock. None: no check (last write wins). 0: the caller believes
+            there is no open draft yet. n >= 1: the ``row_version`` the caller loaded.
+            On a mismatch ``ConflictError`` is raised and nothing is written.
+        label : str or None, default=None
+            Version label. None keeps the stored label (``"draft"`` for a new draft).
+        effective_date : datetime.date or None, default=None
+            None keeps the stored date (none for a new draft).
+
+        Returns
+        -------
+        ValueTableVersionRecord
+            The draft as stored, with ``row_version`` 1 when created, +1 per update.
+
+        Raises
+        ------
+        evalcore.InputError
+            Listing every invalid argument.
+        ConflictError
+            ``expected_row_version`` differs from the stored draft's; ``err.current``
+            holds the stored draft (or None if there is none) and the message shows its
+            amounts.
+        """
+        problems = ProblemList()
+        _check_text(problems, "name", name, required=True)
+        _check_json(problems, "amounts", amounts, want_dict=True)
+        _check_text(problems, "author", author, required=False)
+        if reason is not None:
+            _check_text(problems, "reason", reason, required=False)
+        if label is not None:
+            _check_text(problems, "label", label, required=True)
+        if effective_date is not None and (not isinstance(effective_date, date) or isinstance(effective_date, datetime)):
+            problems.add(
+                "invalid_type",
+                f"effective_date must be a datetime.date, got {type(effective_date).__name__}.",
+                column="effective_date",
+            )
+        if expected_row_version is not None:
+            _check_count(problems, "expected_row_version", expected_row_version)
+        problems.raise_if_any()
+
+        now = _now()
+        with self._write() as session:
+            table = session.scalars(sa.select(_ValueTable).where(_ValueTable.name == name)).one_or_none()
+            if table is None:
+                table = _ValueTable(name=name, created_at=now)
+                session.add(table)
+                session.flush()
+            draft = self._draft_row(session, table.id, for_update=True)
+            stored = 0 if draft is None else draft.row_version
+            if expected_row_version is not None and expected_row_version != stored:
+                current = None if draft is None else _version_record(draft, table.name)
+                raise ConflictError(self._conflict_message(name, expected_row_version, current),
+                                    current=current, expected_row_version=expected_row_version)
+            if draft is None:
+                draft = _ValueTableVersion(
+                    table_id=table.id,
+                    label=label if label is not None else DRAFT,
+                    status=DRAFT,
+                    amounts=_dumps(amounts),
+                    effective_date=effective_date,
+                    reason=reason if reason is not None else "",
+                    author=author,
+                    created_at=now,
+                    updated_at=now,
+                    row_version=1,
+                )
+                session.add(draft)
+                session.flush()
+            else:
+                # Compare-and-swap on row_version: the lock also holds where BEGIN IMMEDIATE
+                # does not serialise writers (PostgreSQL).
+                values: dict[str, Any] = {
+                    "amounts": _dumps(amounts),
+                    "author": author,
+                    "updated_at": now,
+                    "row_version": stored + 1,
+                }
+                if reason is not None:
+                    values["reason"] = reason
+                if label is not None:
+                    values["label"] = label
+                if effective_date is not None:
+                    values["effective_date"] = effective_date
+                result = session.execute(
+                    sa.update(_ValueTableVersion)
+                    .where(_ValueTableVersion.id == draft.id, _ValueTableVersion.row_version == stored)
+                    .values(**values)
+                    .execution_options(synchronize_session=False)
+                )
+                if result.rowcount != 1:
+                    session.rollback()
+                    current = self._fetch_draft_record(name)
+                    raise ConflictError(
+                        self._conflict_message(name, stored, current), current=current, expected_row_version=stored
+                    )
+                session.refresh(draft)
+            record = _version_record(draft, table.name)
+            session.commit()
+        return record
+
+    @staticmethod
+    def _conflict_message(name: str, expected: int, current: ValueTableVersionRecord | None) -> str:
+        if current is None:
+            return (
+                f"Value table {name!r}: you edited draft row_version {expected}, but there is no open draft any "
+                "more (it may have been proposed or approved). Nothing was saved; reload the table."
+            )
+        by = f" by {current.author!r}" if current.author else ""
+        return (
+            f"Value table {name!r}: the draft was changed{by} at {current.updated_at.isoformat()} "
+            f"(stored row_version {current.row_version}, you expected {expected}). Nothing was saved. "
+            f"Stored amounts: {_dumps(current.amounts)}. Reload, re-apply your edit, and save again."
+        )
+
+    @staticmethod
+    def _draft_row(session: Session, table_id: int, *, for_update: bool = False) -> _ValueTableVersion | None:
+        query = sa.select(_ValueTableVersion).where(
+            _ValueTableVersion.table_id == table_id, _ValueTableVersion.status == DRAFT
+        )
+        if for_update:  # PostgreSQL: wait for a concurrent writer and read its committed row (no-op on SQLite)
+            query = query.with_for_update()
+        return session.scalars(query).one_or_none()
+
+    def _fetch_draft_record(self, name: str) -> ValueTableVersionRecord | None:
+        with self._reading() as session:
+            table = session.scalars(sa.select(_ValueTable).where(_ValueTable.name == name)).one_or_none()
+            if table is None:
+                return None
+            draft = self._draft_row(session, table.id)
+            return None if draft is None else _version_record(draft, table.name)
+
+    def get_value_table_draft(self, name: str) -> ValueTableVersionRecord | None:
+        """The open draft of value table ``name``; None if the table or its draft is absent."""
+        return self._fetch_draft_record(name)
+
+    def get_value_table_version(self, version_id: int) -> ValueTableVersionRecord:
+        """Any version by id (e.g. an evaluation's ``value_table_version_id``); ``NotFoundError`` if absent."""
+        with self._reading() as session:
+            row = session.get(_ValueTableVersion, version_id)
+            if row is None:
+                raise NotFoundError(f"No value-table version with id {version_id!r} in the store ({self._safe_url()}).")
+            table = session.get_one(_ValueTable, row.table_id)
+            return _version_record(row, table.name)
+
+    def list_value_tables(self) -> list[str]:
+        """Names of all value tables, sorted."""
+        with self._reading() as session:
+            return list(session.scalars(sa.select(_ValueTable.name).order_by(_ValueTable.name)))
+
+
+    # ----------------------------------------------------------------- versions and sign-off
+
+    def list_value_table_versions(self, name: str) -> list[ValueTableVersionRecord]:
+        """Every version of value table ``name`` (drafts included), newest first; [] if absent."""
+        with self._reading() as session:
+            table = session.scalars(sa.select(_ValueTable).where(_ValueTable.name == name)).one_or_none()
+            if table is None:
+                return []
+            rows = session.scalars(sa.select(_ValueTableVersion).where(_ValueTableVersion.table_id == table.id)
+                                   .order_by(_ValueTableVersion.id.desc()))
+            return [_version_record(r, table.name) for r in rows]
+
+    def latest_approved_version(self, name: str, *, before_id: int | None = None) -> ValueTableVersionRecord | None:
+        """The most recently approved version of ``name`` (optionally: approved before version ``before_id``)."""
+        for rec in sorted((v for v in self.list_value_table_versions(name) if v.status == APPROVED),
+                          key=lambda v: (v.decided_at, v.id), reverse=True):
+            if before_id is None or rec.id != before_id:
+                return rec
+        return None
+
+    def _version_row(self, session: Session, version_id: int) -> tuple[_ValueTableVersion, _ValueTable]:
+        row = session.get(_ValueTableVersion, version_id)
+        if row is None:
+            raise NotFoundError(f"No value-table version with id {version_id!r} in the store.")
+        return row, session.get_one(_ValueTable, row.table_id)
+
+    def submit_value_table_draft(self, name: str, *, label: str, effective_date: date, reason: str, author: str,
+                                 expected_row_version: int) -> ValueTableVersionRecord:
+        """Propose the open draft of ``name`` for sign-off: it becomes ``pending`` under ``label``.
+
+        Raises
+        ------
+        evalcore.InputError
+            Blank label or reason, no effective date, or the label is used by another version.
+        ConflictError
+            The draft changed since ``expected_row_version`` (or there is no open draft).
+        """
+        problems = ProblemList()
+        _check_text(problems, "label", label, required=True)
+        _check_text(problems, "reason", reason, required=True)
+        if isinstance(label, str) and label.strip().lower() == DRAFT:
+            problems.add("invalid_value", "label must name the version, e.g. 'v2026.Q4', not 'draft'.", column="label")
+        if not isinstance(effective_date, date) or isinstance(effective_date, datetime):
+            problems.add("invalid_type", "effective_date must be a datetime.date.", column="effective_date")
+        problems.raise_if_any()
+        now = _now()
+        with self._write() as session:
+            table = session.scalars(sa.select(_ValueTable).where(_ValueTable.name == name)).one_or_none()
+            draft = None if table is None else self._draft_row(session, table.id, for_update=True)
+            stored = 0 if draft is None else draft.row_version
+            if draft is None or stored != expected_row_version:
+                current = None if draft is None else _version_record(draft, table.name)
+                raise ConflictError(self._conflict_message(name, expected_row_version, current),
+                                    current=current, expected_row_version=expected_row_version)
+            taken = session.scalar(sa.select(_ValueTableVersion.id).where(
+                _ValueTableVersion.table_id == table.id, _ValueTableVersion.label == label,
+                _ValueTableVersion.id != draft.id))
+            if taken is not None:
+                raise InputError(f"Value table {name!r} already has a version labelled {label!r}; choose another label.")
+            result = session.execute(
+                sa.update(_ValueTableVersion)
+                .where(_ValueTableVersion.id == draft.id, _ValueTableVersion.row_version == stored,
+                       _ValueTableVersion.status == DRAFT)
+                .values(status=PENDING, label=label, effective_date=effective_date, reason=reason, author=author,
+                        submitted_at=now, updated_at=now, decided_at=None, decision_comment="",
+                        row_version=stored + 1)
+                .execution_options(synchronize_session=False))
+            if result.rowcount != 1:
+                session.rollback()
+                current = self._fetch_draft_record(name)
+                raise ConflictError(self._conflict_message(name, stored, current), current=current,
+                                    expected_row_version=stored)
+            session.execute(sa.delete(_Signoff).where(_Signoff.version_id == draft.id))  # a fresh round
+            session.refresh(draft)
+            record = _version_record(draft, table.name)
+            session.commit()
+        return record
+
+    def add_signoff(self, version_id: int, *, role: str, username: str, comment: str = "",
+                    required_roles: tuple[str, ...]) -> tuple[ValueTableVersionRecord, list[SignoffRecord]]:
+        """Sign a pending version for ``role``; the signature completing ``required_roles`` approves it.
+
+        One transaction: the signature and the approval land together or not at all.
+
+        Raises
+        ------
+        StateError
+            The version is not pending, or ``role`` has already signed it.
+        NotFoundError
+            No such version.
+        """
+        now = _now()
+        with self._write() as session:
+            row, table = self._version_row(session, version_id)
+            if row.status != PENDING:
+                raise StateError(f"Version {row.label!r} of {table.name!r} is {row.status}, not pending; "
+                                 "only a pending version can be signed.")
+            exists = session.scalar(sa.select(_Signoff.id).where(_Signoff.version_id == version_id,
+                                                                 _Signoff.role == role))
+            if exists is not None:
+                raise StateError(f"The {role} role has already signed version {row.label!r} of {table.name!r}.")
+            session.add(_Signoff(version_id=version_id, role=role, username=username, signed_at=now, comment=comment))
+            session.flush()
+            signed = set(session.scalars(sa.select(_Signoff.role).where(_Signoff.version_id == version_id)))
+            if set(required_roles) <= signed:
+                session.execute(sa.update(_ValueTableVersion).where(_ValueTableVersion.id == version_id,
+                                                                    _ValueTableVersion.status == PENDING)
+                                .values(status=APPROVED, decided_at=now, updated_at=now,
+                                        row_version=row.row_version + 1)
+                                .execution_options(synchronize_session=False))
+                session.refresh(row)
+            record = _version_record(row, table.name)
+            signoffs = self._signoffs(session, version_id)
+            session.commit()
+        return record, signoffs
+
+    def reject_version(self, version_id: int, *, comment: str) -> ValueTableVersionRecord:
+        """Reject a pending version with a (non-blank) comment; ``StateError`` unless pending."""
+        problems = ProblemList()
+        _check_text(problems, "comment", comment, required=True)
+        problems.raise_if_any()
+        now = _now()
+        with self._write() as session:
+            row, table = self._version_row(session, version_id)
+            if row.status != PENDING:
+                raise StateError(f"Version {row.label!r} of {table.name!r} is {row.status}; only a pending version "
+                                 "can be rejected.")
+            row.status, row.decided_at, row.decision_comment = REJECTED, now, comment
+            row.updated_at, row.row_version = now, row.row_version + 1
+            session.flush()
+            record = _version_record(row, table.name)
+            session.commit()
+        return record
+
+    def reopen_version(self, version_id: int, *, author: str) -> ValueTableVersionRecord:
+        """Turn a rejected version back into the open draft (to fix and re-submit it).
+
+        Raises
+        ------
+        StateError
+            Not rejected, or the table already has another open draft.
+        """
+        now = _now()
+        with self._write() as session:
+            row, table = self._version_row(session, version_id)
+            if row.status != REJECTED:
+                raise StateError(f"Version {row.label!r} of {table.name!r} is {row.status}; only a rejected version "
+                                 "can be reopened.")
+            if self._draft_row(session, table.id) is not None:
+                raise StateError(f"Value table {table.name!r} already has an open draft; save or discard it first.")
+            row.status, row.author, row.updated_at, row.row_version = DRAFT, author, now, row.row_version + 1
+            session.execute(sa.delete(_Signoff).where(_Signoff.version_id == version_id))
+            session.flush()
+            record = _version_record(row, table.name)
+            session.commit()
+        return record
+
+    @staticmethod
+    def _signoffs(session: Session, version_id: int) -> list[SignoffRecord]:
+        rows = session.scalars(sa.select(_Signoff).where(_Signoff.version_id == version_id).order_by(_Signoff.id))
+        return [SignoffRecord(id=r.id, version_id=r.version_id, role=r.role, username=r.username,
+                              signed_at=r.signed_at, comment=r.comment) for r in rows]
+
+    def list_signoffs(self, version_id: int) -> list[SignoffRecord]:
+        """The signatures of a version, in signing order."""
+        with self._reading() as session:
+            return self._signoffs(session, version_id)
+
+    def save_impact_report(self, *, table_id: int, from_version_id: int | None, to_version_id: int,
+                           report: dict) -> ImpactReportRecord:
+        """Store an impact report (JSON dict)."""
+        problems = ProblemList()
+        _check_json(problems, "report", report, want_dict=True)
+        problems.raise_if_any()
+        with self._write() as session:
+            row = _ImpactReport(table_id=table_id, from_version_id=from_version_id, to_version_id=to_version_id,
+                                created_at=_now(), report=_dumps(report))
+            session.add(row)
+            session.flush()
+            record = _impact_record(row)
+            session.commit()
+        return record
+
+    def list_impact_reports(self, name: str) -> list[ImpactReportRecord]:
+        """Impact reports of value table ``name``, newest first."""
+        with self._reading() as session:
+            table = session.scalars(sa.select(_ValueTable).where(_ValueTable.name == name)).one_or_none()
+            if table is None:
+                return []
+            rows = session.scalars(sa.select(_ImpactReport).where(_ImpactReport.table_id == table.id)
+                                   .order_by(_ImpactReport.id.desc()))
+            return [_impact_record(r) for r in rows]
