@@ -23,9 +23,10 @@ log_sum        weighted sum of log(p) (label 1) or log(1 - p) (label 0), p clipp
 score_min/max  smallest / largest original score in the cell
 =============  =========================================================================
 
-``row_weight`` (optional) — cells of weighted rows built from rows with
-``aggregate_predictions(..., exact_draws=True)`` are split by the weight of their rows, so a cell's rows all carry ``row_weight`` and the
-bootstrap draws each row with its own weight, as the row path does. Engines may leave it out.
+``row_weight`` (optional) — cells of weighted rows built with
+``aggregate_predictions(..., exact_draws=True)`` are split by the weight of their rows, so a
+cell's rows all carry ``row_weight`` and the bootstrap draws each row with its own weight, as
+the row path does. Engines may leave it out.
 
 ``group_cells`` (cluster bootstrap) — (model, group, score, label, rows, weight); ``paired``
 (the two-model comparison) — (stratum, group, act_a, act_b, label, rows, weight, and
@@ -35,25 +36,29 @@ The one evaluation path
 -----------------------
 :func:`evaluate_aggregate` is the only function that computes a board.
 :func:`evalcore.board.evaluate` turns validated rows into the in-memory aggregate
-(:func:`aggregate_predictions` with exact scores, ``exact_draws=True``, the board's thresholds,
-strata column, groups and drift settings) and calls it; engines (DuckDB, Spark) build the same :class:`Aggregate`
-from files. Nothing of the board reads rows.
+(:func:`aggregate_predictions` with exact scores, ``exact_draws=True``, the board's
+thresholds, strata column, groups and drift settings) and calls it; engines (DuckDB, Spark)
+build the same :class:`Aggregate` from files. Nothing of the board reads rows.
 
 Exactness
 ---------
 An aggregate built from rows by :func:`aggregate_predictions` with ``resolution=None`` and
-``exact_draws=True`` gives the board of those rows bit for bit — counts, the curve, EV, t_opt, AUC, the segments, the
-drift lights and every bootstrap (rows, stratified and cluster schemes, percentile and BCa,
-same seeds), weighted or not — because it records what the row bootstrap depends on: the
-order in which the rows first show each stratum and group (``level_order``, ``group_order``;
-the row path numbers strata and groups so, and each stratum draws from its own stream) and,
-with weights, each row's weight (``row_weight``). Float sums whose order differs between rows
-and cells agree up to that order: calibration (score sums, Brier, log loss, the slope and
-intercept fitted on cells — the same likelihood) and the analytic standard error; with
-weights that are not exact binary fractions (e.g. 0.1), every weighted total may differ from
-the rows' in its last bit for the same reason. An aggregate from an engine (or built with
-``exact_draws=False``) lists strata and groups in sorted order and, without ``row_weight``, draws a cell's rows with the cell's mean
-weight: its bootstrap then equals the rows' in distribution, not draw for draw. With a
+``exact_draws=True`` gives the board of those rows bit for bit — counts, the curve, EV,
+t_opt, AUC, the segments, the drift lights and every bootstrap (rows, stratified and cluster
+schemes, percentile and BCa, same seeds), weighted or not — because it records what the row
+bootstrap depends on: the order in which the rows first show each stratum and group
+(``level_order``, ``group_order``; the row path numbers strata and groups so, and each
+stratum draws from its own stream) and, with weights, each row's weight (``row_weight``).
+Zero-weight rows are no rows, as in the row path: cells of weight 0 are neither thresholds
+nor drawn. Float sums whose order differs between rows and cells agree up to that order:
+calibration (score sums, Brier, log loss, the slope and intercept fitted on cells — the same
+likelihood) and the analytic standard error; with weights that are not exact binary
+fractions (e.g. 0.1), every weighted total may differ from the rows' in its last bit for the
+same reason.
+
+An aggregate from an engine (or built with ``exact_draws=False``) lists strata and groups in
+sorted order and, without ``row_weight``, draws a cell's rows with the cell's mean weight:
+its bootstrap then equals the rows' in distribution, not draw for draw. With a
 ``resolution`` every threshold is a bin's lower edge: the numbers are those of the rows with
 their scores floored to that grid, except that calibration keeps the original scores' sums.
 Drift: KS is exact where the rows' is (the aggregate keeps per-value counts of small data)
@@ -293,7 +298,14 @@ class Aggregate:
 
 
 def counts_of(part: pd.DataFrame, resolution: float | None) -> ScoreCounts:
-    """ScoreCounts from the cells of one (model, column, level), scores descending."""
+    """ScoreCounts from the cells of one (model, column, level), scores descending.
+
+    Zero-weight rows are no rows (as ``_score_counts``): cells of weight 0 are left out, row
+    counts included (exact for cells split by ``row_weight``; an engine's cell that mixes
+    zero and positive weights counts all its rows)."""
+    w = part["weight"].to_numpy()
+    if not (w > 0).all():
+        part = part[w > 0]
     if len(part) == 0:
         e = np.zeros(0)
         return ScoreCounts(scores=e, pos=e, neg=e, pos_rows=np.zeros(0, np.int64), neg_rows=np.zeros(0, np.int64),
@@ -307,7 +319,6 @@ def counts_of(part: pd.DataFrame, resolution: float | None) -> ScoreCounts:
         m = lab == label
         return np.bincount(inv[m], weights=part[col].to_numpy()[m].astype(np.float64), minlength=k)
 
-    # zero-weight rows are no rows (as _score_counts): they only reach here with weight 0
     pos, neg = by("weight", 1), by("weight", 0)
     keep = (pos + neg) > 0
     pos_rows = by("rows", 1).astype(np.int64)
@@ -426,9 +437,9 @@ def aggregate_predictions(predictions, *, resolution="auto", thresholds: dict | 
     # the row bootstrap numbers strata and groups as the rows first show them (pd.factorize)
     level_order = group_order = None
     if exact_draws:
-        level_order = {col: tuple(pd.unique(levels.astype(str)).tolist()) for col, levels in predictions.segments.items()}
+        level_order = {col: _first_appearance(levels, w) for col, levels in predictions.segments.items()}
         if groups and predictions.groups is not None:
-            group_order = tuple(pd.unique(predictions.groups.astype(str)).tolist())
+            group_order = _first_appearance(predictions.groups, w)
     gc = None
     if groups and predictions.groups is not None:
         g = predictions.groups.astype(str)
@@ -464,6 +475,15 @@ def aggregate_predictions(predictions, *, resolution="auto", thresholds: dict | 
         paired = f.groupby(keys, sort=True, as_index=False).sum()
         agg = dataclasses.replace(agg, paired=paired, paired_thresholds=t, strata_column=strata_column)
     return agg
+
+
+def _first_appearance(values: np.ndarray, w: np.ndarray) -> tuple:
+    """The distinct values (as str) in the order the rows of positive weight first show them
+    — the row bootstrap drops zero-weight rows, then numbers strata and groups so — followed
+    by those only zero-weight rows have (never drawn)."""
+    v = np.asarray(values).astype(str)
+    pos = w > 0
+    return tuple(pd.unique(np.concatenate([v[pos], v[~pos]])).tolist())
 
 
 def drift_fit_of(config: DriftConfig, features) -> dict:
@@ -677,7 +697,10 @@ def reliability_of(part: pd.DataFrame, *, n_bins: int = 10, strategy: str = "uni
         oe = np.nan
         undefined["oe_ratio"] = "every predicted probability is 0, so observed/expected divides by 0"
     # cells as weighted observations: the same likelihood as the rows when each cell is one score
-    x = _logit(np.where(W_c > 0, part["score_sum"].to_numpy() / np.where(W_c > 0, W_c, 1.0), s))
+    # (then its own score, exactly; a binned cell: its rows' mean score)
+    one = part["score_min"].to_numpy() == part["score_max"].to_numpy()
+    mean = np.where(W_c > 0, part["score_sum"].to_numpy() / np.where(W_c > 0, W_c, 1.0), s)
+    x = _logit(np.where(one, part["score_min"].to_numpy(), mean))
     slope, intercept, reason = _logistic_fit(x, y, W_c)
     if reason:
         undefined["slope"] = undefined["intercept"] = reason
@@ -827,7 +850,8 @@ def _codes_in_order(values, order, what: str) -> tuple[np.ndarray, int]:
     if (codes < 0).any():
         raise InputError(f"the aggregate's {what} order misses {int((codes < 0).sum())} of its cells' {what}s; "
                          "aggregate again.")
-    return codes, len(order)
+    present, codes = np.unique(codes, return_inverse=True)  # only those with cells, in the same order
+    return codes.astype(np.int64), len(present)
 
 
 def _cluster_design(group, key, weight, n_keys: int, order=None) -> _Design:
@@ -849,17 +873,24 @@ def _design_for(agg: Aggregate, model: str, config, keyfn, n_keys: int) -> _Desi
     if config.scheme == "cluster":
         if agg.group_cells is None:
             raise InputError("the cluster bootstrap needs per-group cells: aggregate with the group column.")
-        g = agg.group_cells[agg.group_cells["model"].to_numpy() == model]
+        g = agg.group_cells
+        g = g[(g["model"].to_numpy() == model) & (g["weight"].to_numpy() > 0)]
         return _cluster_design(g["group"].to_numpy(), keyfn(g["score"].to_numpy(), g["label"].to_numpy()),
                                g["weight"].to_numpy().astype(float), n_keys, agg.group_order)
     col = config.strata_column if config.scheme == "stratified" else ""
     if col and col not in agg.segments:
         raise InputError(f"stratified bootstrap by {col!r}: not an aggregated segment column; segments are {list(agg.segments)}.")
-    p = agg.part(model, col)
+    p = _drawn(agg.part(model, col))
     stratum = (_codes_in_order(p["level"].to_numpy(), (agg.level_order or {}).get(col), "level")[0] if col
                else np.zeros(len(p), np.int64))
     return _rows_design(keyfn(p["score"].to_numpy(), p["label"].to_numpy()), stratum, p["rows"].to_numpy(),
                         p["weight"].to_numpy(), n_keys, "stratified" if col else "rows", _row_weight(p))
+
+
+def _drawn(cells: pd.DataFrame) -> pd.DataFrame:
+    """The cells the bootstrap draws from: a zero weight is no row (as the row bootstrap)."""
+    w = cells["weight"].to_numpy()
+    return cells if (w > 0).all() else cells[w > 0]
 
 
 def _row_weight(frame: pd.DataFrame):
@@ -920,7 +951,7 @@ _B_CELLS = ([0, 4], [1, 5], [2, 6], [3, 7])
 
 
 def _compare_boot(agg: Aggregate, table, config, rng, names) -> Comparison:
-    p = agg.paired
+    p = _drawn(agg.paired)
     key = (4 * (1 - p["act_a"].to_numpy()) + 2 * (1 - p["act_b"].to_numpy()) + (1 - p["label"].to_numpy())).astype(np.int64)
     w = p["weight"].to_numpy().astype(float)
     if config.scheme == "cluster":

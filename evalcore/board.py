@@ -25,7 +25,6 @@ from .decision import Action, DecisionInputs, SegmentValue
 from .drift import CalibrationDrift, DriftConfig, DriftReport, Light, calibration_drift, drift_lights
 from .value import ValueCurve, ValueTable
 
-
 __all__ = ["BoardConfig", "MAX_EXACT_SCORES", "bootstrap_resolution", "ModelResult", "BoardResult", "BoardDrift", "board_drift",
            "evaluate", "aggregate_for_board", "decision_inputs", "default_threshold", "heatmap_grid"]
 

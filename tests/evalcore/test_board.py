@@ -6,9 +6,10 @@ import numpy as np
 import pytest
 from sklearn.metrics import roc_auc_score
 
-from board import demo
+from board.services import demo
 from evalcore import ColumnMapping, InputError, ValueTable, compare_models, optimum_interval, validate
-from evalcore.board import BoardConfig, evaluate
+from evalcore.aggregate import evaluate_aggregate
+from evalcore.board import BoardConfig, aggregate_for_board, evaluate
 
 
 @pytest.fixture(scope="module")
@@ -96,3 +97,18 @@ def test_config_lists_every_problem():
     with pytest.raises(InputError) as err:
         BoardConfig(scheme="nope", method="x", level=2)
     assert "scheme" in str(err.value) and "method" in str(err.value) and "level" in str(err.value)
+
+
+def test_evaluate_is_the_aggregate_path_with_progress_and_counts(demo_preds, table):
+    """evaluate() is evaluate_aggregate() of the rows' aggregate; progress counts two steps
+    per model plus the comparison; a counts cache is used as given."""
+    f = demo.demo_frame().head(3000)
+    preds = validate(f, ColumnMapping.from_dict(demo.DEMO_MAPPING))
+    cfg = BoardConfig(n_resamples=20, seed=1)
+    seen = []
+    rows = evaluate(preds, table, cfg, progress=lambda done, total, what: seen.append((done, total)))
+    agg = evaluate_aggregate(aggregate_for_board(preds, cfg), table, cfg)
+    assert seen == [(i, 5) for i in range(1, 6)]
+    assert json.dumps(rows.to_dict()) == json.dumps({k: v for k, v in agg.to_dict().items() if k != "aggregate"})
+    cached = evaluate(preds, table, BoardConfig(n_resamples=0), counts={"new": rows.models["new"].counts})
+    assert cached.models["new"].counts is rows.models["new"].counts
