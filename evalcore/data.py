@@ -41,6 +41,7 @@ __all__ = [
     "validate",
     "label_values",
     "default_positive",
+    "binary_label",
     "POSITIVE_SPELLINGS",
 ]
 
@@ -1027,6 +1028,28 @@ def _check_label(series: pd.Series, m: ColumnMapping, rows: np.ndarray, problems
                      "(dropped rows are counted and reported).",
                      column=cname, rows=ex, n_rows=cnt)
     counts = np.bincount(codes[codes >= 0], minlength=len(levels))
+    pos_code = binary_label(levels, counts, m.positive, cname, problems)
+    if pos_code is None:
+        return None, None, keep
+    y = (codes == pos_code).astype(np.int8)
+    return y, str(levels[pos_code]), keep
+
+
+def binary_label(levels, counts, positive, cname: str, problems: ProblemList) -> int | None:
+    """The index of the positive class among a label column's distinct ``levels`` (with their row
+    ``counts``), or None after adding the problem: not exactly two values (``label_not_binary``,
+    ``label_one_class``), or no positive class decided (``positive_not_chosen``,
+    ``positive_not_found``). The one label rule of the reader (:func:`validate`) and of the
+    DuckDB/Spark engines, which pass the distinct values their SQL found.
+
+    Examples
+    --------
+    >>> p = ProblemList(); binary_label(["ok", "fraud"], [90, 10], "fraud", "y", p), p.problems
+    (1, [])
+    >>> p = ProblemList(); binary_label(["a", "b", "c"], [1, 1, 1], None, "y", p), [x.code for x in p.problems]
+    (None, ['label_not_binary'])
+    """
+    counts = np.asarray(counts)
     if len(levels) > 2:
         order = np.argsort(-counts, kind="stable")
         shown = ", ".join(f"{levels[i]!r} ({counts[i]} rows)" for i in order[:10])
@@ -1035,17 +1058,13 @@ def _check_label(series: pd.Series, m: ColumnMapping, rows: np.ndarray, problems
                      f"{len(levels)}: {shown}{more}.",
                      "Choose a binary outcome column, or recode the label to two values (e.g. 1 = positive, 0 = negative).",
                      column=cname)
-        return None, None, keep
+        return None
     if len(levels) == 1:
         problems.add("label_one_class", f"The label column {cname!r} has only one value, {levels[0]!r} (in all {int(counts[0])} "
                      "labelled rows); evaluating a classifier needs both positives and negatives.",
                      "Upload a validation set that contains both classes.", column=cname)
-        return None, None, keep
-    pos_code = _positive_code(levels, m.positive, cname, problems)
-    if pos_code is None:
-        return None, None, keep
-    y = (codes == pos_code).astype(np.int8)
-    return y, str(levels[pos_code]), keep
+        return None
+    return _positive_code(levels, positive, cname, problems)
 
 
 def _positive_code(levels, positive, cname, problems):

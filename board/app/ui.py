@@ -8,6 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from evalcore import InputError
+from evalcore.data import default_positive
 
 
 def undefined(x) -> bool:
@@ -84,7 +85,7 @@ def column_roles(cols: list, guess: dict, *, prefix: str, label_values) -> dict 
         except InputError as err:
             show_problems(err, title="The label column cannot be read")
             return None
-        default_pos = next((v for v in values if v.lower() in ("1", "true", "yes", "1.0")), None)
+        default_pos = default_positive(values)
         positive = c3.selectbox("Positive value (the case you act on)", values, index=_idx(values, default_pos),
                                 key=f"{prefix}_positive", help="E.g. 1, fraud, default.")
     names, kinds = {}, {}

@@ -23,11 +23,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from evalcore import InputError
+from evalcore import InputError, Problem
+from evalcore._errors import ProblemList
 from evalcore.aggregate import (MAX_EXACT_SCORES, Aggregate, canonical_days, choose_resolution, deployed_thresholds,
                                 drift_fit_mismatch, drift_fit_of, grid_steps)
 from evalcore.calibration import LOG_LOSS_EPS
-from evalcore.data import MISSING_LEVEL
+from evalcore.data import MISSING_LEVEL, binary_label
 from evalcore.drift import DriftConfig, exact_ks_applies
 
 __all__ = ["ENGINES", "Query", "aggregate_source", "duckdb_runner", "spark_runner"]
@@ -74,10 +75,8 @@ def _bin_expr(s: str, k: str, resolution) -> tuple[str, str, str]:
 
 def _base_sql(q: Query, src: str, quote, resolution: dict, feature_kinds: dict | None = None) -> str:
     """CTEs b0..b2: canonical columns s_j, y, w, g_i, grp, day, f_i and the bins bin_j."""
-    if q.positive is not None:
-        y = f"CASE WHEN CAST({quote(q.label)} AS STRING) = {_lit(q.positive)} THEN 1 ELSE 0 END"
-    else:
-        y = f"CASE WHEN lower(CAST({quote(q.label)} AS STRING)) IN ('1', '1.0', 'true', 'yes') THEN 1 ELSE 0 END"
+    # q.positive is the label's positive value exactly as the engine spells it (see _resolve_positive)
+    y = f"CASE WHEN CAST({quote(q.label)} AS STRING) = {_lit(q.positive)} THEN 1 ELSE 0 END"
     cols = [f"{y} AS y", f"{'CAST(' + quote(q.weight) + ' AS DOUBLE)' if q.weight else '1.0'} AS w"]
     for j, col in enumerate(q.scores.values()):
         cols.append(f"CAST({quote(col)} AS DOUBLE) AS s{j}")
@@ -489,8 +488,11 @@ def aggregate_source(source: str, query: Query, *, engine: str = "duckdb", resol
     if query.time and n and int(stats["n_time"]) != n:
         problems.append(f"time column {query.time!r} has {n - int(stats['n_time'])} missing or unparseable values; "
                         "fix or remove those rows.")
-    if problems:
-        raise InputError("\n".join(problems))
+    label_problems = ProblemList()
+    if n and int(stats["n_label"]):
+        query = _resolve_positive(query, src, quote, run, label_problems)
+    if problems or label_problems:
+        raise InputError([Problem(code="source", message=p) for p in problems] + label_problems.problems)
     kinds = {m: _kind(stats, j, query.score_kinds.get(m, "auto")) for j, m in enumerate(models)}
     res = {}
     for j, m in enumerate(models):
@@ -528,6 +530,18 @@ def aggregate_source(source: str, query: Query, *, engine: str = "duckdb", resol
     if query.time:
         agg = dataclasses.replace(agg, **_drift_tables(query, base, run, kinds, fkinds, stats["day_min"], drift))
     return _with_paired(agg, query, base, run, thresholds, scheme, strata_column)
+
+
+def _resolve_positive(query: Query, src: str, quote, run, problems: ProblemList) -> Query:
+    """The query with ``positive`` the label's positive value as the engine spells it, by the
+    reader's rule (:func:`evalcore.data.binary_label`: exactly two values; 1/0, true/false,
+    yes/no, … decide it, else the user's choice matched as text, ignoring case or as a number)."""
+    lab = quote(query.label)
+    f = run(f"SELECT CAST({lab} AS STRING) AS v, count(*) AS n FROM {src} WHERE {lab} IS NOT NULL "
+            f"GROUP BY 1 ORDER BY 2 DESC LIMIT 11")
+    levels, counts = [str(v) for v in f["v"]], f["n"].to_numpy().astype(np.int64)
+    i = binary_label(levels, counts, query.positive, query.label, problems)
+    return query if i is None else dataclasses.replace(query, positive=levels[i])
 
 
 def _group_cells(base: str, run, models) -> pd.DataFrame:

@@ -298,8 +298,8 @@ def test_update_requeries_only_what_changed(timed_data):
         else:
             assert a == b, f.name
     assert got.paired_thresholds == moved and stored.paired_thresholds == {"old": 0.5, "new": 0.5}
-    # the schema and stats passes plus the paired table: no cells, group or drift pass
-    assert len(asked) == 3 and "act_a" in asked[-1]
+    # the schema, stats and label-values passes plus the paired table: no cells, group or drift pass
+    assert len(asked) == 4 and "GROUP BY 1 ORDER BY 2 DESC" in asked[2] and "act_a" in asked[-1]
 
 
 @pytest.mark.slow
@@ -323,3 +323,37 @@ def test_update_refuses_a_source_that_changed(timed_data, tmp_path):
     pd.concat([f, f.head(10)]).to_parquet(other)
     with pytest.raises(InputError, match="now has 12,010 rows; the aggregate being updated was made from 12,000"):
         aggregate_source(str(other), TIMED, engine="duckdb", thresholds={"old": 0.3}, update=stored)
+
+
+@pytest.mark.parametrize("labels, positive, want", [
+    (["是", "否", "否", "是"], None, [1, 0, 0, 1]),  # the reader's families: 是/否 as well as yes/no, 1/0
+    (["Y", "N", "N", "Y"], None, [1, 0, 0, 1]),
+    (["fraud", "ok", "ok", "fraud"], "FRAUD", [1, 0, 0, 1]),  # a chosen positive matches ignoring case
+    ([1, 0, 0, 1], "1.0", [1, 0, 0, 1]),  # and as a number
+])
+def test_engine_labels_follow_the_readers_positive_rule(tmp_path, labels, positive, want):
+    """One positive-class rule (evalcore.data.binary_label): the engine's counts of positives equal
+    the reader's, for label spellings the old SQL rule ('1', 'true', 'yes') read as all negative."""
+    path = tmp_path / "labels.parquet"
+    pd.DataFrame({"y": labels, "s": [0.9, 0.2, 0.4, 0.7]}).to_parquet(path)
+    agg = aggregate_source(str(path), Query(label="y", scores={"m": "s"}, positive=positive), engine="duckdb",
+                           resolution=None)
+    n, n_pos, _ = agg.totals()
+    assert (n, n_pos) == (4, sum(want))
+    p = agg.part("m")
+    assert sorted(p.loc[p["label"] == 1, "score"]) == sorted(s for s, y in zip([0.9, 0.2, 0.4, 0.7], want) if y)
+
+
+@pytest.mark.parametrize("labels, positive, code", [
+    (["a", "b", "c", "a"], None, "label_not_binary"),
+    (["ok", "ok", "ok", "ok"], None, "label_one_class"),
+    (["fraud", "ok", "ok", "fraud"], None, "positive_not_chosen"),
+    (["fraud", "ok", "ok", "fraud"], "chargeback", "positive_not_found"),
+])
+def test_engine_refuses_labels_the_reader_refuses(tmp_path, labels, positive, code):
+    path = tmp_path / "labels.parquet"
+    pd.DataFrame({"y": labels, "s": [0.9, 0.2, 0.4, 0.7]}).to_parquet(path)
+    with pytest.raises(InputError) as err:
+        aggregate_source(str(path), Query(label="y", scores={"m": "s"}, positive=positive), engine="duckdb")
+    assert [p.code for p in err.value.problems] == [code]
+
