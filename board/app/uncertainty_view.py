@@ -10,8 +10,8 @@ The numbers all come from :mod:`evalcore.bootstrap`. This module only decides
   does not depend on the deployed thresholds, so it is cached per model without them: moving a
   threshold slider re-runs only the fast 4-/8-cell draws, and the band on the threshold page stays.
 
-Seeds follow :func:`evalcore.board.evaluate` (model i: ``seed + 17·i`` for EV at its threshold,
-``seed + 17·i + 1`` for the re-optimising pass; ``seed + 99`` for the paired comparison), so the
+Seeds follow the board's streams (:func:`evalcore._seeds.board_seed`: EV at the threshold, the
+re-optimising pass and the paired comparison each have their own), so the
 page and an export with the same options show the same intervals.
 """
 
@@ -27,6 +27,7 @@ import streamlit as st
 from scipy.special import ndtri
 
 from evalcore import InputError
+from evalcore._seeds import board_seed
 from evalcore.board import MAX_EXACT_SCORES, bootstrap_resolution
 from evalcore.bootstrap import (
     BootstrapResult,
@@ -49,7 +50,6 @@ from board.app.lru import BoundedLRU
 OPTIONS_KEY = "unc_options"  # the applied Options (a non-widget key: never cleaned up on a page switch)
 K_N, K_METHOD, K_SCHEME, K_SEED, K_LEVEL = "unc_n", "unc_method", "unc_scheme", "unc_seed", "unc_level"
 METHODS = {"percentile": "Percentile", "bca": "BCa (bias-corrected, accelerated)"}
-SEED_STRIDE, SEED_OPT, SEED_CMP = 17, 1, 99  # the seed streams of evalcore.board.evaluate
 MEASURES = ("Intervals come from resampling the **test set**: how much each number could move on another sample "
             "of the same size from the same population, for these fixed, already-trained models. They do **not** "
             "measure training randomness (a re-trained model would differ), drift, or errors in the labels or the "
@@ -209,7 +209,7 @@ def optimum_for(preds: Predictions, table: ValueTable, model: str, opts: Options
     if kind == "decision":
         return None
     i = list(preds.scores).index(model)
-    return optimum_interval(preds.y_true, preds.scores[model], table, rng=opts.seed + SEED_STRIDE * i + SEED_OPT,
+    return optimum_interval(preds.y_true, preds.scores[model], table, rng=board_seed(opts.seed, "optimum", i),
                             resolution=bootstrap_resolution(counts, kind), progress=progress, **_common(preds, opts))
 
 
@@ -221,10 +221,10 @@ def at_deployed(preds: Predictions, table: ValueTable, thresholds: dict, opts: O
     if len(names) == 2:
         a, b = names
         comp = compare_models(preds.y_true, preds.scores[a], preds.scores[b], table, threshold_a=thresholds[a],
-                              threshold_b=thresholds[b], rng=opts.seed + SEED_CMP, names=(a, b), **common)
+                              threshold_b=thresholds[b], rng=board_seed(opts.seed, "comparison"), names=(a, b), **common)
         return {a: comp.ev_a, b: comp.ev_b}, comp
     return {m: ev_interval(preds.y_true, preds.scores[m], table, threshold=thresholds[m],
-                           rng=opts.seed + SEED_STRIDE * i, **common) for i, m in enumerate(names)}, None
+                           rng=board_seed(opts.seed, "ev", i), **common) for i, m in enumerate(names)}, None
 
 
 def _board_config(preds, thresholds: dict, opts: Options | None):
