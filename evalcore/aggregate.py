@@ -73,6 +73,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ._checks import as_generator
 from ._errors import InputError, ProblemList
 from .bootstrap import (
     Comparison,
@@ -749,7 +750,7 @@ def calibration_intervals_of(part: pd.DataFrame, *, resolution, weighted: bool, 
     onehot[np.arange(len(s)), np.clip(np.searchsorted(edges, s, side="right") - 1, 0, k - 1)] = 1.0
     pc = _clip(s)
     br, ll = (s - y) ** 2, -(y * np.log(pc) + (1 - y) * np.log1p(-pc))
-    gen = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+    gen = as_generator(rng)
     out = {m: [] for m in ("brier", "log_loss", "ece", "oe_ratio")}
     batch = max(1, min(n_resamples, 2_000_000 // max(len(s), 1)))
     done = 0

@@ -27,8 +27,9 @@ TABLE = ValueTable(tp=500, fp=-20, fn=-500, tn=0)
 
 def _demo(sort_by):
     f = demo.demo_frame(n=12_000)
-    # strata (groups) listed in sorted order: the row path numbers them by first appearance,
-    # the aggregate in sorted order — the same draws need the same numbering
+    # strata (groups) listed in sorted order: the row path numbers them by first appearance, an
+    # engine's aggregate (exact_draws=False) in sorted order — the same draws need the same
+    # numbering (tests/evalcore/test_one_path.py covers exact_draws=True on unsorted rows)
     f = f.sort_values(sort_by, kind="stable").reset_index(drop=True)
     return validate(f, ColumnMapping(label="is_fraud", scores={"old": "score_old", "new": "score_new"},
                                      segments=("customer_type", "channel"), group="customer_id"))
