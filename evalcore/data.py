@@ -54,10 +54,19 @@ MISSING_LEVEL = "(missing)"
 #: curve over thousands of levels is noise, and the column is probably an id or a number).
 MAX_SEGMENT_LEVELS = 100
 
+#: :func:`read_table`'s default limits on what one upload may hold. Checked before the rows are
+#: parsed (a 1 MB Parquet file can decode to gigabytes); the app and the CLI pass their
+#: configured limits (``EVALBOARD_MAX_ROWS``, ``EVALBOARD_MAX_COLUMNS``, read in ``board``).
+MAX_ROWS = 5_000_000
+MAX_COLUMNS = 2_000
+
 #: Every problem code this module can raise, with what it means.
 PROBLEM_CODES = {
     # read_table
     "file_too_large": "the upload is larger than the size limit",
+    "too_many_rows": "the file has more data rows than the row limit",
+    "too_many_columns": "the file has more columns than the column limit",
+    "limit_invalid": "a row or column limit passed to read_table is not a positive whole number",
     "empty_file": "the file has no bytes, or only whitespace",
     "no_rows": "there is a header (or a schema) but no data rows",
     "encoding": "the text is neither UTF-8 (with or without BOM), UTF-16 with BOM, nor GB18030/GBK",
@@ -335,7 +344,8 @@ def _fmt_size(n: int) -> str:
     return f"{n / 2**30:.2f} GB"
 
 
-def read_table(raw: bytes, filename: str, *, max_bytes: int = 200 * 2**20) -> pd.DataFrame:
+def read_table(raw: bytes, filename: str, *, max_bytes: int = 200 * 2**20, max_rows: int = MAX_ROWS,
+               max_columns: int = MAX_COLUMNS) -> pd.DataFrame:
     """Read an uploaded CSV or Parquet file into a DataFrame, or raise every problem.
 
     Parameters
@@ -347,6 +357,13 @@ def read_table(raw: bytes, filename: str, *, max_bytes: int = 200 * 2**20) -> pd
         The format itself is decided by the content (Parquet starts with ``b"PAR1"``).
     max_bytes : int, default=200 MiB
         Size limit of the upload.
+    max_rows : int, default=MAX_ROWS (5,000,000)
+        Most data rows the file may hold. Parquet: ``num_rows`` of the file's metadata,
+        checked before any row is decoded. CSV: the line count, checked before parsing when
+        every line is one row (no quotes, no blank lines), else the parsed row count.
+    max_columns : int, default=MAX_COLUMNS (2,000)
+        Most columns the file may hold: Parquet ``num_columns`` (leaf columns) from its
+        metadata, CSV the fields of the header line; both checked before parsing.
 
     Returns
     -------
@@ -359,8 +376,9 @@ def read_table(raw: bytes, filename: str, *, max_bytes: int = 200 * 2**20) -> pd
     Raises
     ------
     InputError
-        Codes ``file_too_large``, ``empty_file``, ``no_rows``, ``encoding``,
-        ``unsupported_format``, ``csv_parse``, ``parquet_invalid``, ``duplicate_columns``.
+        Codes ``file_too_large``, ``too_many_rows``, ``too_many_columns``, ``empty_file``,
+        ``no_rows``, ``encoding``, ``unsupported_format``, ``csv_parse``, ``parquet_invalid``,
+        ``duplicate_columns``.
 
     Notes
     -----
@@ -388,8 +406,12 @@ def read_table(raw: bytes, filename: str, *, max_bytes: int = 200 * 2**20) -> pd
             "file_too_large",
             f"{name} is {_fmt_size(len(raw))}; the upload limit is {_fmt_size(max_bytes)}.",
             "Upload a smaller file (fewer rows or only the needed columns), or save it as Parquet, which is much smaller."))
+    for what, limit in (("max_rows", max_rows), ("max_columns", max_columns)):
+        if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 1:
+            raise InputError(_problem("limit_invalid", f"read_table: {what} must be a positive whole number; "
+                                      f"got {limit!r}.", f"Pass {what} as an int, e.g. {what}=1_000_000."))
     if raw[:4] == b"PAR1":
-        return _read_parquet(raw, name)
+        return _read_parquet(raw, name, int(max_rows), int(max_columns))
     if name.lower().endswith((".parquet", ".parq", ".pq")):
         raise InputError(_problem("parquet_invalid", f"{name} is named like a Parquet file but does not start with the Parquet "
                                   "signature (PAR1), so it is not a Parquet file or it is damaged.",
@@ -399,21 +421,42 @@ def read_table(raw: bytes, filename: str, *, max_bytes: int = 200 * 2**20) -> pd
                                   "In Excel use File > Save As > 'CSV UTF-8 (comma delimited)', then upload the .csv."))
     if raw[:2] == b"\x1f\x8b":
         raise InputError(_problem("unsupported_format", f"{name} is gzip-compressed.", "Decompress it and upload the .csv inside."))
-    return _read_csv(raw, name)
+    return _read_csv(raw, name, int(max_rows), int(max_columns))
 
 
-def _read_parquet(raw: bytes, name: str) -> pd.DataFrame:
+_AS_PATH = ("save it as Parquet on the server and register it as a path instead (Upload > Register a path, for "
+            "large data: DuckDB aggregates it without loading the rows)")
+
+
+def _shape_problems(name: str, n_rows: int | None, n_columns: int, max_rows: int, max_columns: int) -> list:
+    """The row and column limit problems of a file (none when it is within both)."""
+    out = []
+    if n_rows is not None and n_rows > max_rows:
+        out.append(_problem("too_many_rows", f"{name} has {n_rows:,} rows; the limit is {max_rows:,} rows.",
+                            f"Upload fewer rows (e.g. one period or a sample), or {_AS_PATH}."))
+    if n_columns > max_columns:
+        out.append(_problem("too_many_columns", f"{name} has {n_columns:,} columns; the limit is {max_columns:,} "
+                            "columns.", "Keep only the columns the board needs (label, scores, segments, time, group, "
+                            f"weight, features), or {_AS_PATH}."))
+    return out
+
+
+def _read_parquet(raw: bytes, name: str, max_rows: int = MAX_ROWS, max_columns: int = MAX_COLUMNS) -> pd.DataFrame:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     try:
         pfile = pq.ParquetFile(io.BytesIO(raw))
-        names = [str(c).strip() for c in pfile.schema_arrow.names]
+        meta = pfile.metadata  # the footer only: nothing is decoded yet
+        too_large = _shape_problems(name, int(meta.num_rows), int(meta.num_columns), max_rows, max_columns)
+        names = [] if too_large else [str(c).strip() for c in pfile.schema_arrow.names]
         dups = _duplicates(names)
-        table = None if dups else pfile.read()
+        table = None if dups or too_large else pfile.read()
     except (pa.ArrowException, OSError, ValueError) as exc:
         raise InputError(_problem("parquet_invalid", f"{name} starts like a Parquet file but cannot be read: {_short(exc)}.",
                                   "The file is probably truncated or damaged; export it again (or upload a CSV).")) from None
+    if too_large:
+        raise InputError(too_large)
     if dups:
         raise InputError(_dup_problem(dups, name))
     try:
@@ -553,7 +596,7 @@ def _sniff_delimiter(text: str) -> str:
 _INTERIOR_BLANK = re.compile(r"\n[ \t]*\r?\n(?=[ \t\r\n]*\S)")
 
 
-def _read_csv(raw: bytes, name: str) -> pd.DataFrame:
+def _read_csv(raw: bytes, name: str, max_rows: int = MAX_ROWS, max_columns: int = MAX_COLUMNS) -> pd.DataFrame:
     if not raw[:4096].strip() and not raw.strip():
         raise InputError(_problem("empty_file", f"{name} is empty" + (" (only whitespace)." if raw else "."),
                                   "Upload the file that holds the predictions (a header row and at least one data row)."))
@@ -574,6 +617,14 @@ def _read_csv(raw: bytes, name: str) -> pd.DataFrame:
         raise InputError(_problem("csv_parse", f"The header line of {name} cannot be parsed: {_short(exc)}.",
                                   "Check the first line: column names separated by a comma, semicolon, tab or |.",
                                   rows=(offset + 1,), n_rows=1)) from None
+    # Shape before parsing: a wide or long file is refused without building a frame. A header
+    # longer than the 1 MB read above is cut, so its count is a lower bound (still refuses).
+    # Without quotes (no value spans lines) and blank lines, every line after the header is a row.
+    lines = text.count("\n") - (1 if text.endswith("\n") else 0)
+    exact = '"' not in text and text.count("\r") == text.count("\r\n") and "\n\n" not in text and "\n\r\n" not in text
+    too_large = _shape_problems(name, lines if exact else None, len(header), max_rows, max_columns)
+    if too_large:
+        raise InputError(too_large)
     names = [h.strip() for h in header]
     names = [n if n else f"Unnamed: {i}" for i, n in enumerate(names)]
     dups = _duplicates(names)
@@ -591,6 +642,8 @@ def _read_csv(raw: bytes, name: str) -> pd.DataFrame:
     if len(frame) == 0:
         raise InputError(_problem("no_rows", f"{name} has a header ({_list(names, 12)}) but no data rows.",
                                   "Upload a file with at least one data row below the header."))
+    if len(frame) > max_rows:  # quoted or blank lines: the row count is only known now
+        raise InputError(_shape_problems(name, len(frame), len(names), max_rows, max_columns))
     # Row numbers as a spreadsheet shows them. Interior blank lines are skipped by the
     # parser but still occupy a row, so only then do we pay for a scan.
     if ("\n\n" in text or "\n\r\n" in text or "\r\r" in text) and _INTERIOR_BLANK.search(text, text.find("\n")):

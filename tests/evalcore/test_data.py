@@ -36,6 +36,9 @@ MANIFEST = json.loads((BAD / "manifest.json").read_text(encoding="utf-8"))
 # What each problem's message must say (checked on every occurrence in the bad-file test).
 MESSAGE = {
     "file_too_large": r"is \d+ bytes; the upload limit is 100 bytes",
+    "too_many_rows": r"has 4 rows; the limit is 3 rows",
+    "too_many_columns": r"has 3 columns; the limit is 2 columns",
+    "limit_invalid": r"max_(rows|columns) must be a positive whole number",
     "empty_file": r"is empty|no content",
     "no_rows": r"no data rows|no rows",
     "encoding": r"not valid UTF-8.*GB18030",
@@ -113,7 +116,9 @@ def test_several_problems_are_all_listed_at_once():
 
 
 def test_every_problem_code_is_exercised():
-    covered = {code for c in MANIFEST for code in c["expect"]} | {"mapping_invalid"}  # mapping_invalid: below
+    # mapping_invalid and the row/column limits: tested below
+    covered = {code for c in MANIFEST for code in c["expect"]} | {"mapping_invalid", "too_many_rows", "too_many_columns",
+                                                                    "limit_invalid"}
     assert set(PROBLEM_CODES) == covered
     assert set(MESSAGE) == set(PROBLEM_CODES)
     assert len(MANIFEST) >= 25
@@ -151,6 +156,93 @@ def test_file_too_large_message_says_size_and_limit():
     with pytest.raises(InputError, match=r"big\.csv is 2\.0 MB; the upload limit is 1\.0 MB") as err:
         read_table(b"y,p\n" + b"1,0.5\n" * (2 * 2**20 // 6), "big.csv", max_bytes=2**20)
     assert _codes(err) == ["file_too_large"]
+
+
+# --------------------------------------------------------------------------- reading: row and column limits
+# A 4-row, 3-column file: "y,p,q" then 4 lines, each one row (no quotes, no blank lines).
+WIDE_LONG = b"y,p,q\n1,0.9,a\n0,0.2,b\n1,0.7,c\n0,0.1,d\n"
+
+
+def _parquet_bytes(frame: pd.DataFrame) -> bytes:
+    buf = io.BytesIO()
+    frame.to_parquet(buf, index=False)
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+def test_rows_and_columns_over_the_limits_are_both_listed(fmt):
+    raw = WIDE_LONG if fmt == "csv" else _parquet_bytes(read_table(WIDE_LONG, "w.csv"))
+    with pytest.raises(InputError) as err:
+        read_table(raw, f"w.{fmt}", max_rows=3, max_columns=2)
+    assert _codes(err) == ["too_many_rows", "too_many_columns"]
+    assert _problem(err, "too_many_rows").message == f"w.{fmt} has 4 rows; the limit is 3 rows."
+    assert _problem(err, "too_many_columns").message == f"w.{fmt} has 3 columns; the limit is 2 columns."
+    for p in err.value.problems:
+        assert re.search(MESSAGE[p.code], p.message) and "register it as a path" in p.fix, p
+
+
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+def test_a_file_exactly_at_the_limits_is_read(fmt):
+    raw = WIDE_LONG if fmt == "csv" else _parquet_bytes(read_table(WIDE_LONG, "w.csv"))
+    frame = read_table(raw, f"w.{fmt}", max_rows=4, max_columns=3)
+    assert frame.shape == (4, 3)
+
+
+def test_csv_limits_are_checked_before_parsing(monkeypatch):
+    import evalcore.data as data
+
+    def parse(*a, **k):
+        raise AssertionError("the CSV was parsed")
+
+    monkeypatch.setattr(data, "_parse_csv", parse)
+    with pytest.raises(InputError, match=r"has 3 columns; the limit is 2 columns"):
+        read_table(WIDE_LONG, "w.csv", max_columns=2)
+    with pytest.raises(InputError, match=r"has 4 rows; the limit is 3 rows"):
+        read_table(WIDE_LONG, "w.csv", max_rows=3)
+    # CRLF line ends and no trailing newline: still one row per line
+    with pytest.raises(InputError, match=r"has 4 rows; the limit is 3 rows"):
+        read_table(WIDE_LONG.replace(b"\n", b"\r\n").rstrip(), "w.csv", max_rows=3)
+
+
+def test_csv_rows_that_span_lines_are_counted_as_parsed():
+    # 4 rows on 6 lines (a quoted value spans lines) and a blank line: the line count would say
+    # 7, so the rows are counted after parsing — 4 rows pass a limit of 4 and fail a limit of 3.
+    raw = b'y,p,note\n1,0.9,"two\nlines"\n0,0.2,b\n\n1,0.7,"x\ny"\n0,0.1,d\n'
+    assert len(read_table(raw, "q.csv", max_rows=4)) == 4
+    with pytest.raises(InputError, match=r"q\.csv has 4 rows; the limit is 3 rows") as err:
+        read_table(raw, "q.csv", max_rows=3)
+    assert _codes(err) == ["too_many_rows"]
+
+
+def test_parquet_limits_are_checked_from_the_metadata_before_decoding(monkeypatch):
+    raw = _parquet_bytes(pd.DataFrame({f"c{i}": np.zeros(10, dtype=np.int8) for i in range(5)}))
+
+    def read(*a, **k):
+        raise AssertionError("the rows were decoded")
+
+    monkeypatch.setattr(pq.ParquetFile, "read", read)
+    with pytest.raises(InputError, match=r"x\.parquet has 10 rows; the limit is 9 rows"):
+        read_table(raw, "x.parquet", max_rows=9)
+    with pytest.raises(InputError, match=r"x\.parquet has 5 columns; the limit is 4 columns"):
+        read_table(raw, "x.parquet", max_columns=4)
+
+
+def test_default_limits_are_five_million_rows_and_two_thousand_columns():
+    from evalcore.data import MAX_COLUMNS, MAX_ROWS
+
+    assert (MAX_ROWS, MAX_COLUMNS) == (5_000_000, 2_000)
+    header = ",".join(f"c{i}" for i in range(2_001)).encode()
+    with pytest.raises(InputError, match=r"has 2,001 columns; the limit is 2,000 columns"):
+        read_table(header + b"\n" + b",".join([b"1"] * 2_001) + b"\n", "wide.csv")
+
+
+@pytest.mark.parametrize("bad", [0, -1, 2.5, "10", True, None])
+def test_a_limit_that_is_not_a_positive_int_is_refused(bad):
+    with pytest.raises(InputError, match=r"read_table: max_rows must be a positive whole number; got ") as err:
+        read_table(WIDE_LONG, "w.csv", max_rows=bad)
+    assert _codes(err) == ["limit_invalid"]
+    with pytest.raises(InputError, match=r"read_table: max_columns must be a positive whole number"):
+        read_table(WIDE_LONG, "w.csv", max_columns=bad)
 
 
 def test_header_only_without_trailing_newline():
