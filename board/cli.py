@@ -34,6 +34,16 @@ def _pair(text: str) -> tuple[str, str]:
     return name, value
 
 
+def _positive(text: str) -> int:
+    try:
+        value = int(text.replace("_", ""))
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
+    return value
+
+
 def _add_data_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--predictions", required=True, type=Path, help="CSV or Parquet file, one row per decision")
     p.add_argument("--label", required=True, help="label column")
@@ -49,6 +59,12 @@ def _add_data_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--weight", default=None, metavar="COL")
     p.add_argument("--drop-missing-labels", action="store_true", help="confirm dropping rows whose label is missing")
     p.add_argument("--max-mb", type=int, default=2048, help="refuse files larger than this (MB)")
+    p.add_argument("--max-rows", type=_positive, default=None, metavar="N",
+                   help="refuse files with more data rows than this (default: $EVALBOARD_MAX_ROWS, else 5000000); "
+                        "Parquet is checked from its metadata before loading. Larger data: --engine duckdb")
+    p.add_argument("--max-columns", type=_positive, default=None, metavar="N",
+                   help="refuse files with more columns than this, checked before parsing (default: "
+                        "$EVALBOARD_MAX_COLUMNS, else 2000)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -156,8 +172,12 @@ def _load(args):
     path: Path = args.predictions
     if not path.is_file():
         raise InputError(f"--predictions {path}: no such file.")
+    from board.services.limits import upload_limits
+
+    given = {k: getattr(args, k) for k in ("max_rows", "max_columns") if getattr(args, k) is not None}
+    limits = {**(upload_limits() if len(given) < 2 else {}), **given}  # the options win over the environment
     raw = path.read_bytes()
-    frame = read_table(raw, path.name, max_bytes=args.max_mb * 2**20)
+    frame = read_table(raw, path.name, max_bytes=args.max_mb * 2**20, **limits)
     return validate(frame, _mapping(args))
 
 
