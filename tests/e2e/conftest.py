@@ -2,27 +2,29 @@
 
 Chromium comes from `apt-get install chromium` (never a download at test time). Without it the
 tests skip locally, but fail in CI (CI is set), so they cannot silently not run there.
+
+Servers come from tests/e2e/servers.py (:func:`running_server`), the only way the suite starts
+one. Every test in this folder is marked ``e2e``.
 """
 
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
+from tests.e2e.servers import SPAWNED, assert_reaped, running_server
+
 CHROMIUM = os.environ.get("EVALBOARD_CHROMIUM", "/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
 ARTIFACTS = ROOT / "test-artifacts"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def pytest_collection_modifyitems(config, items):
+    """Every test under tests/e2e is an ``e2e`` test (this hook sees the whole session's items)."""
+    for item in items:
+        if item.path.is_relative_to(HERE):
+            item.add_marker(pytest.mark.e2e)
 
 
 @pytest.fixture(scope="session")
@@ -34,76 +36,36 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run", "--disable-quic"])
+        b = p.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                "--disable-quic",
+            ],
+        )
         yield b
         b.close()
 
 
-E2E_ADMIN = "e2e-admin"
-
-
-def create_account(data, username: str, password: str, role: str) -> None:
-    """An account in the server's store (created before the server starts, or while it runs)."""
-    from board import auth
-    from board.store import Store
-
-    with Store(data_dir=data) as s:
-        if s.get_user(username) is None:
-            s.create_user(username, auth.hash_password(password, rounds=4), role)
-
-
-def start_server(data, *, autologin: str | None = E2E_ADMIN):
-    """`streamlit run app.py` on a free port with its own data folder; returns (process, url).
-
-    By default an admin account exists and every new tab is logged in as it (the test-only
-    EVALBOARD_TEST_AUTOLOGIN switch), so page tests need no login; pass ``autologin=None`` to
-    test the real login form (tests/e2e/test_governance_browser.py).
-    """
-    port = _free_port()
-    env = {**os.environ, "EVALBOARD_DATA_DIR": str(data), "PYTHONPATH": str(ROOT), "EVALBOARD_BCRYPT_ROUNDS": "4"}
-    env.pop("EVALBOARD_DB_URL", None)
-    env.pop("EVALBOARD_TEST_AUTOLOGIN", None)
-    if autologin:
-        create_account(data, autologin, "e2e admin password", "admin")
-        env["EVALBOARD_TEST_AUTOLOGIN"] = autologin
-    log = open(data / "server.log", "w")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
-         "--global.developmentMode", "false"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    proc.log = log
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 90
-    while time.time() < deadline:
-        try:
-            if urllib.request.urlopen(url + "/_stcore/health", timeout=2).read() == b"ok":
-                return proc, url
-        except OSError:
-            time.sleep(0.3)
-        if proc.poll() is not None:
-            raise RuntimeError(f"streamlit exited: {(data / 'server.log').read_text()}")
-    proc.kill()
-    raise RuntimeError("streamlit did not become healthy in 90 s")
-
-
-def stop_server(proc):
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    proc.log.close()
+@pytest.fixture(scope="session", autouse=True)
+def _no_server_left_behind():
+    """At the end of the session every server process ever spawned has been reaped."""
+    yield
+    for proc in SPAWNED:
+        assert_reaped(proc)
 
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
     """One app server for the browser tests, on its own empty data folder."""
-    proc, url = start_server(tmp_path_factory.mktemp("e2e-data"))
-    yield url
-    stop_server(proc)
+    with running_server(tmp_path_factory.mktemp("e2e-data")) as srv:
+        yield srv.url
 
 
 def wait_for_app(page, timeout=90_000):

@@ -13,7 +13,8 @@ pytestmark = pytest.mark.e2e
 def _scroll_height(page) -> int:
     # Streamlit scrolls inside its main section, not the document: measure both
     return page.evaluate("""() => Math.max(document.documentElement.scrollHeight,
-        ...[...document.querySelectorAll('[data-testid="stMain"], [data-testid="stAppViewContainer"]')].map(e => e.scrollHeight))""")
+        ...[...document.querySelectorAll('[data-testid="stMain"], [data-testid="stAppViewContainer"]')]
+            .map(e => e.scrollHeight))""")
 
 
 def _modules_visible(page):

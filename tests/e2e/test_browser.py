@@ -76,21 +76,18 @@ def test_edit_fn_amount_moves_optimum(page, server):
     assert not page.errors, page.errors
 
 
-
 def test_cold_deep_links_run_through_the_entry_point(browser, tmp_path_factory):
     """A fresh server must serve /drift etc. through app.py (sidebar, dataset), never as a
     bare legacy page — this is why pages live in views/, not pages/."""
-    from tests.e2e.conftest import new_tab, start_server, stop_server
+    from tests.e2e.conftest import new_tab
+    from tests.e2e.servers import running_server
 
-    proc, url = start_server(tmp_path_factory.mktemp("cold"))
-    try:
+    with running_server(tmp_path_factory.mktemp("cold")) as srv:
         ctx, pg = new_tab(browser)
         for path, heading in (("/drift", "Drift"), ("/calibration", "Calibration"), ("/", "Decision board")):
-            pg.goto(url + path)
+            pg.goto(srv.url + path)
             wait_for_app(pg)
             expect(pg.get_by_test_id("stSidebar").get_by_text("Dataset", exact=True)).to_be_visible()
             expect(pg.get_by_role("heading", name=re.compile(heading)).first).to_be_visible()
         assert not pg.errors, pg.errors
         ctx.close()
-    finally:
-        stop_server(proc)

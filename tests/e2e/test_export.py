@@ -7,8 +7,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from board import demo
 from board.cli import main
+from board.services import demo
 from tests.e2e.conftest import shot, wait_for_app
 
 pytestmark = pytest.mark.e2e
@@ -19,11 +19,44 @@ def cli_outputs(tmp_path_factory):
     d = tmp_path_factory.mktemp("export")
     csv = d / "demo.csv"
     csv.write_bytes(demo.demo_csv_bytes())
-    args = ["evaluate", "--predictions", str(csv), "--label", "is_fraud", "--score", "old=score_old", "--score",
-            "new=score_new", "--segment", "customer_type", "--segment", "amount_band", "--segment", "night_application",
-            "--time", "application_time", "--group", "customer_id", *sum((["--feature", f] for f in demo.DEMO_MAPPING["features"]), []),
-            "--tp", "18500", "--fp", "-3200", "--fn", "-22000", "--tn", "120", "--unit", "EUR",
-            "--json", str(d / "b.json"), "--html", str(d / "b.html"), "--pdf", str(d / "b.pdf")]
+    args = [
+        "evaluate",
+        "--predictions",
+        str(csv),
+        "--label",
+        "is_fraud",
+        "--score",
+        "old=score_old",
+        "--score",
+        "new=score_new",
+        "--segment",
+        "customer_type",
+        "--segment",
+        "amount_band",
+        "--segment",
+        "night_application",
+        "--time",
+        "application_time",
+        "--group",
+        "customer_id",
+        *sum((["--feature", f] for f in demo.DEMO_MAPPING["features"]), []),
+        "--tp",
+        "18500",
+        "--fp",
+        "-3200",
+        "--fn",
+        "-22000",
+        "--tn",
+        "120",
+        "--unit",
+        "EUR",
+        "--json",
+        str(d / "b.json"),
+        "--html",
+        str(d / "b.html"),
+        "--pdf",
+        str(d / "b.pdf"),
+    ]
     assert main(args) == 0
     return d
 

@@ -3,7 +3,8 @@ it is approved with its impact report; a viewer has no way to the editor."""
 
 import pytest
 
-from tests.e2e.conftest import create_account, new_tab, shot, start_server, stop_server, wait_for_app
+from tests.e2e.conftest import new_tab, shot, wait_for_app
+from tests.e2e.servers import create_account, running_server
 
 pytestmark = pytest.mark.e2e
 
@@ -15,9 +16,8 @@ def gov_server(tmp_path_factory):
     data = tmp_path_factory.mktemp("gov-data")
     for user, role in (("bea", "business"), ("rita", "risk"), ("otto", "model_owner"), ("vera", "viewer")):
         create_account(data, user, PW, role)
-    proc, url = start_server(data, autologin=None)
-    yield url
-    stop_server(proc)
+    with running_server(data, autologin=None) as srv:
+        yield srv.url
 
 
 def login(browser, url, username):

@@ -5,9 +5,10 @@ saying it needs rows."""
 import pytest
 from playwright.sync_api import expect
 
-from board import demo
+from board.services import demo
 from evalcore import ValueTable, price_curve, score_counts
-from tests.e2e.conftest import new_tab, shot, start_server, stop_server, wait_for_app
+from tests.e2e.conftest import new_tab, shot, wait_for_app
+from tests.e2e.servers import running_server
 
 pytestmark = pytest.mark.e2e
 
@@ -19,9 +20,8 @@ def lake_server(tmp_path_factory):
     (data / "lake").mkdir()
     frame = demo.demo_frame(n=3000)
     frame.to_parquet(data / "lake" / "demo.parquet")
-    proc, url = start_server(data)
-    yield url, data, frame
-    stop_server(proc)
+    with running_server(data) as srv:
+        yield srv.url, data, frame
 
 
 def test_register_a_path_and_read_the_board(browser, lake_server):
@@ -48,8 +48,9 @@ def test_register_a_path_and_read_the_board(browser, lake_server):
     page.get_by_role("link", name="Board").click()
     wait_for_app(page)
     expect(page.get_by_text("Decision board")).to_be_visible(timeout=60_000)
-    ev = price_curve(score_counts(frame.is_fraud.to_numpy(), frame.score_new.to_numpy()),
-                     ValueTable.from_dict(demo.DEMO_VALUE_TABLE)).ev_at(0.5)
+    ev = price_curve(
+        score_counts(frame.is_fraud.to_numpy(), frame.score_new.to_numpy()), ValueTable.from_dict(demo.DEMO_VALUE_TABLE)
+    ).ev_at(0.5)
     card = page.locator("[data-testid='stMetric']").filter(has_text="EV score_new @ 0.5")
     expect(card).to_contain_text(f"{ev:+,.2f} EUR", timeout=60_000)
     expect(page.get_by_text("aggregate of 3,000 rows from", exact=False).first).to_be_visible()
