@@ -27,7 +27,8 @@ from datetime import datetime, timezone
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-__all__ = ["APPROVED_IMMUTABLE", "MIGRATIONS", "SQLITE_BEGIN_OPTION", "SchemaTooNewError", "current_version", "latest_version", "migrate"]
+__all__ = ["APPEND_ONLY", "APPROVED_IMMUTABLE", "MIGRATIONS", "SIGNOFF_IMMUTABLE", "SQLITE_BEGIN_OPTION",
+           "SchemaTooNewError", "current_version", "latest_version", "migrate"]
 
 #: Execution option read by the SQLite ``begin`` hook of ``board.store``: its value is
 #: appended to ``BEGIN`` (``"IMMEDIATE"`` takes the write lock up front, so two writers
@@ -253,12 +254,136 @@ def _m0004_aggregate_datasets(conn: Connection) -> None:
     _add_column(conn, "datasets", "options", sa.Text())
 
 
+def _m0005_first_admin(conn: Connection) -> None:
+    """The first-start admin as a singleton row (issue 17, F4).
+
+    ``first_admin`` holds at most one row (primary key fixed to 1 by a CHECK); creating the first
+    admin inserts it in the same transaction as the account, so of two parallel first starts the
+    second fails on the primary key instead of creating a second admin. A store that already has
+    accounts records its oldest admin (else its oldest account) as the first one.
+    """
+    meta = sa.MetaData()
+    sa.Table(
+        "first_admin",
+        meta,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=False),
+        sa.Column("username", sa.String(100), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.CheckConstraint("id = 1", name="ck_first_admin_singleton"),
+    ).create(conn)
+    conn.exec_driver_sql(
+        "INSERT INTO first_admin (id, username, created_at) SELECT 1, username, created_at FROM users "
+        "ORDER BY CASE WHEN role = 'admin' THEN 0 ELSE 1 END, id LIMIT 1"
+    )
+
+
+#: Message of the database's refusal to change a sign-off, or add/remove one of an approved version.
+SIGNOFF_IMMUTABLE = "sign-offs are never changed, and those of an approved version are never added or removed"
+#: Message of the database's refusal to change or delete an impact report or an audit-log entry.
+APPEND_ONLY = "impact reports and audit-log entries are append-only; they are never changed or deleted"
+
+
+def _m0006_append_only(conn: Connection) -> None:
+    """Decisions cannot be rewritten by any path (issue 17, F13).
+
+    Migration 3 refuses UPDATE and DELETE of an approved version. SQLite's REPLACE (``INSERT OR
+    REPLACE``, ``REPLACE INTO``, ``UPDATE OR REPLACE``) deletes a conflicting row without firing
+    DELETE triggers, so it could still swap an approved version for another row. Here:
+
+    - value_table_versions: an INSERT or UPDATE whose id or (table, label) is that of an approved
+      version is refused (SQLite); TRUNCATE is refused while an approved version exists (PostgreSQL);
+    - signoffs: never updated; no signature is added to or removed from an approved version
+      (removing those of a draft or rejected version -- signatures start over -- stays possible);
+    - impact_reports, audit_log: append-only (no UPDATE, DELETE, REPLACE or TRUNCATE).
+
+    Upserts (``ON CONFLICT DO UPDATE``) fire the INSERT and UPDATE triggers on both databases.
+    """
+    if conn.dialect.name == "sqlite":
+        def trigger(name: str, when_on: str, condition: str, message: str) -> None:
+            when = f" FOR EACH ROW WHEN {condition}" if condition else ""
+            conn.exec_driver_sql(f"CREATE TRIGGER {name} BEFORE {when_on}{when} "
+                                 f"BEGIN SELECT RAISE(ABORT, '{message}'); END")
+
+        approved_clash = ("EXISTS (SELECT 1 FROM value_table_versions v WHERE v.status = 'approved' AND {other}"
+                          "(v.id = NEW.id OR (v.table_id = NEW.table_id AND v.label = NEW.label)))")
+        trigger("value_table_versions_approved_no_replace", "INSERT ON value_table_versions",
+                approved_clash.format(other=""), APPROVED_IMMUTABLE)
+        trigger("value_table_versions_approved_no_update_replace", "UPDATE ON value_table_versions",
+                approved_clash.format(other="v.id <> OLD.id AND "), APPROVED_IMMUTABLE)
+        signed_approved = "(SELECT status FROM value_table_versions WHERE id = {row}.version_id) = 'approved'"
+        trigger("signoffs_approved_no_insert", "INSERT ON signoffs",
+                f"{signed_approved.format(row='NEW')} OR EXISTS (SELECT 1 FROM signoffs s JOIN value_table_versions v "
+                "ON v.id = s.version_id WHERE s.id = NEW.id AND v.status = 'approved')", SIGNOFF_IMMUTABLE)
+        trigger("signoffs_no_update", "UPDATE ON signoffs", "", SIGNOFF_IMMUTABLE)
+        trigger("signoffs_approved_no_delete", "DELETE ON signoffs", signed_approved.format(row="OLD"),
+                SIGNOFF_IMMUTABLE)
+        for table in ("impact_reports", "audit_log"):
+            trigger(f"{table}_no_update", f"UPDATE ON {table}", "", APPEND_ONLY)
+            trigger(f"{table}_no_delete", f"DELETE ON {table}", "", APPEND_ONLY)
+            trigger(f"{table}_no_replace", f"INSERT ON {table}",
+                    f"EXISTS (SELECT 1 FROM {table} WHERE id = NEW.id)", APPEND_ONLY)
+    elif conn.dialect.name == "postgresql":
+        def function(name: str, body: str) -> None:
+            conn.exec_driver_sql(f"CREATE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN {body} END $$")
+
+        def refuse(message: str) -> str:
+            return f"RAISE EXCEPTION '{message}' USING ERRCODE = 'integrity_constraint_violation';"
+
+        function("evalboard_refuse_truncate_approved",
+                 "IF EXISTS (SELECT 1 FROM value_table_versions WHERE status = 'approved') THEN "
+                 f"{refuse(APPROVED_IMMUTABLE)} END IF; RETURN NULL;")
+        conn.exec_driver_sql("CREATE TRIGGER value_table_versions_approved_no_truncate BEFORE TRUNCATE ON "
+                             "value_table_versions FOR EACH STATEMENT EXECUTE FUNCTION evalboard_refuse_truncate_approved()")
+        function("evalboard_refuse_signoff_change",
+                 f"IF TG_OP = 'UPDATE' THEN {refuse(SIGNOFF_IMMUTABLE)} END IF; "
+                 "IF TG_OP = 'TRUNCATE' THEN IF EXISTS (SELECT 1 FROM signoffs s JOIN value_table_versions v "
+                 f"ON v.id = s.version_id WHERE v.status = 'approved') THEN {refuse(SIGNOFF_IMMUTABLE)} END IF; "
+                 "RETURN NULL; END IF; "
+                 "IF TG_OP = 'DELETE' THEN IF EXISTS (SELECT 1 FROM value_table_versions WHERE id = OLD.version_id "
+                 f"AND status = 'approved') THEN {refuse(SIGNOFF_IMMUTABLE)} END IF; RETURN OLD; END IF; "
+                 "IF EXISTS (SELECT 1 FROM value_table_versions WHERE id = NEW.version_id AND status = 'approved') "
+                 f"THEN {refuse(SIGNOFF_IMMUTABLE)} END IF; RETURN NEW;")
+        conn.exec_driver_sql("CREATE TRIGGER signoffs_protected BEFORE INSERT OR UPDATE OR DELETE ON signoffs "
+                             "FOR EACH ROW EXECUTE FUNCTION evalboard_refuse_signoff_change()")
+        conn.exec_driver_sql("CREATE TRIGGER signoffs_protected_truncate BEFORE TRUNCATE ON signoffs "
+                             "FOR EACH STATEMENT EXECUTE FUNCTION evalboard_refuse_signoff_change()")
+        function("evalboard_refuse_append_only_change", refuse(APPEND_ONLY))
+        for table in ("impact_reports", "audit_log"):
+            conn.exec_driver_sql(f"CREATE TRIGGER {table}_append_only BEFORE UPDATE OR DELETE ON {table} "
+                                 "FOR EACH ROW EXECUTE FUNCTION evalboard_refuse_append_only_change()")
+            conn.exec_driver_sql(f"CREATE TRIGGER {table}_append_only_truncate BEFORE TRUNCATE ON {table} "
+                                 "FOR EACH STATEMENT EXECUTE FUNCTION evalboard_refuse_append_only_change()")
+    else:  # pragma: no cover - only SQLite and PostgreSQL are supported
+        raise RuntimeError(f"no append-only triggers for the {conn.dialect.name} database")
+
+
+def _m0007_login_clients(conn: Connection) -> None:
+    """Failed logins counted per client (e.g. the remote address) across usernames (issue 17, F16).
+
+    Same shape as ``login_throttle`` (which counts per username); rows older than the longest
+    lock-out are pruned by the login itself.
+    """
+    meta = sa.MetaData()
+    ts = sa.DateTime(timezone=True)
+    sa.Table(
+        "login_client_throttle",
+        meta,
+        sa.Column("client", sa.String(200), primary_key=True),
+        sa.Column("failures", sa.Integer, nullable=False),
+        sa.Column("last_failure_at", ts, nullable=False),
+        sa.Column("locked_until", ts, nullable=True),
+    ).create(conn)
+
+
 #: The ordered migration steps. Append only.
 MIGRATIONS: list[Migration] = [
     _m0001_initial,
     _m0002_dataset_settings,
     _m0003_governance,
     _m0004_aggregate_datasets,
+    _m0005_first_admin,
+    _m0006_append_only,
+    _m0007_login_clients,
 ]
 
 

@@ -131,6 +131,26 @@ class _LoginThrottle(_Base):
     locked_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
 
+class _LoginClientThrottle(_Base):
+    __tablename__ = "login_client_throttle"
+
+    client: Mapped[str] = mapped_column(sa.String(200), primary_key=True)
+    failures: Mapped[int] = mapped_column(sa.Integer)
+    last_failure_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    locked_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class _FirstAdmin(_Base):
+    """At most one row (id 1): the account created on the first start (migration 5)."""
+
+    __tablename__ = "first_admin"
+    __table_args__ = (sa.CheckConstraint("id = 1", name="ck_first_admin_singleton"),)
+
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=False)
+    username: Mapped[str] = mapped_column(sa.String(100))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
 class _Signoff(_Base):
     __tablename__ = "signoffs"
     __table_args__ = (sa.UniqueConstraint("version_id", "role", name="uq_signoffs_version_role"),

@@ -101,7 +101,8 @@ def sqlite_rows(data_dir, sql: str) -> list[tuple]:
 
 # schema_version after every migration has run
 ALL_MIGRATIONS = [(1, "_m0001_initial"), (2, "_m0002_dataset_settings"), (3, "_m0003_governance"),
-                  (4, "_m0004_aggregate_datasets")]
+                  (4, "_m0004_aggregate_datasets"), (5, "_m0005_first_admin"), (6, "_m0006_append_only"),
+                  (7, "_m0007_login_clients")]
 SCHEMA_VERSIONS = "SELECT version, name FROM schema_version ORDER BY version"
 
 
@@ -118,8 +119,8 @@ def count_rows(data_dir, table: str) -> int:
 
 def test_fresh_database_gets_latest_version(data_dir):
     with Store(data_dir=data_dir) as s:
-        assert s.applied_migrations == [1, 2, 3, 4]
-        assert s.schema_version == migrations.latest_version() == 4
+        assert s.applied_migrations == [1, 2, 3, 4, 5, 6, 7]
+        assert s.schema_version == migrations.latest_version() == 7
     assert (data_dir / "evalboard.sqlite").is_file()
     assert (data_dir / "uploads").is_dir()
     assert sqlite_rows(data_dir, SCHEMA_VERSIONS) == ALL_MIGRATIONS
@@ -207,7 +208,7 @@ def test_database_newer_than_the_code_is_refused(data_dir, monkeypatch):
     with Store(data_dir=data_dir):
         pass
     monkeypatch.setattr(migrations, "MIGRATIONS", original)
-    with pytest.raises(migrations.SchemaTooNewError, match="schema version 5, but this evalboard only knows versions up to 4"):
+    with pytest.raises(migrations.SchemaTooNewError, match="schema version 8, but this evalboard only knows versions up to 7"):
         Store(data_dir=data_dir)
 
 
@@ -682,8 +683,8 @@ def test_database_at_version_1_gets_the_settings_table(data_dir, monkeypatch):
                              {"d": rec.id, "at": datetime.now(timezone.utc)})
         assert "dataset_settings" not in {r[0] for r in sqlite_rows(data_dir, "SELECT name FROM sqlite_master")}
     with Store(data_dir=data_dir) as s:
-        assert s.applied_migrations == [2, 3, 4]
-        assert s.schema_version == 4
+        assert s.applied_migrations == [2, 3, 4, 5, 6, 7]
+        assert s.schema_version == 7
         back = s.get_dataset(rec.id).to_dict()  # data survives
         assert {k: v for k, v in back.items() if k != "created_at"} == {k: v for k, v in rec.to_dict().items()
                                                                         if k != "created_at"}
@@ -750,7 +751,7 @@ def test_database_at_version_3_keeps_uploads_as_uploads(data_dir, monkeypatch):
             assert s.schema_version == 3
             rec = legacy_save(s)
     with Store(data_dir=data_dir) as s:
-        assert s.applied_migrations == [4]
+        assert s.applied_migrations == [4, 5, 6, 7]
         old = s.get_dataset(rec.id)
         assert (old.kind, old.source_path, old.options) == ("upload", None, None)
         assert s.load_bytes(old) == RAW_A
