@@ -4,7 +4,9 @@ Every function that changes something takes the acting :class:`board.access.auth
 checks its role against :data:`PERMISSIONS` and raises :class:`Forbidden` (a
 ``PermissionError``) before anything is written -- so a page that is hidden from a role
 is also refused if its action is called anyway. Successful actions append an audit-log
-entry (who, what, when). No Streamlit here: pages and the CLI call these functions.
+entry (who, what, when) in the same transaction as the change (the store's ``audit=``
+argument): no change without its entry, no entry without its change. No Streamlit here:
+pages and the CLI call these functions.
 
 Sign-off: a draft is *proposed* (status ``pending``, with a label such as ``v2026.Q4``, an
 effective date and a reason); business, risk and model owner each sign it, each for their
@@ -22,8 +24,7 @@ from typing import Any
 
 from board.access import auth
 from board.access.auth import ROLES, User
-from board.store import (APPROVED, ConflictError, Store,
-                    ValueTableVersionRecord)
+from board.store import APPROVED, ConflictError, StateError, Store, ValueTableVersionRecord
 
 __all__ = [
     "ACTIONS",
@@ -47,6 +48,7 @@ __all__ = [
     "reset_password",
     "save_draft",
     "sign",
+    "upload_dataset",
 ]
 
 SIGNING_ROLES = ("business", "risk", "model_owner")
@@ -94,12 +96,23 @@ def require(user: User | None, action: str) -> None:
 # --------------------------------------------------------------------------- accounts
 
 
+_FIRST_ADMIN_TAKEN = "An account exists already; the first-start admin can only be created on an empty store."
+
+
 def create_first_admin(store: Store, username: str, password: str) -> User:
-    """Create the admin account on a first start; ``Forbidden`` once any account exists."""
-    if store.count_users() > 0:
-        raise Forbidden("An account exists already; the first-start admin can only be created on an empty store.")
-    rec = store.create_user(username.strip(), auth.hash_password(password), "admin")
-    store.append_audit(rec.username, "create_first_admin", rec.username)
+    """Create the admin account on a first start; ``Forbidden`` once any account exists.
+
+    Atomic: of parallel first starts exactly one creates the admin (the store inserts a singleton
+    row with the account); the others get ``Forbidden``.
+    """
+    if store.count_users() > 0:  # cheap early answer; the store checks again, atomically
+        raise Forbidden(_FIRST_ADMIN_TAKEN)
+    name = username.strip()
+    try:
+        rec = store.create_first_admin(name, auth.hash_password(password),
+                                       audit=(name, "create_first_admin", name))
+    except StateError:
+        raise Forbidden(_FIRST_ADMIN_TAKEN) from None
     return User(username=rec.username, role=rec.role)
 
 
@@ -114,9 +127,9 @@ def add_user(store: Store, actor: User, username: str, password: str, role: str)
     """Add an account (admins only). Returns the ``UserRecord`` (hash never shown)."""
     require(actor, "manage_users")
     _check_role(role)
-    rec = store.create_user(username.strip(), auth.hash_password(password), role)
-    store.append_audit(actor.username, "add_user", rec.username, {"role": role})
-    return rec
+    name = username.strip()
+    return store.create_user(name, auth.hash_password(password), role,
+                             audit=(actor.username, "add_user", name, {"role": role}))
 
 
 def list_users(store: Store, actor: User):
@@ -130,18 +143,15 @@ def disable_user(store: Store, actor: User, username: str, *, active: bool = Fal
     require(actor, "manage_users")
     if username == actor.username and not active:
         raise Forbidden("An admin cannot disable its own account.")
-    rec = store.update_user(username, active=active)
-    store.append_audit(actor.username, "disable_user" if not active else "enable_user", username)
-    return rec
+    return store.update_user(username, active=active,
+                             audit=(actor.username, "disable_user" if not active else "enable_user", username))
 
 
 def reset_password(store: Store, actor: User, username: str, password: str):
     """Set a new password for an account (admins only); its failed-login count is cleared."""
     require(actor, "manage_users")
-    rec = store.update_user(username, password_hash=auth.hash_password(password))
-    store.clear_login_throttle(username)
-    store.append_audit(actor.username, "reset_password", username)
-    return rec
+    return store.update_user(username, password_hash=auth.hash_password(password),
+                             audit=(actor.username, "reset_password", username))
 
 
 # --------------------------------------------------------------------------- versions
@@ -156,21 +166,20 @@ def save_draft(store: Store, actor: User, name: str, amounts: dict, *, expected_
                reason: str | None = None) -> ValueTableVersionRecord:
     """Save the open draft with optimistic locking (``ConflictError`` shows the other's change)."""
     require(actor, "edit_draft")
-    rec = store.save_value_table_draft(name, amounts, author=actor.username, reason=reason,
-                                       expected_row_version=expected_row_version)
-    store.append_audit(actor.username, "edit_draft", name, {"version_id": rec.id, "row_version": rec.row_version,
-                                                            "amounts": amounts})
-    return rec
+    return store.save_value_table_draft(
+        name, amounts, author=actor.username, reason=reason, expected_row_version=expected_row_version,
+        audit=lambda rec: (actor.username, "edit_draft", name,
+                           {"version_id": rec.id, "row_version": rec.row_version, "amounts": amounts}))
 
 
 def propose_version(store: Store, actor: User, name: str, *, label: str, effective_date: date, reason: str,
                     expected_row_version: int) -> ValueTableVersionRecord:
     """Propose the open draft for sign-off (status ``pending``)."""
     require(actor, "propose_version")
-    rec = store.submit_value_table_draft(name, label=label, effective_date=effective_date, reason=reason,
-                                         author=actor.username, expected_row_version=expected_row_version)
-    store.append_audit(actor.username, "propose_version", name, {"version_id": rec.id, "label": label})
-    return rec
+    return store.submit_value_table_draft(
+        name, label=label, effective_date=effective_date, reason=reason, author=actor.username,
+        expected_row_version=expected_row_version,
+        audit=lambda rec: (actor.username, "propose_version", name, {"version_id": rec.id, "label": label}))
 
 
 def sign(store: Store, actor: User, version_id: int, *, comment: str = ""):
@@ -180,41 +189,60 @@ def sign(store: Store, actor: User, version_id: int, *, comment: str = ""):
     report of an approval is a use case above this layer: :func:`board.services.signoff.sign_version`.
     """
     require(actor, "sign_version")
-    version, signoffs = store.add_signoff(version_id, role=actor.role, username=actor.username, comment=comment,
-                                          required_roles=SIGNING_ROLES)
-    store.append_audit(actor.username, "sign_version", version.table_name,
-                       {"version_id": version_id, "label": version.label, "role": actor.role})
-    if version.status == APPROVED:
-        store.append_audit(actor.username, "approve_version", version.table_name,
-                           {"version_id": version_id, "label": version.label})
-    return version, signoffs
+
+    def audit(version: ValueTableVersionRecord) -> list[tuple]:
+        entries = [(actor.username, "sign_version", version.table_name,
+                    {"version_id": version_id, "label": version.label, "role": actor.role})]
+        if version.status == APPROVED:
+            entries.append((actor.username, "approve_version", version.table_name,
+                            {"version_id": version_id, "label": version.label}))
+        return entries
+
+    return store.add_signoff(version_id, role=actor.role, username=actor.username, comment=comment,
+                             required_roles=SIGNING_ROLES, audit=audit)
 
 
 def reject_version(store: Store, actor: User, version_id: int, *, comment: str) -> ValueTableVersionRecord:
     """Reject a pending version with a comment (business, risk or model owner)."""
     require(actor, "reject_version")
-    rec = store.reject_version(version_id, comment=comment)
-    store.append_audit(actor.username, "reject_version", rec.table_name,
-                       {"version_id": version_id, "label": rec.label, "role": actor.role, "comment": comment})
-    return rec
+    return store.reject_version(
+        version_id, comment=comment,
+        audit=lambda rec: (actor.username, "reject_version", rec.table_name,
+                           {"version_id": version_id, "label": rec.label, "role": actor.role, "comment": comment}))
 
 
 def reopen_version(store: Store, actor: User, version_id: int) -> ValueTableVersionRecord:
     """Reopen a rejected version as the draft, to fix and propose it again."""
     require(actor, "reopen_version")
-    rec = store.reopen_version(version_id, author=actor.username)
-    store.append_audit(actor.username, "reopen_version", rec.table_name, {"version_id": version_id})
-    return rec
+    return store.reopen_version(
+        version_id, author=actor.username,
+        audit=lambda rec: (actor.username, "reopen_version", rec.table_name, {"version_id": version_id}))
 
 
 # --------------------------------------------------------------------------- audited actions of other pages
 
 
-def record_upload(store: Store, actor: User, dataset) -> None:
-    """Check the role for an upload and log it (call before/after ``store.save_dataset``)."""
+def _upload_entry(actor: User, dataset) -> tuple:
+    return (actor.username, "upload_dataset", getattr(dataset, "name", str(dataset)),
+            {"dataset_id": getattr(dataset, "id", None), "sha256": getattr(dataset, "sha256", None)})
+
+
+def upload_dataset(store: Store, actor: User, *, name: str, filename: str, raw: bytes, mapping: dict, report: dict,
+                   n_rows: int):
+    """Store an uploaded file (``store.save_dataset``) and its audit entry in one transaction.
+
+    Returns the ``DatasetRecord``; ``Forbidden`` (nothing stored) unless the role may upload.
+    """
     require(actor, "upload_dataset")
-    store.append_audit(actor.username, "upload_dataset", getattr(dataset, "name", str(dataset)),
-                       {"dataset_id": getattr(dataset, "id", None), "sha256": getattr(dataset, "sha256", None)})
+    return store.save_dataset(name=name, filename=filename, raw=raw, mapping=mapping, report=report, n_rows=n_rows,
+                              uploader=actor.username, audit=lambda rec: _upload_entry(actor, rec))
+
+
+def record_upload(store: Store, actor: User, dataset) -> None:
+    """Check the role for an upload and log it after ``store.save_dataset`` (two transactions:
+    prefer :func:`upload_dataset`, which stores the file and its entry together)."""
+    require(actor, "upload_dataset")
+    store.append_audit(*_upload_entry(actor, dataset))
 
 
 def record_export(store: Store, actor: User, what: str, detail: dict | None = None) -> None:
@@ -230,11 +258,10 @@ def record_evaluation(store: Store, actor: User, dataset_id: int, *, table_name:
     version = current_version(store, table_name)
     vid = None if version is None else version.id
     label = None if version is None else (version.label if version.status == APPROVED else f"draft r{version.row_version}")
-    ev_id = store.save_evaluation(dataset_id, models=models, config=config,
-                                  result={**result, "table_version": result.get("table_version") or label},
-                                  value_table_version_id=vid)
-    store.append_audit(actor.username, "save_evaluation", table_name, {"evaluation_id": ev_id, "version_id": vid})
-    return ev_id
+    return store.save_evaluation(
+        dataset_id, models=models, config=config,
+        result={**result, "table_version": result.get("table_version") or label}, value_table_version_id=vid,
+        audit=lambda ev_id: (actor.username, "save_evaluation", table_name, {"evaluation_id": ev_id, "version_id": vid}))
 
 
 def audit_log(store: Store, actor: User, *, limit: int = 1000):

@@ -1,8 +1,8 @@
 """Use cases of datasets: register a Parquet path (aggregated where it lies, only the aggregate stored).
 
 The engine work (path checks, DuckDB aggregation) is :mod:`board.engines.lake`; here the role is
-checked, the aggregate stored and the action audited, in that order, so a refused or failed
-registration stores nothing.
+checked, then the aggregate is stored with its audit entry in one transaction, so a refused or
+failed registration stores nothing (and a stored one is always audited).
 """
 
 from __future__ import annotations
@@ -53,8 +53,8 @@ def register(store: Store, user, *, name: str, path: str, query: dict, roots: li
               "score_kinds": dict(agg.score_kinds), "resolution": dict(agg.resolution), "files": len(src.files),
               "source": src.path, "segments": list(agg.segments), "engine": "duckdb",
               "fingerprint": lake.fingerprint(src.files)}
-    rec = store.save_aggregate_dataset(name=name.strip(), source_path=src.path, query=dict(query), options=options,
-                                       raw=raw, report=report, n_rows=n_rows, uploader=user.username)
-    store.append_audit(user.username, AUDIT_ACTION, rec.name, {"dataset_id": rec.id, "sha256": rec.sha256,
-                                                               "path": src.path, "files": len(src.files)})
-    return rec
+    return store.save_aggregate_dataset(
+        name=name.strip(), source_path=src.path, query=dict(query), options=options, raw=raw, report=report,
+        n_rows=n_rows, uploader=user.username,
+        audit=lambda rec: (user.username, AUDIT_ACTION, rec.name, {"dataset_id": rec.id, "sha256": rec.sha256,
+                                                                   "path": src.path, "files": len(src.files)}))

@@ -2,7 +2,7 @@
 
 The settings decide the drift lights and so the board's advice for every user of the dataset:
 a change needs an editor role (:data:`board.access.governance.PERMISSIONS` ``edit_settings``)
-and leaves an audit entry with the settings saved.
+and leaves an audit entry with the settings saved, written in the same transaction.
 """
 
 from __future__ import annotations
@@ -36,9 +36,9 @@ def save_config(store: Store, actor: User | None, dataset_id: int, config: Drift
     """Save ``config`` with the dataset; :class:`~board.access.governance.Forbidden` (nothing
     written) unless the actor may edit settings."""
     governance.require(actor, "edit_settings")
-    store.save_dataset_settings(dataset_id, SETTINGS_KEY, config.to_dict())
-    store.append_audit(actor.username, "save_drift_settings", str(dataset_id),
-                       {"dataset_id": dataset_id, "settings": config.to_dict()})
+    store.save_dataset_settings(dataset_id, SETTINGS_KEY, config.to_dict(),
+                                audit=(actor.username, "save_drift_settings", str(dataset_id),
+                                       {"dataset_id": dataset_id, "settings": config.to_dict()}))
 
 
 def reset_config(store: Store, actor: User | None, dataset_id: int) -> None:

@@ -6,6 +6,7 @@ frozen results it returns, ``models`` the ORM schema, ``errors`` what it raises.
 """
 
 from board.store._common import default_data_dir, default_url
+from board.store.audit import Audit, AuditEntry
 from board.store.database import Store
 from board.store.errors import (
     ConflictError,
@@ -28,6 +29,7 @@ from board.store.records import (
     DatasetSettingsRecord,
     EvaluationRecord,
     ImpactReportRecord,
+    LoginAttemptRecord,
     LoginThrottleRecord,
     SignoffRecord,
     UserRecord,
@@ -36,6 +38,8 @@ from board.store.records import (
 
 __all__ = [
     "APPROVED",
+    "Audit",
+    "AuditEntry",
     "AuditRecord",
     "ConflictError",
     "CorruptFileError",
@@ -45,6 +49,7 @@ __all__ = [
     "DatasetSettingsRecord",
     "EvaluationRecord",
     "ImpactReportRecord",
+    "LoginAttemptRecord",
     "LoginThrottleRecord",
     "MissingFileError",
     "NotFoundError",

@@ -62,7 +62,9 @@ class Store(_DatasetsPart, _ValueTablesPart, _EvaluationsPart, _AccountsPart, _A
 
     Notes
     -----
-    Opening runs every pending migration (one transaction; see ``board.store.migrations``).
+    Opening runs every pending migration (one transaction; see ``board.store.migrations``) and
+    removes the temporary upload files a crash left behind (untouched for an hour; see
+    :meth:`remove_stale_temp_files`).
     SQLite connections get ``foreign_keys=ON``, WAL journaling and a 30 s busy timeout;
     writes start with ``BEGIN IMMEDIATE`` so concurrent writers queue rather than fail.
     Use as a context manager, or call :meth:`close`, to release the connections.
@@ -91,6 +93,8 @@ class Store(_DatasetsPart, _ValueTablesPart, _EvaluationsPart, _AccountsPart, _A
             self.engine.execution_options(**{migrations.SQLITE_BEGIN_OPTION: "IMMEDIATE"}),
             expire_on_commit=False,
         )
+        #: temporary upload files a crash left behind, removed (or put back) on opening
+        self.removed_temp_files: list[Path] = self.remove_stale_temp_files()
 
     @classmethod
     def open(cls, url: str | None = None, data_dir: str | os.PathLike[str] | None = None) -> Store:

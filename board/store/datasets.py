@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
+import time
 import uuid
 from pathlib import Path
 
@@ -12,10 +14,17 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from board.store._common import _check_json, _check_text, _dataset_problems, _dataset_record, _dumps, _now, _write_atomically
+from board.store.audit import Audit, _add_audit
 from board.store.errors import CorruptFileError, DatasetInUseError, MissingFileError, NotFoundError
 from board.store.models import _Dataset, _DatasetSetting, _Evaluation
 from board.store.records import DatasetRecord, DatasetSettingsRecord
 from evalcore._errors import ProblemList
+
+#: Seconds after its last write a temporary upload file counts as left by a crash (see
+#: :meth:`_DatasetsPart.remove_stale_temp_files`); a live writer keeps touching its file.
+STALE_TEMP_SECONDS = 3600
+# the names _write_atomically and delete_dataset give their temporary files: .<sha256>.<uuid4 hex>.tmp|.deleting
+_TEMP_NAME = re.compile(r"^\.(?P<sha>[0-9a-f]{64})\.[0-9a-f]{32}\.(?P<kind>tmp|deleting)$")
 
 
 class _DatasetsPart:
@@ -33,6 +42,7 @@ class _DatasetsPart:
         report: dict,
         n_rows: int,
         uploader: str = "",
+        audit: Audit = None,
     ) -> DatasetRecord:
         """Store an uploaded file with its mapping and validation report.
 
@@ -50,6 +60,9 @@ class _DatasetsPart:
             Number of data rows (>= 0).
         uploader : str, default=""
             Who uploads.
+        audit : entry or callable, optional
+            Audit-log entry, or a callable of the new record returning one, written in the same
+            transaction (see :mod:`board.store.audit`).
 
         Returns
         -------
@@ -74,7 +87,7 @@ class _DatasetsPart:
         _check_json(problems, "mapping", mapping, want_dict=True)
         problems.raise_if_any()
         return self._put_dataset(name=name, filename=filename, raw=raw, mapping=mapping, report=report, n_rows=n_rows,
-                                 uploader=uploader, kind="upload", source_path=None, options=None)
+                                 uploader=uploader, kind="upload", source_path=None, options=None, audit=audit)
 
     def save_aggregate_dataset(
         self,
@@ -87,6 +100,7 @@ class _DatasetsPart:
         report: dict,
         n_rows: int,
         uploader: str = "",
+        audit: Audit = None,
     ) -> DatasetRecord:
         """Store a dataset registered by path: only its serialized aggregate, never the rows.
 
@@ -110,6 +124,8 @@ class _DatasetsPart:
         n_rows : int
             Rows the aggregate stands for (>= 0).
         uploader : str, default=""
+        audit : entry or callable, optional
+            As for :meth:`save_dataset`: written in the same transaction.
 
         Returns
         -------
@@ -127,10 +143,11 @@ class _DatasetsPart:
         _check_json(problems, "options", options, want_dict=True)
         problems.raise_if_any()
         return self._put_dataset(name=name, filename=source_path, raw=raw, mapping=query, report=report, n_rows=n_rows,
-                                 uploader=uploader, kind="aggregate", source_path=source_path, options=options)
+                                 uploader=uploader, kind="aggregate", source_path=source_path, options=options,
+                                 audit=audit)
 
     def _put_dataset(self, *, name, filename, raw, mapping, report, n_rows, uploader, kind, source_path,
-                     options) -> DatasetRecord:
+                     options, audit: Audit = None) -> DatasetRecord:
         raw = bytes(raw)
         sha = hashlib.sha256(raw).hexdigest()
         path = self.upload_path(sha)
@@ -168,6 +185,7 @@ class _DatasetsPart:
                     _write_atomically(path, raw)
                     created_file = True
                 record = _dataset_record(row)
+                _add_audit(session, audit, record)
                 session.commit()
         except BaseException:
             if created_file:
@@ -297,6 +315,39 @@ class _DatasetsPart:
         if aside is not None:
             aside.unlink(missing_ok=True)
 
+    def remove_stale_temp_files(self, *, older_than: float = STALE_TEMP_SECONDS) -> list[Path]:
+        """Clean up after a crash: the store's own temporary files in the upload directory that
+        nobody has written for ``older_than`` seconds (run when the store opens).
+
+        A partial upload (``.<sha256>.<id>.tmp``) is removed. A file set aside by an interrupted
+        delete (``.<sha256>.<id>.deleting``) is put back when its dataset row still exists and its
+        file is missing (the delete did not commit), else removed. Younger files may belong to a
+        writer in another process and are left alone, as is any name the store does not write.
+
+        Returns
+        -------
+        list of Path
+            The files removed or put back.
+        """
+        cutoff = time.time() - older_than
+        done = []
+        for path in self.uploads_dir.glob("*/.*"):
+            match = _TEMP_NAME.match(path.name)
+            if match is None or path.parent.name != match["sha"][:2]:
+                continue
+            try:
+                if path.stat().st_mtime >= cutoff:
+                    continue
+                target = self.upload_path(match["sha"])
+                if match["kind"] == "deleting" and not target.exists() and self.find_dataset_by_sha(match["sha"]):
+                    os.replace(path, target)
+                else:
+                    path.unlink()
+            except FileNotFoundError:  # another process cleaned it up first
+                continue
+            done.append(path)
+        return done
+
 
     # ----------------------------------------------------------------- dataset settings
 
@@ -317,7 +368,8 @@ class _DatasetsPart:
             return DatasetSettingsRecord(dataset_id=row.dataset_id, key=row.key, value=json.loads(row.value),
                                          updated_at=row.updated_at)
 
-    def save_dataset_settings(self, dataset_id: int, key: str, value: dict) -> DatasetSettingsRecord:
+    def save_dataset_settings(self, dataset_id: int, key: str, value: dict, *,
+                              audit: Audit = None) -> DatasetSettingsRecord:
         """Save (insert or replace) the settings of a dataset under ``key``.
 
         Parameters
@@ -327,6 +379,8 @@ class _DatasetsPart:
             What the settings are for, e.g. ``"drift"`` (non-blank).
         value : dict
             JSON values only (NaN must be None); replaces what was saved under ``key``.
+        audit : entry or callable, optional
+            Audit-log entry, or a callable of the saved record, written in the same transaction.
 
         Returns
         -------
@@ -345,27 +399,29 @@ class _DatasetsPart:
         problems.raise_if_any()
         text = _dumps(value)
         for attempt in (1, 2):
-            try:
-                with self._write() as session:
-                    self._get_dataset_row(session, dataset_id)
-                    now = _now()
-                    row = session.scalars(
-                        sa.select(_DatasetSetting).where(_DatasetSetting.dataset_id == dataset_id,
-                                                         _DatasetSetting.key == key)
-                    ).one_or_none()
-                    if row is None:
-                        row = _DatasetSetting(dataset_id=dataset_id, key=key, value=text, updated_at=now)
-                        session.add(row)
-                    else:
-                        row.value = text
-                        row.updated_at = now
+            with self._write() as session:
+                self._get_dataset_row(session, dataset_id)
+                now = _now()
+                row = session.scalars(
+                    sa.select(_DatasetSetting).where(_DatasetSetting.dataset_id == dataset_id,
+                                                     _DatasetSetting.key == key)
+                ).one_or_none()
+                if row is None:
+                    row = _DatasetSetting(dataset_id=dataset_id, key=key, value=text, updated_at=now)
+                    session.add(row)
+                else:
+                    row.value = text
+                    row.updated_at = now
+                try:
                     session.flush()
-                    record = DatasetSettingsRecord(dataset_id=dataset_id, key=key, value=json.loads(text), updated_at=now)
-                    session.commit()
-                return record
-            except sa.exc.IntegrityError:
-                # A concurrent first save of the same key (possible where BEGIN IMMEDIATE does
-                # not serialise writers): the row exists now, so the second attempt updates it.
-                if attempt == 2:
-                    raise
+                except sa.exc.IntegrityError:
+                    # A concurrent first save of the same key (possible where BEGIN IMMEDIATE does
+                    # not serialise writers): the row exists now, so the second attempt updates it.
+                    if attempt == 2:
+                        raise
+                    continue
+                record = DatasetSettingsRecord(dataset_id=dataset_id, key=key, value=json.loads(text), updated_at=now)
+                _add_audit(session, audit, record)
+                session.commit()
+            return record
         raise AssertionError("unreachable")  # pragma: no cover

@@ -7,6 +7,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from board.store._common import _check_json, _dumps, _evaluation_record, _now
+from board.store.audit import Audit, _add_audit
 from board.store.errors import NotFoundError
 from board.store.models import _Evaluation, _ValueTableVersion
 from board.store.records import EvaluationRecord
@@ -26,8 +27,11 @@ class _EvaluationsPart:
         config: Any,
         result: Any,
         value_table_version_id: int | None = None,
+        audit: Audit = None,
     ) -> int:
         """Store an evaluation (JSON values) of a dataset; returns its id.
+
+        ``audit``: an entry, or a callable of the new id, written in the same transaction.
 
         Raises
         ------
@@ -56,6 +60,7 @@ class _EvaluationsPart:
             session.add(row)
             session.flush()
             new_id = row.id
+            _add_audit(session, audit, new_id)
             session.commit()
         return new_id
 

@@ -240,6 +240,32 @@ class LoginThrottleRecord:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True, eq=False)
+class LoginAttemptRecord:
+    """The answer of :meth:`board.store.Store.reserve_login_attempt`.
+
+    Attributes
+    ----------
+    allowed : bool
+        True: the attempt was counted as a failure (until a success undoes it) and the password
+        may be checked. False: a lock-out is running; nothing was counted.
+    locked_by : {"username", "client"} or None
+        What is locked out when not allowed.
+    retry_after : datetime or None
+        When not allowed: the end of the lock-out.
+    failures : int
+        The username's failure count, this attempt included when allowed.
+    locked_until : datetime or None
+        When allowed: the lock-out this attempt starts if it fails (None: none).
+    """
+
+    allowed: bool
+    locked_by: str | None = None
+    retry_after: datetime | None = None
+    failures: int = 0
+    locked_until: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True, eq=False)
 class SignoffRecord:
     """One role's signature on a pending value-table version."""
 

@@ -9,6 +9,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from board.store._common import _check_count, _check_json, _check_text, _dumps, _impact_record, _now, _version_record
+from board.store.audit import Audit, _add_audit
 from board.store.errors import ConflictError, NotFoundError, StateError
 from board.store.models import _ImpactReport, _Signoff, _ValueTable, _ValueTableVersion
 from board.store.records import APPROVED, DRAFT, PENDING, REJECTED, ImpactReportRecord, SignoffRecord, ValueTableVersionRecord
@@ -30,6 +31,7 @@ class _ValueTablesPart:
         expected_row_version: int | None = None,
         label: str | None = None,
         effective_date: date | None = None,
+        audit: Audit = None,
     ) -> ValueTableVersionRecord:
         """Create or update the single open draft of the value table ``name``.
 
@@ -53,6 +55,9 @@ class _ValueTablesPart:
             Version label. None keeps the stored label (``"draft"`` for a new draft).
         effective_date : datetime.date or None, default=None
             None keeps the stored date (none for a new draft).
+        audit : entry or callable, optional
+            Audit-log entry ``(username, action, target, detail)``, or a callable of the saved
+            record returning one, written in the same transaction (see :mod:`board.store.audit`).
 
         Returns
         -------
@@ -143,6 +148,7 @@ class _ValueTablesPart:
                     )
                 session.refresh(draft)
             record = _version_record(draft, table.name)
+            _add_audit(session, audit, record)
             session.commit()
         return record
 
@@ -223,8 +229,10 @@ class _ValueTablesPart:
         return row, session.get_one(_ValueTable, row.table_id)
 
     def submit_value_table_draft(self, name: str, *, label: str, effective_date: date, reason: str, author: str,
-                                 expected_row_version: int) -> ValueTableVersionRecord:
+                                 expected_row_version: int, audit: Audit = None) -> ValueTableVersionRecord:
         """Propose the open draft of ``name`` for sign-off: it becomes ``pending`` under ``label``.
+
+        ``audit``: an entry, or a callable of the proposed record, written in the same transaction.
 
         Raises
         ------
@@ -271,14 +279,18 @@ class _ValueTablesPart:
             session.execute(sa.delete(_Signoff).where(_Signoff.version_id == draft.id))  # a fresh round
             session.refresh(draft)
             record = _version_record(draft, table.name)
+            _add_audit(session, audit, record)
             session.commit()
         return record
 
     def add_signoff(self, version_id: int, *, role: str, username: str, comment: str = "",
-                    required_roles: tuple[str, ...]) -> tuple[ValueTableVersionRecord, list[SignoffRecord]]:
+                    required_roles: tuple[str, ...],
+                    audit: Audit = None) -> tuple[ValueTableVersionRecord, list[SignoffRecord]]:
         """Sign a pending version for ``role``; the signature completing ``required_roles`` approves it.
 
-        One transaction: the signature and the approval land together or not at all.
+        One transaction: the signature, the approval and the audit entries (``audit``: entries, or a
+        callable of the version after signing -- approved or not -- returning them) land together
+        or not at all.
 
         Raises
         ------
@@ -309,11 +321,13 @@ class _ValueTablesPart:
                 session.refresh(row)
             record = _version_record(row, table.name)
             signoffs = self._signoffs(session, version_id)
+            _add_audit(session, audit, record)
             session.commit()
         return record, signoffs
 
-    def reject_version(self, version_id: int, *, comment: str) -> ValueTableVersionRecord:
-        """Reject a pending version with a (non-blank) comment; ``StateError`` unless pending."""
+    def reject_version(self, version_id: int, *, comment: str, audit: Audit = None) -> ValueTableVersionRecord:
+        """Reject a pending version with a (non-blank) comment; ``StateError`` unless pending.
+        ``audit``: an entry, or a callable of the rejected record, written in the same transaction."""
         problems = ProblemList()
         _check_text(problems, "comment", comment, required=True)
         problems.raise_if_any()
@@ -327,11 +341,14 @@ class _ValueTablesPart:
             row.updated_at, row.row_version = now, row.row_version + 1
             session.flush()
             record = _version_record(row, table.name)
+            _add_audit(session, audit, record)
             session.commit()
         return record
 
-    def reopen_version(self, version_id: int, *, author: str) -> ValueTableVersionRecord:
+    def reopen_version(self, version_id: int, *, author: str, audit: Audit = None) -> ValueTableVersionRecord:
         """Turn a rejected version back into the open draft (to fix and re-submit it).
+
+        ``audit``: an entry, or a callable of the reopened record, written in the same transaction.
 
         Raises
         ------
@@ -350,6 +367,7 @@ class _ValueTablesPart:
             session.execute(sa.delete(_Signoff).where(_Signoff.version_id == version_id))
             session.flush()
             record = _version_record(row, table.name)
+            _add_audit(session, audit, record)
             session.commit()
         return record
 
@@ -365,8 +383,9 @@ class _ValueTablesPart:
             return self._signoffs(session, version_id)
 
     def save_impact_report(self, *, table_id: int, from_version_id: int | None, to_version_id: int,
-                           report: dict) -> ImpactReportRecord:
-        """Store an impact report (JSON dict)."""
+                           report: dict, audit: Audit = None) -> ImpactReportRecord:
+        """Store an impact report (JSON dict); ``audit`` (an entry, or a callable of the record) in
+        the same transaction. Reports are append-only (the database refuses changes)."""
         problems = ProblemList()
         _check_json(problems, "report", report, want_dict=True)
         problems.raise_if_any()
@@ -376,6 +395,7 @@ class _ValueTablesPart:
             session.add(row)
             session.flush()
             record = _impact_record(row)
+            _add_audit(session, audit, record)
             session.commit()
         return record
 

@@ -356,8 +356,10 @@ def test_admin_manages_users_and_everything_is_audited(store):
     assert auth.authenticate(store, "bea", "a brand new password").role == "business"
     with pytest.raises(gov.Forbidden):
         gov.disable_user(store, root, "root")
-    log = gov.audit_log(store, root)
-    assert [a.action for a in log][::-1] == ["create_first_admin", "add_user", "disable_user", "enable_user",
-                                             "reset_password"]
-    assert all(a.username == "root" and a.at is not None for a in log)
-    assert "business pass" not in str([a.to_dict() for a in log])
+    log = gov.audit_log(store, root)[::-1]
+    assert [(a.username, a.action) for a in log] == [
+        ("root", "create_first_admin"), ("root", "add_user"), ("root", "disable_user"),
+        ("bea", "login_failed"),  # the disabled account's attempt (issue 17, F16)
+        ("root", "enable_user"), ("root", "reset_password"), ("bea", "login")]
+    assert log[3].detail["reason"] == "disabled" and all(a.at is not None for a in log)
+    assert "business pass" not in str([a.to_dict() for a in log]) and "brand new" not in str([a.to_dict() for a in log])
