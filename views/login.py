@@ -52,10 +52,10 @@ else:
         go = st.form_submit_button("Log in", type="primary")
     if go:
         try:
-            user = auth.authenticate(s, username, password)
+            # per-client throttle key: the remote address (None on localhost)
+            user = auth.authenticate(s, username, password, client=st.context.ip_address or "localhost")
         except (auth.LoginThrottled, auth.LoginFailed) as err:
             st.error(str(err))
-        else:
-            s.append_audit(user.username, "login", user.username)
+        else:  # authenticate audited the login
             _enter(user)
     st.caption(f"Sessions end after {auth.idle_minutes():g} minutes without activity. Ask an admin for an account.")

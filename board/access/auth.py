@@ -6,7 +6,17 @@ username in the database (so a restart does not reset them): after
 ``EVALBOARD_LOGIN_FREE_ATTEMPTS`` (default 3) failures every further attempt is refused
 until a lock-out that doubles with each failure (``base * 2**(failures - free)`` seconds,
 base ``EVALBOARD_LOGIN_LOCK_SECONDS`` = 2, capped at 15 minutes) has passed. While locked the
-password is not even checked. Time comes from an injectable ``clock`` for tests.
+password is not even checked. The same count runs per client (``client=``, e.g. the remote
+address) across usernames, with ``EVALBOARD_LOGIN_CLIENT_FREE_ATTEMPTS`` (default 20) free
+failures; a success does not reset it. Time comes from an injectable ``clock`` for tests.
+
+Each attempt is counted as a failure *before* its password is checked, in one transaction
+that holds the throttle rows locked (``Store.reserve_login_attempt``), and a success takes it
+back -- so parallel attempts cannot all pass the check. Unknown and disabled accounts cost the
+same bcrypt check as a wrong password (against a dummy hash of the configured cost), so the
+answer time does not tell whether a username exists. Failed logins are audited (the name
+tried, the reason, the client; never the password); a login is audited in the transaction
+that clears its failures. Throttle rows older than the longest lock-out are pruned.
 
 Examples
 --------
@@ -19,6 +29,8 @@ False
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -37,6 +49,7 @@ __all__ = [
     "authenticate",
     "bcrypt_rounds",
     "check_password_rules",
+    "client_lock_seconds",
     "hash_password",
     "idle_expired",
     "idle_minutes",
@@ -54,6 +67,8 @@ ROLE_LABELS = {"viewer": "Viewer", "analyst": "Analyst", "business": "Business",
 MIN_PASSWORD_CHARS = 10
 MAX_PASSWORD_BYTES = 72  # bcrypt uses only the first 72 bytes; refuse longer ones rather than truncate silently
 MAX_LOCK_SECONDS = 15 * 60
+_MAX_NAME_CHARS = 100  # users.username / login_throttle.username are VARCHAR(100): no longer name can exist
+_MAX_CLIENT_CHARS = 200  # login_client_throttle.client; a longer key is replaced by its SHA-256
 
 
 def _env_int(name: str, default: int) -> int:
@@ -134,30 +149,54 @@ def verify_password(password: str, password_hash: str) -> bool:
         return False
 
 
-# a hash to check against when the user does not exist, so both cases take the same time
-_DUMMY_HASH = bcrypt.hashpw(b"not a password of anyone", bcrypt.gensalt(rounds=4)).decode("ascii")
+@functools.lru_cache(maxsize=4)
+def _dummy_hash(rounds: int) -> str:
+    """A hash to check against when the user does not exist: computed once per cost, at the cost
+    real hashes get, so an unknown name costs the same bcrypt work as a wrong password."""
+    return bcrypt.hashpw(b"not a password of anyone", bcrypt.gensalt(rounds=rounds)).decode("ascii")
+
+
+def _lock(failures: int, free: int) -> float:
+    base = max(1, _env_int("EVALBOARD_LOGIN_LOCK_SECONDS", 2))
+    if failures < free:
+        return 0.0
+    return float(min(MAX_LOCK_SECONDS, base * 2 ** min(failures - free, 30)))
 
 
 def lock_seconds(failures: int) -> float:
     """Seconds a username stays locked after ``failures`` consecutive failed logins (0: not locked)."""
-    free = max(1, _env_int("EVALBOARD_LOGIN_FREE_ATTEMPTS", 3))
-    base = max(1, _env_int("EVALBOARD_LOGIN_LOCK_SECONDS", 2))
-    if failures < free:
-        return 0.0
-    return float(min(MAX_LOCK_SECONDS, base * 2 ** (failures - free)))
+    return _lock(failures, max(1, _env_int("EVALBOARD_LOGIN_FREE_ATTEMPTS", 3)))
+
+
+def client_lock_seconds(failures: int) -> float:
+    """Seconds a client stays locked after ``failures`` failed logins across usernames (0: not locked)."""
+    return _lock(failures, max(1, _env_int("EVALBOARD_LOGIN_CLIENT_FREE_ATTEMPTS", 20)))
+
+
+def _client_key(client: object) -> str | None:
+    key = str(client).strip() if client is not None else ""
+    if not key:
+        return None
+    if len(key) > _MAX_CLIENT_CHARS:
+        return "sha256:" + hashlib.sha256(key.encode("utf-8", "replace")).hexdigest()
+    return key
 
 
 def _utcnow() -> datetime:
     return datetime.now(timezone.utc)
 
 
-def authenticate(store, username: str, password: str, *, clock: Callable[[], datetime] = _utcnow) -> User:
-    """Check a login against the store; count failures and throttle.
+def authenticate(store, username: str, password: str, *, client: str | None = None,
+                 clock: Callable[[], datetime] = _utcnow) -> User:
+    """Check a login against the store; count failures and throttle, per username and per client.
 
     Parameters
     ----------
     store : board.store.Store
     username, password : str
+    client : str, optional
+        Who is asking, e.g. the remote address (views/login.py passes ``st.context.ip_address``);
+        failures are also counted per client across usernames. None: no per-client count.
     clock : callable, optional
         Returns the current aware datetime (injectable for tests).
 
@@ -168,27 +207,32 @@ def authenticate(store, username: str, password: str, *, clock: Callable[[], dat
     Raises
     ------
     LoginThrottled
-        The username is locked out (the password was not checked); see ``retry_after``.
+        The username or the client is locked out (the password was not checked); see ``retry_after``.
     LoginFailed
-        Wrong username or password, or a disabled account.
+        Wrong username or password, or a disabled account (audited as ``login_failed``).
     """
     username = (username or "").strip()
+    key = username[:_MAX_NAME_CHARS]
+    client = _client_key(client)
     now = clock()
-    throttle = store.get_login_throttle(username)
-    if throttle is not None and throttle.locked_until is not None and now < throttle.locked_until:
-        wait = (throttle.locked_until - now).total_seconds()
-        raise LoginThrottled(f"Too many failed logins for this account; try again in {wait:.0f} s.",
-                             retry_after=throttle.locked_until)
-    user = store.get_user(username) if username else None
-    ok = verify_password(password or "", user.password_hash if user is not None else _DUMMY_HASH)
+    attempt = store.reserve_login_attempt(key, client=client, now=now, lock_seconds=lock_seconds,
+                                          client_lock_seconds=client_lock_seconds,
+                                          forget_before=now - timedelta(seconds=MAX_LOCK_SECONDS))
+    if not attempt.allowed:
+        wait = (attempt.retry_after - now).total_seconds()
+        what = "this account" if attempt.locked_by == "username" else "this address"
+        raise LoginThrottled(f"Too many failed logins for {what}; try again in {wait:.0f} s.",
+                             retry_after=attempt.retry_after)
+    user = store.get_user(username) if username and len(username) <= _MAX_NAME_CHARS else None
+    ok = verify_password(password or "", user.password_hash if user is not None else _dummy_hash(bcrypt_rounds()))
     if user is None or not ok or not user.active:
-        failures = (throttle.failures if throttle is not None else 0) + 1
-        wait = lock_seconds(failures)
-        store.set_login_throttle(username, failures=failures, last_failure_at=now,
-                                 locked_until=now + timedelta(seconds=wait) if wait else None)
+        reason = "unknown_user" if user is None else "wrong_password" if not ok else "disabled"
+        detail = {"reason": reason, "client": client, "failures": attempt.failures,
+                  "locked_until": None if attempt.locked_until is None else attempt.locked_until.isoformat()}
+        store.append_audit(key, "login_failed", key, detail)
         raise LoginFailed("Wrong username or password (or the account is disabled).")
-    if throttle is not None:
-        store.clear_login_throttle(username)
+    store.record_login_success(user.username, client=client, client_lock_seconds=client_lock_seconds,
+                               audit=(user.username, "login", user.username, {"client": client}))
     return User(username=user.username, role=user.role)
 
 
