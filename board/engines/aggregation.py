@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import glob as _glob
+import os
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -31,7 +32,8 @@ from evalcore.calibration import LOG_LOSS_EPS
 from evalcore.data import MISSING_LEVEL, binary_label
 from evalcore.drift import DriftConfig, exact_ks_applies
 
-__all__ = ["ENGINES", "Query", "aggregate_source", "duckdb_runner", "spark_runner"]
+__all__ = ["ENGINES", "SOURCE_VIEW", "Query", "aggregate_source", "duckdb_connect", "duckdb_runner", "parquet_files",
+           "spark_runner"]
 
 ENGINES = ("duckdb", "spark")
 
@@ -288,12 +290,32 @@ def _is_path(source: str) -> bool:
     return any(ch in source for ch in "/\\*?[") or source.endswith(".parquet")
 
 
-def duckdb_runner(source: str, *, memory_limit: str | None = None, threads: int | None = None, con=None):
-    """Relation text, quoting and a runner for DuckDB over Parquet (file, glob or folder)."""
+SOURCE_VIEW = "evalboard_source"
+
+
+def parquet_files(source: str) -> list[str]:
+    """The Parquet files a path names (a file, a glob, or a folder: every ``*.parquet`` below
+    it; hidden names included), resolved with ``realpath``. No root check: the CLI's operator
+    may read any file; the app's paths are checked by :func:`board.engines.lake.resolve_source`."""
+    path = source.rstrip("/") + "/**/*.parquet" if _is_dir(source) else source
+    found = _glob.glob(path, recursive=True, include_hidden=True) if _glob.has_magic(path) else [path]
+    return sorted({os.path.realpath(f) for f in found if os.path.isfile(f)})
+
+
+def duckdb_connect(files, *, memory_limit: str | None = None, threads: int | None = None):
+    """A DuckDB connection that can read exactly ``files`` and nothing else.
+
+    The files are the view ``evalboard_source`` (``read_parquet`` of the explicit list, never a
+    glob DuckDB would expand itself); then they are the only ``allowed_paths``, external access
+    is off and the configuration is locked. No query on the connection can read another file
+    (``read_csv('/etc/hostname')``, a second Parquet file), list a folder, write (``COPY``),
+    attach a database or install an extension, and no ``SET`` can undo that.
+    """
     import duckdb
 
-    if con is None:
-        con = duckdb.connect()
+    files = [str(f) for f in files]
+    con = duckdb.connect()
+    try:
         if memory_limit:
             try:
                 con.execute(f"SET memory_limit = {_lit(memory_limit)}")
@@ -302,11 +324,47 @@ def duckdb_runner(source: str, *, memory_limit: str | None = None, threads: int 
         if threads:
             con.execute(f"SET threads = {int(threads)}")
         con.execute("SET TimeZone = 'UTC'")  # days are UTC calendar days, as the row path's
-    if _is_path(source):
-        path = source.rstrip("/") + "/**/*.parquet" if _is_dir(source) else source
-        if not _glob.glob(path, recursive=True):
+        con.execute("SET autoinstall_known_extensions = false")
+        con.execute("SET autoload_known_extensions = false")
+        if files:
+            con.execute(f"CREATE TEMP VIEW {SOURCE_VIEW} AS SELECT * FROM read_parquet([{', '.join(map(_lit, files))}])")
+        con.execute(f"SET allowed_paths = [{', '.join(map(_lit, files))}]")
+        con.execute("SET enable_external_access = false")
+        con.execute("SET lock_configuration = true")
+    except BaseException:
+        con.close()
+        raise
+    return con
+
+
+def duckdb_runner(source: str, *, files=None, memory_limit: str | None = None, threads: int | None = None, con=None):
+    """Relation text, quoting and a runner for DuckDB over Parquet (file, glob or folder).
+
+    Parameters
+    ----------
+    source : str
+        A path (file, glob, folder) or, with ``con``, a relation of that connection.
+    files : sequence of str, default=None
+        The checked, resolved files to read (:func:`board.engines.lake.resolve_source`).
+        None: a path ``source`` is expanded here (:func:`parquet_files`).
+    con : duckdb connection, default=None
+        Used as given (the caller's tables; not locked). None: a connection that reads only
+        the files (:func:`duckdb_connect`).
+    """
+    import duckdb
+
+    if con is None:
+        if files is None and _is_path(source):
+            files = parquet_files(source)
+            if not files:
+                raise InputError(f"--predictions {source}: no Parquet file matches.")
+        con = duckdb_connect(files or [], memory_limit=memory_limit, threads=threads)
+        src = SOURCE_VIEW if files else source
+    elif files is not None or _is_path(source):
+        files = list(files) if files is not None else parquet_files(source)
+        if not files:
             raise InputError(f"--predictions {source}: no Parquet file matches.")
-        src = f"read_parquet({_lit(path)})"
+        src = f"read_parquet([{', '.join(map(_lit, files))}])"
     else:
         src = source
 
@@ -423,7 +481,7 @@ def _kind(stats, j: int, given: str) -> str:
 def aggregate_source(source: str, query: Query, *, engine: str = "duckdb", resolution="auto", thresholds=None,
                      scheme: str = "rows", strata_column: str | None = None, spark=None,
                      max_exact_scores: int = MAX_EXACT_SCORES, runner=None, drift=None,
-                     update: Aggregate | None = None, memory_limit: str | None = None) -> Aggregate:
+                     update: Aggregate | None = None, memory_limit: str | None = None, files=None) -> Aggregate:
     """Aggregate a Parquet source (or a Spark table) with DuckDB or Spark into an Aggregate.
 
     Parameters
@@ -450,6 +508,9 @@ def aggregate_source(source: str, query: Query, *, engine: str = "duckdb", resol
         moved threshold, just the paired table — seconds instead of a full pass).
     memory_limit : str, default=None
         DuckDB's memory limit (e.g. "4GB"); past it DuckDB spills to disk.
+    files : sequence of str, default=None
+        DuckDB: the checked, resolved files to read instead of expanding ``source``
+        (:func:`board.engines.lake.resolve_source`); the connection can read nothing else.
     """
     if engine not in ENGINES:
         raise InputError(f"engine must be one of {ENGINES}; got {engine!r}.")
@@ -460,7 +521,8 @@ def aggregate_source(source: str, query: Query, *, engine: str = "duckdb", resol
     if scheme == "stratified" and strata_column not in query.segments:
         raise InputError(f"stratified bootstrap by {strata_column!r}: pass it as a --segment column too.")
     if runner is None:
-        runner = duckdb_runner(source, memory_limit=memory_limit) if engine == "duckdb" else spark_runner(source, spark=spark)
+        runner = (duckdb_runner(source, files=files, memory_limit=memory_limit) if engine == "duckdb"
+                  else spark_runner(source, spark=spark))
     src, quote, run = runner
     drift = drift or DriftConfig()
     problems = []

@@ -17,6 +17,7 @@ other settings — :func:`reaggregate` reads the path again with the new options
 from __future__ import annotations
 
 import dataclasses
+import fnmatch
 import glob
 import os
 from pathlib import Path
@@ -24,10 +25,11 @@ from pathlib import Path
 from evalcore import InputError, Problem
 from evalcore.aggregate import Aggregate, deployed_thresholds, drift_fit_mismatch
 
-from board.engines.aggregation import Query, aggregate_source
+from board.engines.aggregation import SOURCE_VIEW, Query, aggregate_source, duckdb_connect
 from board.store import DatasetRecord, default_data_dir
 
-__all__ = ["ROOTS_ENV", "Source", "path_roots", "resolve_source", "parquet_columns", "label_values", "query_from_dict",
+__all__ = ["ROOTS_ENV", "Source", "path_roots", "resolve_source", "parquet_columns", "preview", "label_values",
+           "query_from_dict",
            "default_options", "aggregate", "reaggregate", "reaggregation_for", "describe"]
 
 ROOTS_ENV = "EVALBOARD_PATH_ROOTS"
@@ -48,30 +50,112 @@ def _under(path: str, roots: list[Path]) -> bool:
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
 class Source:
-    """A checked path: ``path`` is what DuckDB reads (realpath'd), ``files`` what it matched."""
+    """A checked path: ``files`` what it matched, ``real_files`` the same files resolved
+    (``realpath``, each under an allowed root): the only files an engine reads."""
 
     path: str
     files: tuple
     entered: str
+    real_files: tuple = ()
+    roots: tuple = ()  # the roots it was checked against (empty: path_roots())
+
+    def __post_init__(self):
+        if not self.real_files:
+            object.__setattr__(self, "real_files", tuple(os.path.realpath(f) for f in self.files))
 
     @property
     def parquet_glob(self) -> str:
-        """A read_parquet argument for the path (a folder: every Parquet file below it)."""
+        """A read_parquet argument for the path (a folder: every Parquet file below it).
+
+        Deprecated: DuckDB expands it itself, so it may read files :func:`resolve_source` did not
+        check. Read through :func:`preview`, :func:`parquet_columns` and :func:`aggregate`."""
         return self.path.rstrip(os.sep) + "/**/*.parquet" if os.path.isdir(self.path) else self.path
+
+
+class _Listing:
+    """What a folder or glob expands to: the files, and every entry on the way that resolves
+    outside the roots (a symlink, or ``..``), which is never followed."""
+
+    def __init__(self, roots: list[Path]):
+        self.roots, self.files, self.escapes, self.seen = roots, [], [], set()
+
+    def _inside(self, path: str, link: bool) -> bool:
+        if not link:
+            return True
+        real = os.path.realpath(path)
+        if _under(real, self.roots):
+            return True
+        self.escapes.append((path, real))
+        return False
+
+    def _entries(self, folder: str):
+        """(path, is_link, is_dir) of a folder's entries, hidden names included, by name."""
+        try:
+            with os.scandir(folder) as it:
+                entries = sorted(it, key=lambda e: e.name)
+            return [(e.path, e.is_symlink(), e.is_dir()) for e in entries]
+        except OSError:
+            return []
+
+    def folder(self, folder: str) -> None:
+        """Every ``*.parquet`` file below ``folder``; any link in it that leaves the roots is an
+        escape (symlinked folders inside the roots are followed, each real folder once)."""
+        real = os.path.realpath(folder)
+        if ("walk", real) in self.seen:  # a link back up
+            return
+        self.seen.add(("walk", real))
+        for path, link, is_dir in self._entries(folder):
+            if not self._inside(path, link):
+                continue
+            if is_dir:
+                self.folder(path)
+            elif path.endswith(".parquet") and os.path.isfile(path):
+                self.files.append(path)
+
+    def glob(self, folder: str, parts: tuple) -> None:
+        """Paths below ``folder`` matching the glob ``parts`` (``**``: any number of folders); a
+        matched folder is listed as a folder. Every entry a match uses must stay inside the roots."""
+        if not parts:
+            if os.path.isdir(folder):
+                self.folder(folder)
+            elif os.path.exists(folder):
+                self.files.append(folder)
+            return
+        key = (os.path.realpath(folder), parts)
+        if key in self.seen:  # a link back up under **
+            return
+        self.seen.add(key)
+        head, rest = parts[0], parts[1:]
+        if head == "**":
+            self.glob(folder, rest or ("*",))
+            for path, link, is_dir in self._entries(folder):
+                if is_dir and self._inside(path, link):
+                    self.glob(path, parts)
+        elif glob.has_magic(head):
+            for path, link, _ in self._entries(folder):
+                if fnmatch.fnmatchcase(os.path.basename(path), head) and self._inside(path, link):
+                    self.glob(path, rest)
+        else:
+            path = os.path.join(folder, head)
+            if os.path.lexists(path) and self._inside(path, os.path.islink(path) or head in (os.curdir, os.pardir)):
+                self.glob(path, rest)
 
 
 def resolve_source(path: str, roots: list[Path] | None = None) -> Source:
     """Check a user's path against the allowed roots; list every problem at once.
 
-    A relative path is taken relative to the first root. Globs are resolved at their
-    non-glob prefix; each matched file is resolved again (a symlink in the folder cannot
-    point out of the roots).
+    A relative path is taken relative to the first root. The part before the first glob
+    character is resolved (``realpath``) and must lie under a root. Then every file the path
+    names — the file, each glob match, every ``*.parquet`` below a folder (hidden names
+    included, symlinked folders followed) — is resolved again and must lie under a root, and
+    any symlink (or ``..``) met on the way that points outside is refused, named. Engines read
+    exactly :attr:`Source.real_files`, never the pattern.
 
     Raises
     ------
     evalcore.InputError
-        Blank path, outside the roots, nothing matches, or matches that are not Parquet
-        files or lie outside the roots (each listed).
+        Blank path, outside the roots, nothing matches, links out of the roots below the path
+        (each named), or matches that are not Parquet files.
     """
     roots = path_roots() if roots is None else roots
     where = " or ".join(str(r) for r in roots)
@@ -93,22 +177,28 @@ def resolve_source(path: str, roots: list[Path] | None = None) -> Source:
                                 message=f"{entered!r} resolves to {base}, outside the allowed roots ({where}).",
                                 fix=f"Put the files under {where}, or ask an administrator to add a root to {ROOTS_ENV}."))
         raise InputError(problems)  # nothing outside the roots is even listed
+    listing = _Listing(roots)
     if magic:
-        files = sorted(glob.glob(resolved, recursive=True))
+        listing.glob(base, tuple(parts[cut:]))
     elif os.path.isdir(resolved):
-        files = sorted(glob.glob(os.path.join(resolved, "**", "*.parquet"), recursive=True))
-    else:
-        files = [resolved] if os.path.exists(resolved) else []
-    if not files:
+        listing.folder(resolved)
+    elif os.path.exists(resolved):
+        listing.files.append(resolved)
+    files = sorted(set(listing.files))
+    if not files and not listing.escapes:
         what = "no Parquet file below this folder" if os.path.isdir(resolved) else "nothing matches"
         problems.append(Problem(code="path_no_match", column="path", message=f"{entered!r}: {what} ({resolved}).",
                                 fix="Check the spelling and that the files exist on the server (not on your computer)."))
-    outside = [f for f in files if not _under(os.path.realpath(f), roots)]
+    outside = list(dict.fromkeys(listing.escapes + [(f, os.path.realpath(f)) for f in files
+                                                   if not _under(os.path.realpath(f), roots)]))
     if outside:
+        shown = "; ".join(f"{f} -> {real}" for f, real in outside[:3])
+        more = f" and {len(outside) - 3} more" if len(outside) > 3 else ""
         problems.append(Problem(code="path_link_outside", column="path",
-                                message=f"{len(outside)} matched file(s) are links to outside the allowed roots, e.g. "
-                                        f"{outside[0]} -> {os.path.realpath(outside[0])}.",
-                                fix="Copy the files under a root instead of linking them.", n_rows=len(outside)))
+                                message=f"{entered!r} contains links to outside the allowed roots ({where}): "
+                                        f"{shown}{more}.",
+                                fix="Copy the files under a root instead of linking them, or remove the links.",
+                                n_rows=len(outside)))
     not_parquet = [f for f in files if os.path.isfile(f) and not f.lower().endswith((".parquet", ".pq"))]
     if not_parquet:
         problems.append(Problem(code="path_not_parquet", column="path",
@@ -116,16 +206,30 @@ def resolve_source(path: str, roots: list[Path] | None = None) -> Source:
                                 fix="Narrow the glob to *.parquet files.", n_rows=len(not_parquet)))
     if problems:
         raise InputError(problems)
-    return Source(path=resolved, files=tuple(files), entered=entered)
+    return Source(path=resolved, files=tuple(files), entered=entered,
+                  real_files=tuple(os.path.realpath(f) for f in files), roots=tuple(roots))
 
 
-def _duckdb(src: Source, sql_tail: str):
+def _checked(src: Source) -> tuple:
+    """The source's resolved files, each still under an allowed root (a Source may be rebuilt
+    from its fields, e.g. by a cached page)."""
+    roots = list(src.roots) or path_roots()
+    outside = [f for f in src.real_files if not _under(os.path.realpath(f), roots)]
+    if outside:
+        raise InputError(Problem(code="path_link_outside", column="path",
+                                 message=f"{src.entered!r}: {len(outside)} file(s) lie outside the allowed roots, e.g. "
+                                         f"{outside[0]}.", fix="Enter the path again.", n_rows=len(outside)))
+    return src.real_files
+
+
+def _duckdb(src: Source, sql_tail: str, *, frame: bool = False):
+    """Run ``sql_tail`` with ``{src}`` the source's files, on a connection that reads nothing else."""
     import duckdb
 
-    con = duckdb.connect()
+    con = duckdb_connect(_checked(src))
     try:
-        lit = "'" + src.parquet_glob.replace("'", "''") + "'"
-        return con.execute(sql_tail.replace("{src}", f"read_parquet({lit})")).fetchall()
+        cur = con.execute(sql_tail.replace("{src}", SOURCE_VIEW))
+        return cur.df() if frame else cur.fetchall()
     except duckdb.Error as err:
         raise InputError(Problem(code="path_unreadable", column="path",
                                  message=f"DuckDB cannot read {src.entered!r}: {str(err).splitlines()[0]}",
@@ -137,6 +241,11 @@ def _duckdb(src: Source, sql_tail: str):
 def parquet_columns(src: Source) -> dict:
     """Column name -> DuckDB type, from the Parquet schema (``DESCRIBE``; no rows read)."""
     return {r[0]: r[1] for r in _duckdb(src, "DESCRIBE SELECT * FROM {src}")}
+
+
+def preview(src: Source, n: int = 200):
+    """The first ``n`` rows of the source as a DataFrame (DuckDB stops reading once it has them)."""
+    return _duckdb(src, f"SELECT * FROM {{src}} LIMIT {int(n)}", frame=True)
 
 
 def label_values(src: Source, column: str, limit: int = 20) -> list[str]:
@@ -179,7 +288,8 @@ def aggregate(src: Source, query: dict, options: dict, *, update: Aggregate | No
 
         kw["drift"] = DriftConfig.from_dict(options["drift"])
     try:
-        return aggregate_source(src.path, query_from_dict(query), engine="duckdb", update=update, **kw)
+        return aggregate_source(src.path, query_from_dict(query), engine="duckdb", update=update,
+                                files=_checked(src), **kw)
     except InputError as err:  # one problem per line, so the form lists each
         raise InputError([dataclasses.replace(p, message=line) for p in err.problems
                           for line in p.message.splitlines() if line.strip()]) from None

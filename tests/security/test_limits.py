@@ -13,7 +13,6 @@ import json
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import numpy as np
@@ -46,20 +45,31 @@ def huge_parquet(tmp_path_factory) -> Path:
 
 
 def _read_in_child(path: Path) -> dict:
-    """read_table (default limits) on ``path`` in a fresh interpreter: its outcome and peak RSS
-    (``ru_maxrss``, KiB on Linux) after the imports and the bytes, and at the end."""
+    """read_table (default limits) on ``path`` in a fresh interpreter: its outcome and its peak
+    resident memory (KiB) after the imports and the bytes, and at the end.
+
+    The peak is the kernel's high-water mark of the child's own address space (``VmHWM``):
+    ``resource.getrusage(...).ru_maxrss`` is not, since Linux carries the parent's peak across
+    the fork and exec (a test run that has grown past 1 GB would fail any child)."""
     code = textwrap.dedent(f"""
-        import json, resource, sys
+        import json, resource
         from evalcore import InputError
         from evalcore.data import read_table
+
+        def peak_kib():
+            try:
+                with open("/proc/self/status") as f:
+                    return next(int(line.split()[1]) for line in f if line.startswith("VmHWM:"))
+            except OSError:
+                return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         raw = open({str(path)!r}, "rb").read()
-        before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        before = peak_kib()
         try:
             frame = read_table(raw, "huge.parquet")
             out = {{"refused": False, "rows": len(frame)}}
         except InputError as err:
             out = {{"refused": True, "codes": [p.code for p in err.problems], "message": str(err)}}
-        out.update(before_kib=before, peak_kib=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+        out.update(before_kib=before, peak_kib=peak_kib())
         print(json.dumps(out))
     """)
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=ROOT,
@@ -69,29 +79,30 @@ def _read_in_child(path: Path) -> dict:
 
 
 def test_a_100m_row_parquet_of_under_1_mb_is_refused_from_its_metadata_under_1_gb(huge_parquet):
-    t = time.perf_counter()
     got = _read_in_child(huge_parquet)
-    took = time.perf_counter() - t
     assert got["refused"], got
     assert got["codes"] == ["too_many_rows"]
     assert "huge.parquet has 100,000,000 rows; the limit is 5,000,000 rows." in got["message"]
     assert "register it as a path" in got["message"]
     assert got["peak_kib"] < 2**20, got  # the whole process stays under 1 GiB
     assert got["peak_kib"] - got["before_kib"] < 50 * 2**10, got  # reading the metadata costs < 50 MiB
-    assert took < 30, took
 
 
-def test_a_10000_column_csv_is_refused_before_it_is_parsed():
+def test_a_10000_column_csv_is_refused_before_it_is_parsed(monkeypatch):
+    import pyarrow.csv as pacsv
+
+    def parse(*a, **k):
+        raise AssertionError("the CSV was parsed")
+
+    monkeypatch.setattr(pacsv, "read_csv", parse)  # the reader's parser, and its fallback
+    monkeypatch.setattr("pandas.read_csv", parse)
     header = ",".join(f"feature_{i}" for i in range(10_000)).encode()
     row = b",".join([b"0.25"] * 10_000)
     raw = header + b"\n" + b"\n".join([row] * 200) + b"\n"  # ~10 MB
-    t = time.perf_counter()
     with pytest.raises(InputError, match=r"wide\.csv has 10,000 columns; the limit is 2,000 columns\.") as err:
         read_table(raw, "wide.csv")
-    took = time.perf_counter() - t
     assert [p.code for p in err.value.problems] == ["too_many_columns"]
     assert "Keep only the columns the board needs" in err.value.problems[0].fix
-    assert took < 2.0, took  # parsing it takes seconds; counting the header's fields does not
 
 
 def test_limits_come_from_the_environment(monkeypatch):
