@@ -1,10 +1,55 @@
 #!/usr/bin/env bash
-# Set up (venv + requirements-dev) and run the whole test suite: evalcore, board, AppTest
-# and real-browser tests (Playwright driving Debian's /usr/bin/chromium).
-# Extra arguments go to pytest, e.g. scripts/test.sh -m "not slow" -x
+# Set up (venv + requirements-dev), lint with ruff, and run the tests:
+#   scripts/test.sh          the whole suite (what CI runs, via .ci/run): evalcore, board, AppTest, the slow
+#                            statistical checks and the real-browser tests (Playwright driving /usr/bin/chromium),
+#                            the store tests also on a throwaway PostgreSQL cluster when one can be started
+#   scripts/test.sh --fast   the quick loop: evalcore + board + AppTest without `slow` and `e2e` tests;
+#                            needs neither Chromium nor PostgreSQL (uses EVALBOARD_TEST_PG_URL only if set)
+# Extra arguments go to pytest, e.g. scripts/test.sh --fast -x -k drift
 set -euo pipefail
+FAST=""
+if [ "${1:-}" = "--fast" ]; then
+  FAST=1
+  shift
+fi
 source "$(dirname "$0")/_setup.sh" requirements-dev.txt
 export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
+
+# Lint (config in pyproject.toml [tool.ruff]) before any test, in both modes.
+# TODO(issue 20): make blocking after the mass fix — set LINT_BLOCKING=1 once `ruff check .` and
+# `ruff format --check .` pass on the whole tree; until then violations are reported, not fatal.
+LINT_BLOCKING=0
+lint_failed=0
+if [ "$LINT_BLOCKING" = 1 ]; then ruff_report=(); else ruff_report=(--statistics); fi  # counts per rule while advisory
+if ! .venv/bin/ruff check --quiet "${ruff_report[@]}" .; then lint_failed=1; fi
+if ! unformatted=$(.venv/bin/ruff format --check --output-format concise . 2>&1); then
+  echo "ruff format --check: $(grep -c "File would be reformatted" <<<"$unformatted") files would be reformatted" >&2
+  lint_failed=1
+fi
+if [ "$lint_failed" = 1 ]; then
+  if [ "$LINT_BLOCKING" = 1 ]; then
+    echo "Lint failed (see .venv/bin/ruff check . and .venv/bin/ruff format --diff .)." >&2
+    exit 1
+  fi
+  echo "Note: lint violations above (advisory until the mass fix, issue 20; details: .venv/bin/ruff check .)." >&2
+fi
+
+# The layer contracts of board/ and evalcore (.importlinter): blocking, they hold today.
+if [ -f .importlinter ]; then
+  if ! contracts=$(.venv/bin/lint-imports --no-cache 2>&1); then
+    echo "$contracts" >&2
+    exit 1
+  fi
+fi
+
+if [ -n "$FAST" ]; then
+  # no browser, no PostgreSQL cluster: the `e2e` and `slow` marks stay for the full run. Two workers
+  # (pytest-xdist) by default, at most 4; EVALBOARD_TEST_WORKERS=0 runs in one process.
+  cores=$(nproc 2>/dev/null || echo 2)
+  workers=${EVALBOARD_TEST_WORKERS:-$(( cores < 2 ? 1 : (cores > 4 ? 4 : cores) ))}
+  exec .venv/bin/python -m pytest -m "not slow and not e2e" -n "$workers" "$@"
+fi
+
 if [ ! -x "${EVALBOARD_CHROMIUM:-/usr/bin/chromium}" ]; then
   if [ -n "${CI:-}" ]; then
     echo "Chromium is missing at ${EVALBOARD_CHROMIUM:-/usr/bin/chromium}; CI must install it (apt-get install -y chromium)." >&2
@@ -32,10 +77,10 @@ if [ -z "${EVALBOARD_TEST_PG_URL:-}" ]; then
        && $PG_AS "$PG_BIN/pg_ctl -D $PG_DIR/data -w -l $PG_DIR/server.log -o \"-p $PG_PORT -k $PG_DIR -c listen_addresses=''\" start" >/dev/null; then
       export EVALBOARD_TEST_PG_URL="postgresql+psycopg://postgres@/postgres?host=$PG_DIR&port=$PG_PORT"
       echo "PostgreSQL test server: $PG_DIR (port $PG_PORT)" >&2
+      rm -f "$PG_DIR.initdb.log"
     else
       echo "Note: could not start PostgreSQL (see $PG_DIR.initdb.log); store tests run on SQLite only." >&2
     fi
-    rm -f "$PG_DIR.initdb.log"
   elif [ -z "${CI:-}" ]; then
     echo "Note: no PostgreSQL (apt-get install postgresql); store tests run on SQLite only." >&2
   fi

@@ -1,6 +1,17 @@
 import os
 import tempfile
 
+from hypothesis import HealthCheck, settings
+
 # Tests never touch the repository's data/ folder: every run gets its own store.
 os.environ.setdefault("EVALBOARD_DATA_DIR", tempfile.mkdtemp(prefix="evalboard-test-"))
 os.environ.pop("EVALBOARD_DB_URL", None)
+
+# Hypothesis on a shared, loaded machine: no per-example deadline and no too-slow health check
+# (timing is not what the properties test). In CI (CI set) the examples are derandomized, so a
+# run is reproducible and never fails on an input no earlier run drew; locally they stay random
+# (with the example database) to keep finding new counterexamples. EVALBOARD_HYPOTHESIS_PROFILE
+# picks one explicitly.
+settings.register_profile("dev", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True)
+settings.register_profile("ci", parent=settings.get_profile("dev"), derandomize=True, database=None)
+settings.load_profile(os.environ.get("EVALBOARD_HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
