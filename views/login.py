@@ -52,8 +52,9 @@ else:
         go = st.form_submit_button("Log in", type="primary")
     if go:
         try:
-            # per-client throttle key: the remote address (None on localhost)
-            user = auth.authenticate(s, username, password, client=st.context.ip_address or "localhost")
+            # per-client throttle key: the remote address (None from localhost, e.g. a proxy on the same host:
+            # then only the per-username count applies, rather than one count shared by every visitor)
+            user = auth.authenticate(s, username, password, client=st.context.ip_address)
         except (auth.LoginThrottled, auth.LoginFailed) as err:
             st.error(str(err))
         else:  # authenticate audited the login
