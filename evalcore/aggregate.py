@@ -96,11 +96,14 @@ from .calibration import LOG_LOSS_EPS, Reliability, _ece_from_sums, _logistic_fi
 from .counts import ScoreCounts, _bin_scores
 from .drift import (DriftConfig, DriftReport, Light, _as_time, _bin_index as _cal_bin, _check_features, _days, _feature_kind,
                     calibration_drift_from_days, drift_from_days, exact_ks_applies, fit_reference, reference_spec)
+from .decision import action
+from .results import (BoardConfig, BoardResult, ModelResult, bootstrap_resolution, check_thresholds, compose_drift,
+                      decision_inputs, progress_ticker)
 from .value import SegmentCurves, ValueTable, _point_index, _price, auc_from_counts, price_curve
 
 __all__ = ["Aggregate", "CELL_COLUMNS", "MAX_EXACT_SCORES", "aggregate_predictions", "choose_resolution",
            "bin_representative", "evaluate_aggregate", "counts_of", "reliability_of", "calibration_intervals_of",
-           "board_drift_of", "drift_fit_of", "drift_fit_mismatch", "canonical_days"]
+           "board_drift_of", "drift_fit_of", "drift_fit_mismatch", "canonical_days", "segment_curves_of"]
 
 MAX_EXACT_SCORES = 20_000  # as evalcore.board: more distinct scores than this -> a stated resolution
 CELL_COLUMNS = ("model", "column", "level", "score", "label", "rows", "weight", "weight_sq", "score_sum",
@@ -490,7 +493,7 @@ def aggregate_predictions(predictions, *, resolution="auto", thresholds: dict | 
         try:
             tables = _drift_tables(predictions, drift or DriftConfig())
         except InputError as err:  # e.g. settings naming a feature the rows lack: the board says so
-            tables = {"drift_error": "; ".join(p.message for p in err.problems)}
+            tables = {"drift_error": "; ".join(p.message for p in err.problems), "day_cells": _day_cells(predictions)}
         agg = dataclasses.replace(agg, **tables)
     names = list(predictions.scores)
     if len(names) == 2:
@@ -540,6 +543,17 @@ def canonical_days(f: pd.DataFrame, keys: list, sums=("rows", "pos")) -> pd.Data
     for c in sums:
         f[c] = f[c].astype(np.float64 if c == "prob_sum" else np.int64)
     return f.groupby(keys, sort=True, as_index=False)[list(sums)].sum().reset_index(drop=True)
+
+
+def _day_cells(predictions) -> pd.DataFrame | None:
+    """(date, rows, pos) per day of the rows' time column (None when it does not parse): the
+    days a drift settings form offers even when the settings themselves do not fit."""
+    p = ProblemList()
+    t = _as_time(predictions.time, problems=p)
+    if p:
+        return None
+    return canonical_days(pd.DataFrame({"date": t.normalize(), "rows": 1, "pos": predictions.y_true.astype(np.int64)}),
+                          ["date"])
 
 
 def _drift_tables(predictions, config: DriftConfig) -> dict:
@@ -618,8 +632,6 @@ def board_drift_of(agg: Aggregate, config: DriftConfig | None = None):
     another reference window than the tables were fitted with, the feature light is grey and
     says to aggregate again.
     """
-    from .board import compose_drift
-
     if agg.time_column is None:
         raise InputError("drift needs a time column; map one (or --time in the CLI).")
     if agg.drift_error:
@@ -749,11 +761,12 @@ def calibration_intervals_of(part: pd.DataFrame, *, resolution, weighted: bool, 
     """:func:`evalcore.calibration.calibration_intervals` from the cells of one model.
 
     Rows are resampled with replacement as in the row path; a cell stands for ``rows``
-    identical rows when its scores are exact (``resolution`` None) and unweighted, so drawing
-    cell counts ~ Multinomial(n, rows / n) is the row bootstrap in distribution (not the same
-    random stream). Slope and intercept: the Wald interval of the logistic fit on the cells,
-    equal to the rows'. Otherwise the cells hide the rows' scores or weights: every interval
-    is (NaN, NaN) and the reason (second value) says why.
+    identical rows when its scores are exact (``resolution`` None) and unweighted — or weighted
+    with cells split by the rows' weight (``row_weight``, the rows' own aggregate) — so drawing
+    cell counts ~ Multinomial(n, rows / n), each drawn row carrying its weight, is the row
+    bootstrap in distribution (not the same random stream). Slope and intercept: the Wald
+    interval of the logistic fit on the cells, equal to the rows'. Otherwise the cells hide the
+    rows' scores or weights: every interval is (NaN, NaN) and the reason (second value) says why.
 
     Examples
     --------
@@ -768,15 +781,20 @@ def calibration_intervals_of(part: pd.DataFrame, *, resolution, weighted: bool, 
     if resolution is not None:
         return {m: nan for m in _INTERVAL_METRICS}, (f"scores were binned to {resolution:g}, so a cell's rows have "
                                                       "different probabilities: the row bootstrap cannot be replayed")
-    if weighted:
+    if weighted and ROW_WEIGHT not in part.columns:
         return {m: nan for m in _INTERVAL_METRICS}, "weighted rows: a cell's weights are summed, the row bootstrap needs each"
     s = part["score"].to_numpy(np.float64)
     y = part["label"].to_numpy(np.float64)
     mult = part["rows"].to_numpy(np.int64)
+    rw = part[ROW_WEIGHT].to_numpy(np.float64) if weighted else np.ones(len(part))
     keep = mult > 0
-    s, y, mult = s[keep], y[keep], mult[keep]
+    s, y, mult, rw = s[keep], y[keep], mult[keep], rw[keep]
     n = int(mult.sum())
-    edges = _cell_edges(s, mult, n_bins, strategy)
+    if weighted:  # the rows' weighted bin edges, as the row path (a cell is its rows repeated)
+        from .calibration import _edges
+        edges = _edges(np.repeat(s, mult), np.repeat(rw, mult), n_bins, strategy)
+    else:
+        edges = _cell_edges(s, mult, n_bins, strategy)
     k = len(edges) - 1
     onehot = np.zeros((len(s), k))
     onehot[np.arange(len(s)), np.clip(np.searchsorted(edges, s, side="right") - 1, 0, k - 1)] = 1.0
@@ -786,22 +804,25 @@ def calibration_intervals_of(part: pd.DataFrame, *, resolution, weighted: bool, 
     out = {m: [] for m in ("brier", "log_loss", "ece", "oe_ratio")}
     batch = max(1, min(n_resamples, 2_000_000 // max(len(s), 1)))
     done = 0
-    while done < n_resamples:
-        b = min(batch, n_resamples - done)
-        c = gen.multinomial(n, mult / n, size=b).astype(np.float64)
-        wy, wp = c @ y, c @ s
-        out["brier"].append(c @ br / n)
-        out["log_loss"].append(c @ ll / n)
-        out["oe_ratio"].append(np.where(wp > 0, wy / np.where(wp > 0, wp, 1.0), np.nan))
-        out["ece"].append(np.abs((c * y) @ onehot - (c * s) @ onehot).sum(axis=1) / n)
-        done += b
+    with np.errstate(invalid="ignore", divide="ignore"):
+        while done < n_resamples:
+            b = min(batch, n_resamples - done)
+            c = gen.multinomial(n, mult / n, size=b).astype(np.float64) * rw  # each drawn row carries its weight
+            W = c.sum(axis=1)
+            Ws = np.where(W > 0, W, np.nan)
+            wy, wp = c @ y, c @ s
+            out["brier"].append(c @ br / Ws)
+            out["log_loss"].append(c @ ll / Ws)
+            out["oe_ratio"].append(np.where(wp > 0, wy / np.where(wp > 0, wp, 1.0), np.nan))
+            out["ece"].append(np.abs((c * y) @ onehot - (c * s) @ onehot).sum(axis=1) / Ws)
+            done += b
     alpha = (1.0 - level) / 2.0
     result = {}
     for m, parts in out.items():
         v = np.concatenate(parts)
         v = v[np.isfinite(v)]
         result[m] = nan if len(v) < max(1, n_resamples / 2) else tuple(float(q) for q in np.quantile(v, [alpha, 1 - alpha]))
-    result.update(_wald_slope_intercept(_logit(s), y, mult.astype(np.float64), level))
+    result.update(_wald_slope_intercept(_logit(s), y, mult * rw, level))
     return result, ""
 
 
@@ -825,6 +846,46 @@ def _segment_curves(agg: Aggregate, model: str, col: str, table, *, deployed, gr
                          t_opt=np.array([c.t_opt for c in curves]), ev_opt=np.array([c.ev_opt for c in curves]),
                          ev_deployed=np.array([c.ev[_point_index(c.thresholds, float(deployed))] for c in curves]),
                          deployed=float(deployed), curves=tuple(curves), base_rate=base_rate)
+
+
+def segment_curves_of(agg: Aggregate, model: str, column: str, table: ValueTable, *, deployed: float,
+                      board_grid: bool = False, n_grid: int = 101) -> SegmentCurves:
+    """:func:`evalcore.segment_curves` from cells: one model's per-level value curves of a
+    segment column.
+
+    Parameters
+    ----------
+    agg : Aggregate
+    model, column : str
+        A model of ``agg`` and one of its segment columns.
+    table : ValueTable
+    deployed : float
+        The deployed threshold (``ev_deployed``).
+    board_grid : bool, default=False
+        The board's heatmap grid (log-spaced from the 0.1% score quantile when positives are
+        rare probabilities, as in the board) instead of ``n_grid`` evenly spaced thresholds over
+        the score range (the default of :func:`evalcore.segment_curves`).
+    n_grid : int, default=101
+
+    Returns
+    -------
+    SegmentCurves
+        Equal to :func:`evalcore.segment_curves` of the rows the exact cells came from.
+    """
+    if column not in agg.segments:
+        raise InputError(f"column {column!r} is not a segment of the aggregate; segments are {list(agg.segments)}.")
+    part = agg.part(model)
+    kind = agg.score_kinds[model]
+    c = counts_of(part, agg.resolution[model])
+    base_rate = c.n_pos / c.n if c.n > 0 else float("nan")
+    if board_grid:
+        n, n_pos, _ = agg.totals()
+        grid = _heatmap_grid(part, kind, n_pos / n if n > 0 else float("nan"))
+    else:
+        lo, hi = agg.score_range(model)
+        grid = np.linspace(lo, hi, int(n_grid))
+    return _segment_curves(agg, model, column, table, deployed=float(deployed), grid=grid, kind=kind,
+                           base_rate=base_rate)
 
 
 def _analytic_se(part: pd.DataFrame, table: ValueTable, t: float) -> float:
@@ -1055,9 +1116,6 @@ def evaluate_aggregate(agg: Aggregate, table: ValueTable, config=None, *, counts
         without group cells, a paired table of another stratum column or thresholds).
     """
     from ._seeds import board_seed
-    from .board import (BoardConfig, BoardResult, ModelResult, bootstrap_resolution, check_thresholds, decision_inputs,
-                        progress_ticker)
-    from .decision import action
 
     config = config or BoardConfig()
     if not isinstance(agg, Aggregate):

@@ -596,7 +596,7 @@ def _codes(x, name: str, n: int, problems: ProblemList):
     if bad.any():
         rows = (np.flatnonzero(bad)[:5] + 2).tolist()
         problems.add(f"{name}_missing", f"{name} has {int(bad.sum())} missing values.",
-                     f"Fill them (e.g. with an explicit 'unknown' level) or drop those rows.", column=name,
+                     "Fill them (e.g. with an explicit 'unknown' level) or drop those rows.", column=name,
                      rows=rows, n_rows=int(bad.sum()))
         return None
     return codes.astype(np.int64)

@@ -633,7 +633,6 @@ def calibration_intervals(y_true, y_prob, *, sample_weight=None, n_bins=10, stra
         WP = (wi * p[draw]).sum(axis=1)
         out["oe_ratio"][sl] = np.where(ok & (WP > 0), WY / np.where(WP > 0, WP, 1.0), np.nan)
         flat = (np.arange(b)[:, None] * k + idx_bin[draw]).ravel()
-        bW = np.bincount(flat, weights=wi.ravel(), minlength=b * k).reshape(b, k)
         bWY = np.bincount(flat, weights=(wi * y[draw]).ravel(), minlength=b * k).reshape(b, k)
         bWP = np.bincount(flat, weights=(wi * p[draw]).ravel(), minlength=b * k).reshape(b, k)
         out["ece"][sl] = np.where(ok, np.abs(bWY - bWP).sum(axis=1) / Ws, np.nan)

@@ -375,3 +375,55 @@ def test_bad_drift_settings_are_stated_not_raised(sk_frames):
     got = evaluate(preds, TABLE, cfg)
     assert got.drift is None and got.drift_undefined == row_board(preds, TABLE, cfg).drift_undefined
     assert "nope" in got.drift_undefined
+
+
+@pytest.mark.parametrize("board_grid", [False, True])
+def test_segment_curves_of_cells_equal_segment_curves_of_rows(board_grid):
+    """The Threshold–value page's heatmap from the aggregate equals evalcore.segment_curves of the rows,
+    on the default even grid and on the board's grid (evalcore.board.heatmap_grid of the rows)."""
+    from evalcore import segment_curves
+    from evalcore.aggregate import segment_curves_of
+    from evalcore.board import aggregate_for_board, heatmap_grid
+    from board.services import demo as demo_mod
+
+    preds = validate(demo_mod.demo_frame(n=4000), ColumnMapping.from_dict(demo_mod.DEMO_MAPPING))
+    agg = aggregate_for_board(preds)
+    table = ValueTable(tp=18500, fp=-3200, fn=-22000, tn=120)
+    s = preds.scores["new"]
+    grid = heatmap_grid(s, "probability", preds.positive_rate) if board_grid else None
+    want = segment_curves(preds.y_true, s, preds.segments["customer_type"], table, column="customer_type",
+                          deployed=0.3, grid=grid)
+    got = segment_curves_of(agg, "new", "customer_type", table, deployed=0.3, board_grid=board_grid)
+    assert got.levels == want.levels
+    np.testing.assert_array_equal(got.grid, want.grid)
+    np.testing.assert_array_equal(got.ev, want.ev)
+    np.testing.assert_array_equal(got.ev_deployed, want.ev_deployed)
+    np.testing.assert_array_equal(got.t_opt, want.t_opt)
+    np.testing.assert_array_equal(got.n, want.n)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_calibration_intervals_of_cells_match_the_row_bootstrap_in_distribution(weighted):
+    """The Calibration page's intervals come from the rows' aggregate: with exact scores (and, for
+    weighted rows, cells split by the row weight) they are the row bootstrap in distribution —
+    percentile ends within a small share of the interval width of evalcore.calibration_intervals,
+    and the Wald slope/intercept identical."""
+    from evalcore import calibration_intervals
+    from evalcore.aggregate import calibration_intervals_of
+
+    rng = np.random.default_rng(5)
+    n = 3000
+    p = np.round(rng.uniform(0.02, 0.98, n), 2)  # ties: cells stand for many rows
+    y = (rng.uniform(size=n) < p ** 1.2).astype(int)
+    w = rng.choice([0.5, 1.0, 2.0], n) if weighted else None
+    preds = validate(pd.DataFrame({"y": y, "p": p, **({"w": w} if weighted else {})}),
+                     ColumnMapping(label="y", scores={"m": "p"}, weight="w" if weighted else None))
+    agg = aggregate_predictions(preds, resolution=None, exact_draws=True)
+    got, why = calibration_intervals_of(agg.part("m"), resolution=None, weighted=weighted, n_resamples=4000, rng=1)
+    want = calibration_intervals(y, p, sample_weight=w, n_resamples=4000, rng=2)
+    assert why == ""
+    for metric in ("brier", "log_loss", "ece", "oe_ratio"):
+        width = want[metric][1] - want[metric][0]
+        assert got[metric] == pytest.approx(want[metric], abs=0.08 * width), metric
+    for metric in ("slope", "intercept"):
+        assert got[metric] == pytest.approx(want[metric], rel=1e-9), metric
