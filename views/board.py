@@ -10,7 +10,7 @@ from board.charts.drift import LIGHT_COLORS
 
 RENDERED = "board_rendered"  # (board shown, PDF bytes, PNG bytes) of the last Chromium render
 present = st.query_params.get("present") == "1"
-preds = state.current_data()  # rows (an upload) or the stored aggregate (registered by path)
+preds = state.current_data()  # the dataset's aggregate (rows counted, or a registered path's stored counts)
 if preds is None:
     st.stop()
 table, row_version = state.committed_table()

@@ -9,8 +9,7 @@ from board.services import aggregate_view
 from board import charts, services
 from board.app import state, ui
 from board.charts import calibration as cc
-from evalcore import (InputError, auc_from_counts, calibration_intervals, cross_fit_calibration, price_curve, reliability,
-                      score_counts, segment_calibration)
+from evalcore import InputError, auc_from_counts, cross_fit_calibration, price_curve, score_counts
 from evalcore.aggregate import calibration_intervals_of, reliability_of
 
 SEED = 0  # bootstrap and fold shuffle: the same numbers on every run
@@ -20,29 +19,22 @@ METHODS = {"platt": "Platt", "isotonic": "isotonic", "temperature": "temperature
 STRATEGIES = {"uniform": "uniform (equal-width)", "quantile": "quantile (equal-count)"}
 
 
-# Cached by (dataset id, file hash, model, options); the Predictions argument is not hashed.
+# Cached by (dataset id, file hash, model, options); the aggregate argument is not hashed.
 @st.cache_resource(max_entries=32, show_spinner="Computing calibration and its bootstrap intervals …")
-def _calibration(ds, sha, model, n_bins, strategy, _preds):
-    if services.is_aggregate(_preds):  # bins from the cells' sums; intervals from exact, unweighted cells
-        part = _preds.part(model)
-        ci, why = calibration_intervals_of(part, resolution=_preds.resolution[model], weighted=_preds.weighted,
-                                           n_bins=n_bins, strategy=strategy, n_resamples=N_RESAMPLES, rng=SEED)
-        rel = reliability_of(part, n_bins=n_bins, strategy=strategy)
-        if why:
-            rel.undefined["intervals"] = why
-        return rel, ci
-    y, p, w = _preds.y_true, _preds.scores[model], _preds.sample_weight
-    rel = reliability(y, p, sample_weight=w, n_bins=n_bins, strategy=strategy)
-    ci = calibration_intervals(y, p, sample_weight=w, n_bins=n_bins, strategy=strategy, n_resamples=N_RESAMPLES, rng=SEED)
+def _calibration(ds, sha, model, n_bins, strategy, _agg):
+    """Bins and metrics from the cells' sums; intervals from the rows the exact cells stand for."""
+    part = _agg.part(model)
+    ci, why = calibration_intervals_of(part, resolution=_agg.resolution[model], weighted=_agg.weighted,
+                                       n_bins=n_bins, strategy=strategy, n_resamples=N_RESAMPLES, rng=SEED)
+    rel = reliability_of(part, n_bins=n_bins, strategy=strategy)
+    if why:
+        rel.undefined["intervals"] = why
     return rel, ci
 
 
 @st.cache_resource(max_entries=32)
-def _segments(ds, sha, model, column, n_bins, strategy, _preds):
-    if services.is_aggregate(_preds):
-        return aggregate_view.segment_calibration_of(_preds, model, column, n_bins=n_bins, strategy=strategy)
-    return segment_calibration(_preds.y_true, _preds.scores[model], _preds.segments[column],
-                               sample_weight=_preds.sample_weight, n_bins=n_bins, strategy=strategy)
+def _segments(ds, sha, model, column, n_bins, strategy, _agg):
+    return aggregate_view.segment_calibration_of(_agg, model, column, n_bins=n_bins, strategy=strategy)
 
 
 @st.cache_resource(max_entries=16, show_spinner="Cross-fitting the recalibration …")
@@ -70,13 +62,12 @@ def _cards(rel, ci):
         st.caption("An interval shows — when the metric is undefined or fewer than half the bootstrap replicates define it.")
 
 
-preds = state.current_data()  # rows, or the stored aggregate (reliability from its cells)
+preds = state.current_data()  # the dataset's aggregate: reliability from its cells
 if preds is None:
     st.stop()
 rec = state.dataset_record()
 key = (rec.id, rec.sha256)
 table, _ = state.committed_table()
-agg = services.is_aggregate(preds)
 models = list(preds.score_kinds)
 kinds = preds.score_kinds
 probs = [m for m in models if kinds[m] == "probability"]
@@ -107,13 +98,11 @@ for col, m in zip(st.columns(len(models)), models):
         if "bins" in rel.undefined:
             st.caption(f"{rel.undefined['bins']}: drawn as empty, never as a point at 0.")
         ui.undefined_notes({k: v for k, v in rel.undefined.items() if k != "bins"}, prefix=f"{m}: ")
-if probs and agg:
-    st.caption("From the stored aggregate: bins, Brier, log loss, ECE and O/E from the cells' sums (exact); slope and "
-               f"intercept fitted on the cells. Intervals: {N_RESAMPLES} bootstrap resamples of the rows the cells stand "
-               "for (exact scores, no weights; otherwise — with the reason below); slope and intercept: Wald.")
-elif probs:
-    st.caption(f"Intervals: 95% percentile bootstrap over rows ({N_RESAMPLES} resamples, seed {SEED}, bin edges fixed); "
-               "slope and intercept: Wald, from the logistic fit. Per-bin bars: Wilson intervals."
+if probs:
+    st.caption("Bins, Brier, log loss, ECE and O/E from the counts by score (exact); slope and intercept from the "
+               f"logistic fit. Intervals: 95% percentile bootstrap over rows ({N_RESAMPLES} resamples, seed {SEED}, bin "
+               "edges fixed; scores binned to a grid give — with the reason below); slope and intercept: Wald. "
+               "Per-bin bars: Wilson intervals."
                + (" Rows are resampled independently: repeat customers (groups) are not clustered, so these intervals "
                   "may be too narrow." if services.has_groups(preds) else ""))
 
@@ -130,12 +119,12 @@ if probs and preds.segments:
                    f"segment): {seg_col} = {', '.join(map(str, worst['segment']))} (ECE {ui.fmt(worst['ece'].iloc[0])}).")
 
 recal = [m for m in models if kinds[m] != "decision"]
-if recal and agg:
+rows = None
+if recal:
     st.header("Recalibration (cross-fitted)")
-    state.needs_rows("Cross-fitted recalibration", why="it fits a map on some rows and applies it to the others, "
-                     "row by row")
-elif recal:
-    st.header("Recalibration (cross-fitted)")
+    rows = state.current_rows("Cross-fitted recalibration", why="it fits a map on some rows and applies it to the "
+                              "others, row by row")
+if rows is not None:
     st.caption(f"{N_FOLDS}-fold stratified cross-fitting (seed {SEED}): each row is calibrated by a map fitted on the "
                "other folds, so no row is scored by a map fitted on itself. Cross-fitting changes AUC slightly because "
                "each fold has its own map (and isotonic maps create ties).")
@@ -150,7 +139,7 @@ elif recal:
                 st.info(f"{m} gives raw scores: temperature scaling needs probabilities. Choose Platt or isotonic.")
                 continue
             try:
-                cf, counts_after = _recalibrated(*key, m, method, n_bins, strategy, preds)
+                cf, counts_after = _recalibrated(*key, m, method, n_bins, strategy, rows)
             except InputError as err:
                 ui.show_problems(err, title=f"{m} cannot be recalibrated")
                 continue
@@ -177,10 +166,11 @@ elif recal:
             with st.expander("Threshold–value curve before and after"):
                 curves = {f"after ({METHODS[method]})": after} if kinds[m] == "score" else {"before": before, "after": after}
                 st.plotly_chart(charts.value_curve_figure(curves, {}, unit=table.unit, height=420,
-                                                          log_x=preds.positive_rate < 0.1), key=f"cal_curve_{m}")
+                                                          log_x=services.positive_rate_of(preds) < 0.1),
+                                key=f"cal_curve_{m}")
             st.download_button(f"Download the {METHODS[method]} map of {m} (CSV lookup table)",
                                cf.final_map.lookup_table().to_csv(index=False).encode("utf-8"),
                                file_name=f"calibration_{m}_{method}.csv", mime="text/csv", key=f"cal_download_{m}",
                                icon=":material/download:")
-            st.caption(f"The deployment map is fitted on all {preds.n_rows:,} rows; the numbers shown above are "
+            st.caption(f"The deployment map is fitted on all {rows.n_rows:,} rows; the numbers shown above are "
                        "cross-fitted. Interpolate linearly between the table's rows.")

@@ -8,14 +8,13 @@ from board.app import state, ui
 from board.app import uncertainty_view as uv
 from evalcore import price_curve
 
-preds = state.current_data()  # rows, or the stored aggregate (curves from its counts)
+preds = state.current_data()  # the dataset's aggregate: curves from its counts
 if preds is None:
     st.stop()
 table, _ = state.committed_table()
 unit = table.unit
 st.title("Threshold–value curve")
-agg = services.is_aggregate(preds)
-res_note = services.resolution_note(preds) if agg else "Exact: no threshold grid."
+res_note = services.resolution_note(preds) if state.dataset_record().is_aggregate else "Exact: no threshold grid."
 st.caption(f"Expected VALUE per decision (gains positive) at every distinct score, priced with “{table.name}”. "
            f"Act when score ≥ t. {res_note}")
 

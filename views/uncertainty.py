@@ -10,7 +10,7 @@ from board.app import state, ui
 from board.app import uncertainty_view as uv
 from evalcore import InputError, price_curve
 
-preds = state.current_data()  # rows, or the stored aggregate (the bootstrap draws its cells)
+preds = state.current_data()  # the dataset's aggregate: the bootstrap draws its cells
 if preds is None:
     st.stop()
 table, _ = state.committed_table()
@@ -39,7 +39,7 @@ with st.expander("Bootstrap options", icon=":material/settings:", expanded=False
 if note:
     st.warning(note)
 st.caption(uv.scheme_caption(opts, preds))
-if services.is_aggregate(preds):
+if state.dataset_record().is_aggregate:  # a registered path: say how exact its stored counts are
     st.caption(services.resolution_note(preds) + " The bootstrap draws the aggregate's cells (a cell's rows move "
                "together only under the cluster scheme); a scheme or thresholds the stored aggregate was not cut for "
                "read the source again with DuckDB.")

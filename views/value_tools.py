@@ -95,7 +95,7 @@ st.caption(f"Every amount × (1 ± {PERTURBATION:.0%}) one at a time, and {N_RAN
            f"U({1 - PERTURBATION:.1f}, {1 + PERTURBATION:.1f}) independently (seed {SEED}). Robust: every model's optimal "
            "threshold moves by less than 0.05 (5% of the score range for raw scores) and the ranking of the models by "
            "EV at their optimum never changes.")
-preds = state.current_data()  # rows or the stored aggregate: only the counts are used
+preds = state.current_data()  # the dataset's aggregate: only the counts are used
 if preds is None:
     st.info("Choose a dataset in the sidebar to test the table against its models.")
     st.stop()

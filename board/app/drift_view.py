@@ -17,18 +17,15 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from evalcore import InputError
-from evalcore.aggregate import Aggregate, board_drift_of
-from evalcore.data import Predictions
-from evalcore.board import board_drift
-from evalcore.drift import DriftConfig, DriftReport, Light
-
-from board.app import state
 from board.access import governance
+from board.app import state
+from board.charts.drift import FAMILY_TITLES
 from board.services import drift_settings
 from board.services.drift_settings import load_config
 from board.store import StoreError
-from board.charts.drift import FAMILY_TITLES
+from evalcore import InputError
+from evalcore.aggregate import Aggregate, board_drift_of
+from evalcore.drift import DriftConfig, DriftReport, Light
 
 PAGE = "views/drift.py"
 FAMILIES = ("feature", "label", "calibration")
@@ -95,7 +92,7 @@ def compute(preds, config: DriftConfig) -> DriftView:
     cached by :func:`drift_for`)."""
     skipped = tuple(m for m, k in preds.score_kinds.items() if k != "probability")
     try:
-        d = board_drift_of(preds, config) if isinstance(preds, Aggregate) else board_drift(preds, config)
+        d = board_drift_of(preds, config)
     except InputError as err:
         grey = {f: Light(family=f, color="grey", reason="Not computed: the drift settings do not fit this dataset.",
                          details={}) for f in FAMILIES}
@@ -114,18 +111,15 @@ def drift_for(dataset_id: int, sha: str, preds, config: DriftConfig, *, quiet: b
     An aggregate whose feature references were fitted for another reference window is
     aggregated again from its path (cached); when the path cannot be read, a warning says so
     (unless ``quiet``) and the stored tables give the label and calibration lights."""
-    source = "rows"
-    if isinstance(preds, Aggregate):
-        from evalcore.board import BoardConfig
+    from evalcore.board import BoardConfig
 
-        agg, source = state.aggregate_for(preds, BoardConfig(n_resamples=0, drift=config.to_dict()))
-        if agg is None:
-            if not quiet:
-                st.warning(f"**The source was not read again** ({source}), so the feature light cannot use these "
-                           "reference settings.", icon=":material/cloud_off:")
-            agg, source = preds, "stored"
-        preds = agg
-    return _drift(dataset_id, sha, settings_json(config), source, preds)
+    agg, source = state.aggregate_for(preds, BoardConfig(n_resamples=0, drift=config.to_dict()))
+    if agg is None:
+        if not quiet:
+            st.warning(f"**The source was not read again** ({source}), so the feature light cannot use these "
+                       "reference settings.", icon=":material/cloud_off:")
+        agg, source = preds, "stored"
+    return _drift(dataset_id, sha, settings_json(config), source, agg)
 
 
 # --------------------------------------------------------------------------- banner
@@ -203,26 +197,22 @@ def too_few_notes(view: DriftView) -> list[str]:
 
 def day_range(preds) -> tuple[dt.date, dt.date]:
     """The first and the last day with data (rows' time column, or an aggregate's per-day table)."""
-    days = preds.day_cells["date"] if isinstance(preds, Aggregate) else preds.time
+    days = preds.day_cells["date"]
     return pd.Timestamp(np.min(days)).date(), pd.Timestamp(np.max(days)).date()
 
 
 def has_time(preds) -> bool:
     """Whether drift can be computed: a time column (and, for an aggregate, its per-day tables)."""
-    if isinstance(preds, Aggregate):
-        return preds.time_column is not None and preds.day_cells is not None
-    return preds.time is not None
+    return preds.time_column is not None and (preds.day_cells is not None or bool(preds.drift_error))
 
 
 def feature_names(preds) -> list[str]:
     """The mapped feature columns (an aggregate: those of its stored query)."""
-    if isinstance(preds, Aggregate):
-        rec = state.dataset_record()
-        return [str(f) for f in ((rec.mapping or {}).get("features") or [])]
-    return [str(c) for c in preds.features.columns]
+    rec = state.dataset_record()
+    return [str(f) for f in ((rec.mapping or {}).get("features") or [])]
 
 
-def seed_form(dataset_id: int, config: DriftConfig, preds: Predictions) -> None:
+def seed_form(dataset_id: int, config: DriftConfig, preds: Aggregate) -> None:
     """Put the saved settings into the form's widgets when the dataset or the saved
     settings changed, or the widgets were cleaned up by a page switch. Widgets are
     created without ``value=``, so session state is their only source."""
@@ -241,7 +231,7 @@ def seed_form(dataset_id: int, config: DriftConfig, preds: Predictions) -> None:
     st.session_state[_SEEDED_FOR] = signature
 
 
-def save_form(store, dataset_id: int, base: DriftConfig, preds: Predictions) -> None:
+def save_form(store, dataset_id: int, base: DriftConfig, preds: Aggregate) -> None:
     """Form-submit callback: validate the form's values and save them with the dataset."""
     ss = st.session_state
     names = feature_names(preds)

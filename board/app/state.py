@@ -7,6 +7,7 @@ hashing a frame (Streamlit samples large frames when hashing).
 
 from __future__ import annotations
 
+import json
 import os
 
 import streamlit as st
@@ -15,6 +16,7 @@ from evalcore import InputError
 from evalcore.aggregate import Aggregate
 from evalcore.counts import ScoreCounts
 from evalcore.data import Predictions
+from evalcore.drift import DriftConfig
 
 from board import services
 from board.store import Store
@@ -44,32 +46,37 @@ def _aggregate(dataset_id: int, sha: str, _store: Store) -> Aggregate:
     return services.load_aggregate(_store, dataset_id)
 
 
+@st.cache_resource(max_entries=8, show_spinner="Counting the rows by score …")
+def _rows_aggregate(dataset_id: int, sha: str, drift: str, _preds: Predictions) -> Aggregate:
+    return services.rows_aggregate(_preds, DriftConfig.from_dict(json.loads(drift)))
+
+
 @st.cache_resource(max_entries=32)
-def _counts(dataset_id: int, sha: str, model: str, _preds) -> ScoreCounts:
-    return services.model_counts(_preds, model)
+def _counts(dataset_id: int, sha: str, model: str, _agg: Aggregate) -> ScoreCounts:
+    return services.model_counts(_agg, model)
 
 
 def current_dataset_id() -> int | None:
     return st.session_state.get(DATASET_KEY)
 
 
-def load_data(rec, s: Store | None = None):
-    """The cached Predictions (an upload) or Aggregate (registered by path) of a record."""
+def load_data(rec, s: Store | None = None) -> Aggregate:
+    """The cached aggregate every page reads (DESIGN: one path): an upload's rows counted by
+    (segment, score, label) with its drift tables fitted on the saved drift settings, or the
+    stored aggregate of a dataset registered by path."""
     s = s or store()
-    return _aggregate(rec.id, rec.sha256, s) if rec.is_aggregate else _predictions(rec.id, rec.sha256, s)
+    if rec.is_aggregate:
+        return _aggregate(rec.id, rec.sha256, s)
+    from board.services.drift_settings import load_config
+
+    drift, _ = load_config(s, rec.id)
+    return _rows_aggregate(rec.id, rec.sha256, json.dumps(drift.to_dict(), sort_keys=True),
+                           _predictions(rec.id, rec.sha256, s))
 
 
-def current_data():
-    """The dataset chosen in the sidebar: validated rows (:class:`Predictions`) for an upload,
-    the stored :class:`Aggregate` for a dataset registered by path. Shows an error and returns
-    None if it cannot be read (e.g. its file was removed). This is the one seam between pages
-    and the two kinds of dataset; :func:`board_result` dispatches on it."""
-    ds = current_dataset_id()
-    if ds is None:
-        return None
-    s = store()
+def _report_unreadable(run):
     try:
-        return load_data(s.get_dataset(ds), s)
+        return run()
     except InputError as err:
         st.error("The stored dataset no longer validates:\n\n" + "\n".join(f"- {p}" for p in err.problems))
     except Exception as err:  # noqa: BLE001 - a broken store must not show a traceback
@@ -77,14 +84,29 @@ def current_data():
     return None
 
 
-def current_predictions() -> Predictions | None:
-    """The chosen dataset's rows, for pages that need rows. An aggregate dataset has none:
-    the page says so (:func:`needs_rows`) and gets None."""
-    data = current_data()
-    if isinstance(data, Aggregate):
-        needs_rows("This page")
+def current_data() -> Aggregate | None:
+    """The aggregate of the dataset chosen in the sidebar (:func:`load_data`): the one thing
+    pages compute numbers from. Shows an error and returns None if it cannot be read (e.g.
+    its file was removed)."""
+    ds = current_dataset_id()
+    if ds is None:
         return None
-    return data
+    s = store()
+    return _report_unreadable(lambda: load_data(s.get_dataset(ds), s))
+
+
+def current_rows(what: str = "This page", *, why: str = "it works on individual rows") -> Predictions | None:
+    """The chosen dataset's rows, for what truly needs rows (re-training, cross-fitted
+    recalibration): the one interface to rows. A dataset registered by path has none: an
+    info box says so (:func:`needs_rows`) and the result is None."""
+    rec = dataset_record()
+    if rec is None:
+        return None
+    if rec.is_aggregate:
+        needs_rows(what, why=why)
+        return None
+    s = store()
+    return _report_unreadable(lambda: _predictions(rec.id, rec.sha256, s))
 
 
 def needs_rows(what: str, *, why: str = "it works on individual rows", stop: bool = False) -> None:
@@ -184,45 +206,49 @@ def sync_thresholds_with_url(preds) -> dict:
 
 
 def table_json(table) -> str:
-    import json
-
     return json.dumps(table.to_dict(), sort_keys=True)
 
 
 @st.cache_resource(max_entries=8, show_spinner="Computing the board (bootstrap, drift, action) …")
 def _board(dataset_id: int, sha: str, table: str, config: str, source: str, _data):
-    import json
+    import dataclasses
 
     from evalcore import ValueTable
     from evalcore.aggregate import evaluate_aggregate
-    from evalcore.board import BoardConfig, evaluate
+    from evalcore.board import BoardConfig
 
     cfg = BoardConfig(**json.loads(config))
     vt = ValueTable.from_dict(json.loads(table))
-    if isinstance(_data, Aggregate):
-        return evaluate_aggregate(_data, vt, cfg)
-    counts = {m: _counts(dataset_id, sha, m, _data) for m in _data.scores}
-    return evaluate(_data, vt, cfg, counts=counts)
+    result = evaluate_aggregate(_data, vt, cfg, counts={m: _counts(dataset_id, sha, m, _data) for m in _data.models})
+    return dataclasses.replace(result, aggregate=None) if source == "rows" else result  # rows state no engine
 
 
 @st.cache_resource(max_entries=8, show_spinner="Aggregating the source again with DuckDB (new thresholds or settings) …")
 def _reaggregated(dataset_id: int, sha: str, options: str, _rec, _stored) -> Aggregate:
-    import json
-
     from board.engines.lake import reaggregate
 
     return reaggregate(_rec, json.loads(options), stored=_stored)
 
 
-def aggregate_for(data, config, *, quiet: bool = False):
-    """(aggregate, source key) serving ``config``: the stored one, or the path aggregated again
-    with DuckDB when the stored one cannot serve it (cached per dataset + options). If the
-    path cannot be read, says so and returns (None, reason)."""
-    import json
+@st.cache_resource(max_entries=8, show_spinner="Counting the rows for these settings …")
+def _rows_for(dataset_id: int, sha: str, config: str, _preds: Predictions) -> Aggregate:
+    from evalcore.board import BoardConfig, aggregate_for_board
 
+    return aggregate_for_board(_preds, BoardConfig(**json.loads(config)))
+
+
+def aggregate_for(data: Aggregate, config):
+    """(aggregate, source key) serving ``config`` (the paired table at its thresholds, its
+    scheme, its drift references), cached per dataset + settings: an upload's rows counted for
+    it ("rows"); a registered path's stored aggregate ("stored") or, when that cannot serve
+    ``config``, the path aggregated again with DuckDB. If the path cannot be read, returns
+    (None, the reason)."""
     from board.engines.lake import reaggregation_for
 
     rec = dataset_record()
+    if not rec.is_aggregate:
+        key = json.dumps(config.to_dict(), sort_keys=True)
+        return _rows_for(rec.id, rec.sha256, key, _predictions(rec.id, rec.sha256, store())), "rows"
     options = reaggregation_for(data, rec.options or {}, config)
     if options is None:
         return data, "stored"
@@ -233,51 +259,36 @@ def aggregate_for(data, config, *, quiet: bool = False):
         return None, "; ".join(p.message for p in err.problems)
 
 
-def board_result(data, table, config):
-    """The cached board for (dataset, file hash, value table, config); rows or an aggregate.
+def board_result(data: Aggregate, table, config):
+    """The cached board for (dataset, file hash, value table, config), from the aggregate
+    serving ``config`` (:func:`aggregate_for`).
 
-    For an aggregate that cannot serve ``config`` (two models at other thresholds, another
-    scheme, other drift references) the path is aggregated again; if that fails, a warning
-    says why and the board is shown without the bootstrap (point numbers are exact anyway).
+    When a registered path's stored aggregate cannot serve ``config`` and the path cannot be
+    read again, a warning says why and the board is shown without the bootstrap (point numbers
+    are exact anyway).
     """
     import dataclasses
-    import json
 
     rec = dataset_record()
-    source = "rows"
-    if isinstance(data, Aggregate):
-        agg, source = aggregate_for(data, config)
-        if agg is None:
-            st.warning(f"**The source was not read again** ({source}). The stored aggregate was cut for other settings "
-                       "(thresholds, resampling scheme or drift reference), so the intervals and the comparison are "
-                       "left out below; the point numbers are exact.", icon=":material/cloud_off:")
-            agg, config = data, dataclasses.replace(config, n_resamples=0)
-            if data.drift_fit is not None:
-                config = dataclasses.replace(config, drift=None)
-            source = "stored, no bootstrap"
-        data = agg
-    return _board(rec.id, rec.sha256, table_json(table), json.dumps(config.to_dict(), sort_keys=True), source, data)
+    agg, source = aggregate_for(data, config)
+    if agg is None:
+        st.warning(f"**The source was not read again** ({source}). The stored aggregate was cut for other settings "
+                   "(thresholds, resampling scheme or drift reference), so the intervals and the comparison are "
+                   "left out below; the point numbers are exact.", icon=":material/cloud_off:")
+        agg, config = data, dataclasses.replace(config, n_resamples=0)
+        if data.drift_fit is not None:
+            config = dataclasses.replace(config, drift=None)
+        source = "stored, no bootstrap"
+    return _board(rec.id, rec.sha256, table_json(table), json.dumps(config.to_dict(), sort_keys=True), source, agg)
 
 
-def segments_of(data, table, deployed: dict, model: str, column: str, *, log_grid: bool = False):
-    """The threshold × segment curves of one model at the deployed thresholds.
+def segments_of(data: Aggregate, table, deployed: dict, model: str, column: str, *, log_grid: bool = False):
+    """The threshold × segment curves of one model at its deployed threshold, from the segment
+    cells (:func:`evalcore.aggregate.segment_curves_of`): on the board's grid (log-spaced for
+    rare positives) when ``log_grid``, else evenly spaced over the score range."""
+    from evalcore.aggregate import segment_curves_of
 
-    Rows: exact (:func:`evalcore.segment_curves`), drawn on the board's log-spaced grid when
-    ``log_grid``. An aggregate: the board's (its display grid, from the segment cells), without
-    the bootstrap, so the stored aggregate always serves it.
-    """
-    import dataclasses
-
-    from evalcore import segment_curves
-    from evalcore.board import heatmap_grid
-
-    if isinstance(data, Aggregate):
-        cfg = dataclasses.replace(board_config(data, deployed), n_resamples=0)
-        return board_result(data, table, cfg).models[model].segments[column]
-    kind = data.score_kinds[model]
-    grid = heatmap_grid(data.scores[model], kind, data.positive_rate) if log_grid else None
-    return segment_curves(data.y_true, data.scores[model], data.segments[column], table, column=column, grid=grid,
-                          deployed=deployed[model], sample_weight=data.sample_weight, score_kind=kind)
+    return segment_curves_of(data, model, column, table, deployed=deployed[model], board_grid=log_grid)
 
 
 def board_config(preds, thresholds: dict):

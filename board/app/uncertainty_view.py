@@ -6,9 +6,11 @@ The numbers all come from :mod:`evalcore.bootstrap`. This module only decides
 - which resampling schemes a dataset offers (rows always; stratified by a mapped segment column;
   clustered by the group id when one is mapped),
 - and how runs are cached: by (dataset id, file SHA-256, value-table JSON, thresholds, options),
-  never by hashing arrays. The re-optimising bootstrap (EV(t_opt), t_opt, AUC, the curve band)
-  does not depend on the deployed thresholds, so it is cached per model without them: moving a
-  threshold slider re-runs only the fast 4-/8-cell draws, and the band on the threshold page stays.
+  never by hashing arrays. The numbers are the board's bootstrap on the dataset's aggregate
+  (:func:`board.app.state.board_result` with the page's options): one path for rows and
+  registered paths alike. The re-optimising bootstrap (EV(t_opt), t_opt, AUC, the curve band)
+  is also kept per model without the thresholds, so the band on the threshold page stays when
+  a threshold moves.
 
 Seeds follow the board's streams (:func:`evalcore._seeds.board_seed`: EV at the threshold, the
 re-optimising pass and the paired comparison each have their own), so the
@@ -26,22 +28,13 @@ import pandas as pd
 import streamlit as st
 from scipy.special import ndtri
 
-from evalcore import InputError
-from evalcore._seeds import board_seed
-from evalcore.board import MAX_EXACT_SCORES, bootstrap_resolution
+from evalcore.board import MAX_EXACT_SCORES
 from evalcore.bootstrap import (
     BootstrapResult,
     Comparison,
-    OptimumBootstrap,
-    analytic_ev_se,
-    compare_models,
-    ev_interval,
     metric_intervals,
-    optimum_interval,
 )
 from evalcore.aggregate import Aggregate
-from evalcore.counts import ScoreCounts
-from evalcore.data import Predictions
 from evalcore.value import ValueTable
 
 from board.app import state
@@ -81,11 +74,11 @@ class Options:
 
 
 def _group_name(preds) -> str | None:
-    """The mapped group id column (rows: its mapping; an aggregate: the stored query)."""
-    if isinstance(preds, Aggregate):
-        rec = state.dataset_record()
-        return (rec.mapping or {}).get("group") if rec is not None else None
-    return preds.mapping.group if preds.groups is not None else None
+    """The mapped group id column (the dataset's mapping or stored query), when its per-group cells exist."""
+    rec = state.dataset_record()
+    if rec is None or preds.group_cells is None:
+        return None
+    return (rec.mapping or {}).get("group")
 
 
 def schemes(preds) -> list[str]:
@@ -104,7 +97,7 @@ def scheme_label(scheme: str, preds) -> str:
     return "Rows (independent)"
 
 
-def scheme_caption(opts: Options, preds: Predictions) -> str:
+def scheme_caption(opts: Options, preds: Aggregate) -> str:
     """The sentence that states the scheme used and what it assumes."""
     how = {
         "rows": "every row is drawn independently with replacement (assumes the rows are independent)",
@@ -117,13 +110,13 @@ def scheme_caption(opts: Options, preds: Predictions) -> str:
             f"{opts.level * 100:g}%, seed {opts.seed}.")
 
 
-def default_options(preds: Predictions) -> Options:
+def default_options(preds: Aggregate) -> Options:
     """Defaults: clustered by the group id when one is mapped (repeat customers are not
     independent rows; the board page defaults the same way), else rows."""
     return Options(scheme="cluster" if _group_name(preds) else "rows")
 
 
-def applied_options(preds: Predictions) -> tuple[Options, str]:
+def applied_options(preds: Aggregate) -> tuple[Options, str]:
     """The options last applied in this session (defaults first) and a note when the saved
     scheme is not offered by the current dataset (then rows is used)."""
     opts = st.session_state.get(OPTIONS_KEY) or default_options(preds)
@@ -134,7 +127,7 @@ def applied_options(preds: Predictions) -> tuple[Options, str]:
     return opts, ""
 
 
-def seed_form(opts: Options, preds: Predictions) -> None:
+def seed_form(opts: Options, preds: Aggregate) -> None:
     """Give the form widgets the applied values when they are first drawn (also after a page
     switch), and reset a scheme choice the current dataset does not offer (after a dataset switch)."""
     values = {K_N: opts.n_resamples, K_METHOD: opts.method, K_SCHEME: opts.scheme, K_SEED: opts.seed,
@@ -182,51 +175,6 @@ class Uncertainty:
     optimum: dict
 
 
-def resampling(preds: Predictions, opts: Options) -> dict:
-    """``strata=``/``groups=`` for the evalcore bootstrap functions."""
-    if opts.scheme == "cluster":
-        if preds.groups is None:
-            raise InputError("the cluster bootstrap needs a group id column (e.g. customer id); map one or use rows.")
-        return {"groups": preds.groups}
-    col = opts.strata_column
-    if col is not None:
-        if col not in preds.segments:
-            raise InputError(f"stratified bootstrap by {col!r}: not a mapped segment column; "
-                             f"segments are {sorted(preds.segments)}.")
-        return {"strata": preds.segments[col]}
-    return {}
-
-
-def _common(preds: Predictions, opts: Options) -> dict:
-    return dict(n_resamples=opts.n_resamples, level=opts.level, method=opts.method,
-                sample_weight=preds.sample_weight, **resampling(preds, opts))
-
-
-def optimum_for(preds: Predictions, table: ValueTable, model: str, opts: Options, *, counts: ScoreCounts,
-                progress: Callable[[int, int], None] | None = None) -> OptimumBootstrap | None:
-    """EV(t_opt), t_opt, AUC and the curve band of one model (None for a hard decision)."""
-    kind = preds.score_kinds[model]
-    if kind == "decision":
-        return None
-    i = list(preds.scores).index(model)
-    return optimum_interval(preds.y_true, preds.scores[model], table, rng=board_seed(opts.seed, "optimum", i),
-                            resolution=bootstrap_resolution(counts, kind), progress=progress, **_common(preds, opts))
-
-
-def at_deployed(preds: Predictions, table: ValueTable, thresholds: dict, opts: Options
-                ) -> tuple[dict, Comparison | None]:
-    """EV at the deployed thresholds and, for two models, the paired comparison B − A."""
-    names = list(preds.scores)
-    common = _common(preds, opts)
-    if len(names) == 2:
-        a, b = names
-        comp = compare_models(preds.y_true, preds.scores[a], preds.scores[b], table, threshold_a=thresholds[a],
-                              threshold_b=thresholds[b], rng=board_seed(opts.seed, "comparison"), names=(a, b), **common)
-        return {a: comp.ev_a, b: comp.ev_b}, comp
-    return {m: ev_interval(preds.y_true, preds.scores[m], table, threshold=thresholds[m],
-                           rng=board_seed(opts.seed, "ev", i), **common) for i, m in enumerate(names)}, None
-
-
 def _board_config(preds, thresholds: dict, opts: Options | None):
     """The board settings that give the page's numbers from an aggregate (same seeds as the page)."""
     from evalcore.board import BoardConfig
@@ -240,12 +188,10 @@ def _board_config(preds, thresholds: dict, opts: Options | None):
 
 
 def analytic_se(preds, table: ValueTable, thresholds: dict) -> dict:
-    """Instant standard error of EV at each deployed threshold (assumes independent rows)."""
-    if isinstance(preds, Aggregate):  # from the cells' per-label weight sums (evalcore.aggregate)
-        res = state.board_result(preds, table, _board_config(preds, thresholds, None))
-        return {m: res.models[m].ev_se for m in preds.score_kinds}
-    return {m: analytic_ev_se(preds.y_true, s, table, threshold=thresholds[m], sample_weight=preds.sample_weight)
-            for m, s in preds.scores.items()}
+    """Instant standard error of EV at each deployed threshold (assumes independent rows), from
+    the cells' per-label weight sums (the board without its bootstrap)."""
+    res = state.board_result(preds, table, _board_config(preds, thresholds, None))
+    return {m: res.models[m].ev_se for m in preds.score_kinds}
 
 
 def wilson(curves: dict, thresholds: dict, level: float) -> dict:
@@ -267,7 +213,7 @@ def _results() -> BoundedLRU:
     return BoundedLRU(48)
 
 
-def _keys(preds: Predictions, table: ValueTable, opts: Options) -> tuple:
+def _keys(preds: Aggregate, table: ValueTable, opts: Options) -> tuple:
     rec = state.dataset_record()
     return rec.id, rec.sha256, json.dumps(table.to_dict(), sort_keys=True), opts
 
@@ -280,7 +226,7 @@ def _dep_key(base: tuple, thresholds: dict) -> tuple:
     return ("deployed", *base, tuple((m, float(t)) for m, t in thresholds.items()))
 
 
-def cached(preds: Predictions, table: ValueTable, thresholds: dict, opts: Options) -> Uncertainty | None:
+def cached(preds: Aggregate, table: ValueTable, thresholds: dict, opts: Options) -> Uncertainty | None:
     """The result for these settings if it has been computed (by any session), else None."""
     base = _keys(preds, table, opts)
     store = _results()
@@ -291,43 +237,26 @@ def cached(preds: Predictions, table: ValueTable, thresholds: dict, opts: Option
     return Uncertainty(options=opts, thresholds=dict(thresholds), deployed=dep[0], comparison=dep[1], optimum=opt)
 
 
-def compute(preds: Predictions, table: ValueTable, thresholds: dict, opts: Options, *,
+def compute(preds: Aggregate, table: ValueTable, thresholds: dict, opts: Options, *,
             progress: Callable[[float, str], None] | None = None) -> Uncertainty:
-    """Run what is not cached yet (reporting ``progress(fraction, text)``), cache it, return all of it."""
+    """The board's bootstrap with the page's options (cached per settings by
+    :func:`board.app.state.board_result`), kept under the page's keys; ``progress(fraction,
+    text)`` is told when it starts."""
     base = _keys(preds, table, opts)
     store = _results()
-    if isinstance(preds, Aggregate):  # the board's bootstrap on the cells (same seeds), kept under the same keys
-        res = state.board_result(preds, table, _board_config(preds, thresholds, opts))
-        optimum = {m: res.models[m].optimum for m in preds.score_kinds}
-        for m, o in optimum.items():
-            store.put(_opt_key(base, m), o)
-        dep = ({m: res.models[m].ev_ci for m in preds.score_kinds}, res.comparison)
-        store.put(_dep_key(base, thresholds), dep)
-        return Uncertainty(options=opts, thresholds=dict(thresholds), deployed=dep[0], comparison=dep[1], optimum=optimum)
-    names = list(preds.scores)
-    optimum = {}
-    todo = [m for m in names if preds.score_kinds[m] != "decision" and store.get(_opt_key(base, m)) is None]
-    for m in names:
-        optimum[m] = store.get(_opt_key(base, m))
-    for j, m in enumerate(todo):
-        def tick(done, total, j=j, m=m):
-            if progress is not None:
-                progress((j + done / total) / (len(todo) + 0.2),
-                         f"Re-optimising the threshold of {m} in every replicate: {done:,} of {total:,}")
-        tick(0, 1)
-        optimum[m] = optimum_for(preds, table, m, opts, counts=state.counts_for(preds, m), progress=tick)
-        store.put(_opt_key(base, m), optimum[m])
-    key = _dep_key(base, thresholds)
-    dep = store.get(key)
-    if dep is None:
-        if progress is not None:
-            progress(len(todo) / (len(todo) + 0.2), "EV at the deployed thresholds (paired draws)")
-        dep = at_deployed(preds, table, thresholds, opts)
-        store.put(key, dep)
+    if progress is not None:
+        progress(0.0, "Resampling the test set: EV at the deployed thresholds, the re-optimised threshold, AUC")
+    # the board's bootstrap on the cells (same seeds), kept under the page's keys (the band is read from them)
+    res = state.board_result(preds, table, _board_config(preds, thresholds, opts))
+    optimum = {m: res.models[m].optimum for m in preds.score_kinds}
+    for m, o in optimum.items():
+        store.put(_opt_key(base, m), o)
+    dep = ({m: res.models[m].ev_ci for m in preds.score_kinds}, res.comparison)
+    store.put(_dep_key(base, thresholds), dep)
     return Uncertainty(options=opts, thresholds=dict(thresholds), deployed=dep[0], comparison=dep[1], optimum=optimum)
 
 
-def bands_for(preds: Predictions, table: ValueTable, models) -> dict | None:
+def bands_for(preds: Aggregate, table: ValueTable, models) -> dict | None:
     """``{model: (grid, low, high, level)}`` — the pointwise CI band of EV(t) from the bootstrap the
     Uncertainty page ran with the applied options, for ``charts.value_curve_figure(bands=…)``.
 

@@ -1,4 +1,10 @@
-"""Use cases shared by the app, the CLI and the export: load and evaluate a dataset, impact reports, demo data."""
+"""Use cases shared by the app, the CLI and the export.
+
+``evaluation`` loads a dataset as the aggregate every board number is computed from (rows of an
+upload, or a registered path's stored aggregate) and evaluates it; ``datasets`` registers paths;
+``signoff`` signs value-table versions and publishes impact reports; ``drift_settings`` reads and
+changes a dataset's drift settings; ``demo`` makes the demo data.
+"""
 
 from board.services.evaluation import (  # noqa: F401 - the package's API
     DEFAULT_TABLE_NAME,
@@ -6,9 +12,9 @@ from board.services.evaluation import (  # noqa: F401 - the package's API
     calibration_gap_notes,
     default_threshold_of,
     ensure_demo,
+    aggregate_serving,
     evaluate_stored,
     has_groups,
-    is_aggregate,
     load_aggregate,
     load_data,
     load_predictions,
@@ -17,6 +23,7 @@ from board.services.evaluation import (  # noqa: F401 - the package's API
     n_rows_of,
     operating_table,
     positive_rate_of,
+    rows_aggregate,
     resolution_note,
     segment_names,
     sha256,
@@ -30,9 +37,9 @@ __all__ = [
     "calibration_gap_notes",
     "default_threshold_of",
     "ensure_demo",
+    "aggregate_serving",
     "evaluate_stored",
     "has_groups",
-    "is_aggregate",
     "load_aggregate",
     "load_data",
     "load_predictions",
@@ -41,6 +48,7 @@ __all__ = [
     "n_rows_of",
     "operating_table",
     "positive_rate_of",
+    "rows_aggregate",
     "resolution_note",
     "segment_names",
     "sha256",

@@ -1,9 +1,7 @@
-"""Numbers the pages compute differently for a dataset registered by path (an Aggregate).
+"""Page tables from a dataset's aggregate (every dataset's: rows are counted into one).
 
-Same tables as the row path, from the stored cells: reliability per segment level
-(:func:`segment_calibration_of`, the frame of :func:`evalcore.segment_calibration`). The
-segment curves of an aggregate come from the board (:func:`board.app.state.segments_of`).
-No Streamlit here.
+Reliability per segment level (:func:`segment_calibration_of`, the frame of
+:func:`evalcore.segment_calibration`) from the segment cells. No Streamlit here.
 """
 
 from __future__ import annotations

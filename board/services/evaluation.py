@@ -13,8 +13,9 @@ import numpy as np
 
 from evalcore import InputError, ValueTable
 from evalcore.aggregate import Aggregate, counts_of
-from evalcore.counts import ScoreCounts, score_counts
+from evalcore.counts import ScoreCounts
 from evalcore.data import ColumnMapping, Predictions, read_table, validate
+from evalcore.drift import DriftConfig
 
 from board.services import demo
 
@@ -41,10 +42,11 @@ def ensure_demo(store):
 
 
 def load_predictions(store, dataset_id: int) -> Predictions:
-    """Re-read a stored dataset and validate it with its stored mapping.
+    """Re-read a stored upload and validate it with its stored mapping: the rows, for what truly
+    needs rows (re-training, cross-fitted recalibration). Every board number comes from the
+    aggregate (:func:`load_data`).
 
-    Raises ``InputError`` for a dataset registered by path: only its aggregate is stored
-    (use :func:`load_data`)."""
+    Raises ``InputError`` for a dataset registered by path: only its aggregate is stored."""
     rec = store.get_dataset(dataset_id)
     if rec.is_aggregate:
         raise InputError(f"dataset {rec.id} ({rec.name!r}) is an aggregate of {rec.source_path}: it has no rows.")
@@ -62,52 +64,70 @@ def load_aggregate(store, dataset_id: int) -> Aggregate:
     return from_bytes(store.load_bytes(rec))
 
 
-def load_data(store, dataset_id: int):
-    """Predictions (an upload) or Aggregate (registered by path) of a stored dataset."""
+def rows_aggregate(preds: Predictions, drift: DriftConfig | None = None) -> Aggregate:
+    """The exact in-memory aggregate of an upload's rows that every page reads (DESIGN: one path):
+    every distinct score, per-group cells when a group id is mapped, per-day drift tables
+    fitted with ``drift`` when a time column is mapped, and the rows' draws
+    (:func:`evalcore.board.aggregate_for_board`)."""
+    from evalcore.aggregate import aggregate_predictions
+
+    return aggregate_predictions(preds, resolution=None, groups=preds.groups is not None,
+                                 drift=(drift or DriftConfig()) if preds.time is not None else None, exact_draws=True)
+
+
+def load_data(store, dataset_id: int, drift: DriftConfig | None = None) -> Aggregate:
+    """The aggregate of a stored dataset, whatever its source: the rows' exact aggregate of an
+    upload (drift tables fitted with ``drift``), or the stored aggregate of a registered path."""
     rec = store.get_dataset(dataset_id)
-    return load_aggregate(store, dataset_id) if rec.is_aggregate else load_predictions(store, dataset_id)
+    if rec.is_aggregate:
+        return load_aggregate(store, dataset_id)
+    return rows_aggregate(load_predictions(store, dataset_id), drift)
+
+
+def aggregate_serving(store, rec, config, *, stored: Aggregate | None = None, rows: Predictions | None = None):
+    """The aggregate that serves ``config`` (thresholds of the paired table, scheme, drift
+    references): an upload's rows aggregated for it, or a registered path's stored aggregate —
+    aggregated again from its path when it cannot serve ``config``
+    (:func:`board.engines.lake.reaggregation_for`). ``stored``/``rows`` pass what a caller has
+    cached already."""
+    from evalcore.board import aggregate_for_board
+
+    if not rec.is_aggregate:
+        return aggregate_for_board(rows if rows is not None else load_predictions(store, rec.id), config)
+    from board.engines.lake import reaggregate, reaggregation_for
+
+    data = stored if stored is not None else load_aggregate(store, rec.id)
+    options = reaggregation_for(data, rec.options or {}, config)
+    return data if options is None else reaggregate(rec, options, stored=data)
 
 
 def evaluate_stored(store, dataset_id: int, table: ValueTable, config):
-    """The board of a stored dataset, whatever its kind (rows or aggregate).
+    """The board of a stored dataset, whatever its source (rows or a registered path)."""
+    import dataclasses
 
-    An aggregate whose stored paired table or drift references do not fit ``config`` is
-    aggregated again from its path (see :func:`board.engines.lake.reaggregation_for`)."""
     from evalcore.aggregate import evaluate_aggregate
-    from evalcore.board import evaluate
-
-    data = load_data(store, dataset_id)
-    if not isinstance(data, Aggregate):
-        return evaluate(data, table, config)
-    from board.engines.lake import reaggregate, reaggregation_for
 
     rec = store.get_dataset(dataset_id)
-    options = reaggregation_for(data, rec.options or {}, config)
-    return evaluate_aggregate(data if options is None else reaggregate(rec, options, stored=data), table, config)
+    result = evaluate_aggregate(aggregate_serving(store, rec, config), table, config)
+    return result if rec.is_aggregate else dataclasses.replace(result, aggregate=None)  # rows state no engine
 
 
-def is_aggregate(data) -> bool:
-    return isinstance(data, Aggregate)
-
-
-def has_groups(data) -> bool:
+def has_groups(agg: Aggregate) -> bool:
     """Whether the cluster bootstrap is possible (a group id was mapped)."""
-    return data.group_cells is not None if isinstance(data, Aggregate) else data.groups is not None
+    return agg.group_cells is not None
 
 
-def n_rows_of(data) -> int:
-    return data.totals()[2] if isinstance(data, Aggregate) else data.n_rows
+def n_rows_of(agg: Aggregate) -> int:
+    return agg.totals()[2]
 
 
-def positive_rate_of(data) -> float:
-    if isinstance(data, Aggregate):
-        n, n_pos, _ = data.totals()
-        return n_pos / n if n > 0 else float("nan")
-    return data.positive_rate
+def positive_rate_of(agg: Aggregate) -> float:
+    n, n_pos, _ = agg.totals()
+    return n_pos / n if n > 0 else float("nan")
 
 
-def segment_names(data) -> list:
-    return list(data.segments)
+def segment_names(agg: Aggregate) -> list:
+    return list(agg.segments)
 
 
 def resolution_note(agg: Aggregate) -> str:
@@ -117,14 +137,11 @@ def resolution_note(agg: Aggregate) -> str:
     return "From the stored aggregate: " + "; ".join(parts) + "."
 
 
-def default_threshold_of(data, model: str) -> float:
-    """:func:`evalcore.board.default_threshold`, for rows or an aggregate."""
+def default_threshold_of(agg: Aggregate, model: str) -> float:
+    """The board's default deployed threshold (:func:`evalcore.board.default_threshold`)."""
     from evalcore.aggregate import deployed_thresholds
-    from evalcore.board import default_threshold
 
-    if isinstance(data, Aggregate):
-        return float(deployed_thresholds(data, {})[model])
-    return float(default_threshold(data, model))
+    return float(deployed_thresholds(agg, {})[model])
 
 
 def load_value_table(store, name: str = DEFAULT_TABLE_NAME) -> tuple[ValueTable, int | None]:
@@ -163,11 +180,9 @@ def table_version(store, name: str, table: ValueTable):
     return "unsaved edits (not approved)", None
 
 
-def model_counts(data, model: str) -> ScoreCounts:
-    """Counts by distinct score (the stated resolution for an aggregate)."""
-    if isinstance(data, Aggregate):
-        return counts_of(data.part(model), data.resolution[model])
-    return score_counts(data.y_true, data.scores[model], sample_weight=data.sample_weight)
+def model_counts(agg: Aggregate, model: str) -> ScoreCounts:
+    """Counts by distinct score (the stated resolution of a registered path's aggregate)."""
+    return counts_of(agg.part(model), agg.resolution[model])
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,22 +192,20 @@ class ThresholdRange:
     step: float
 
 
-def threshold_range(preds, model: str) -> ThresholdRange:
+def threshold_range(preds: Aggregate, model: str) -> ThresholdRange:
     """Slider range in the score's own units."""
     kind = preds.score_kinds[model]
     if kind in ("probability", "decision"):
         return ThresholdRange(0.0, 1.0, 0.001)
-    if isinstance(preds, Aggregate):
-        lo, hi = preds.score_range(model)
-    else:
-        lo, hi = float(preds.scores[model].min()), float(preds.scores[model].max())
+    lo, hi = preds.score_range(model)
     lo, hi = float(np.floor(lo)), float(np.ceil(hi))
     if hi <= lo:
         hi = lo + 1.0
     return ThresholdRange(lo, hi, float(10 ** np.floor(np.log10((hi - lo) / 1000))))
 
 
-__all__ = ["ensure_demo", "load_predictions", "load_aggregate", "load_data", "evaluate_stored", "is_aggregate",
+__all__ = ["ensure_demo", "load_predictions", "load_aggregate", "load_data", "rows_aggregate", "aggregate_serving",
+           "evaluate_stored",
            "has_groups", "n_rows_of", "positive_rate_of", "segment_names", "default_threshold_of", "load_value_table", "table_version", "model_counts",
            "threshold_range", "sha256", "InputError"]
 

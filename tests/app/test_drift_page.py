@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from board import services
 from board.services import demo
 from board.app import drift_view
 from board.store import Store
@@ -160,7 +161,7 @@ def test_raw_scores_leave_calibration_grey_with_reason():
     raw = frame.to_csv(index=False).encode()
     preds = validate(read_table(raw, "raw.csv"), ColumnMapping.from_dict(
         {"label": "y", "scores": {"A": "risk"}, "score_kinds": {"A": "score"}, "time": "t", "features": ["x"]}))
-    view = drift_view.compute(preds, DriftConfig())
+    view = drift_view.compute(services.rows_aggregate(preds, DriftConfig()), DriftConfig())  # the page reads the aggregate
     cal = view.lights["calibration"]
     assert cal.color == "grey" and cal.reason.startswith("Needs probabilities: A give raw scores")
     assert view.calibration == {} and view.skipped_models == ("A",)
@@ -175,7 +176,7 @@ def test_sparse_windows_say_too_few_rows_and_stay_grey():
                           "x": np.r_[np.zeros(35), np.ones(35)]})  # a total shift, but only 35 rows a week
     preds = validate(read_table(frame.to_csv(index=False).encode(), "s.csv"), ColumnMapping.from_dict(
         {"label": "y", "scores": {"A": "p"}, "score_kinds": {"A": "probability"}, "time": "t", "features": ["x"]}))
-    view = drift_view.compute(preds, DriftConfig())
+    view = drift_view.compute(services.rows_aggregate(preds, DriftConfig()), DriftConfig())  # the page reads the aggregate
     # KS noise floor 1.36*sqrt(70/35^2) = 0.325 > 0.15: the window cannot be judged
     assert view.lights["feature"].color == "grey" and "too few rows" in view.lights["feature"].reason
     assert not view.any_red

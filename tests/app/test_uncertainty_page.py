@@ -160,9 +160,9 @@ def test_stratified_scheme_is_used_and_stated(app, tmp_path):
 BANDS_SCRIPT = """
 import streamlit as st
 from board.app import state, uncertainty_view as uv
-preds = state.current_predictions()
+preds = state.current_data()
 table, _ = state.committed_table()
-st.session_state["bands_out"] = uv.bands_for(preds, table, list(preds.scores))
+st.session_state["bands_out"] = uv.bands_for(preds, table, list(preds.score_kinds))
 """
 
 
