@@ -2,7 +2,9 @@
 
 import streamlit as st
 
+from board import services
 from board.app import state, ui
+from board.services.limits import upload_limits
 from evalcore import InputError
 from evalcore.data import ColumnMapping, guess_mapping, label_values, read_table, validate
 
@@ -25,8 +27,9 @@ if up is None:
     st.stop()
 
 raw = up.getvalue()
-try:
-    frame = read_table(raw, up.name, max_bytes=MAX_MB * 2**20)
+try:  # parsed once per file (by its hash) in this session, within the configured row and column limits
+    frame = state.session_memo("upload_parsed", (services.sha256(raw), up.name),
+                               lambda: read_table(raw, up.name, max_bytes=MAX_MB * 2**20, **upload_limits()))
 except InputError as err:
     ui.show_problems(err)
     st.stop()
@@ -72,10 +75,10 @@ def _save():
 
     s = state.store()
     user = state.current_user()
-    governance.require(user, "upload_dataset")  # the navigation hides this page from other roles; defence in depth
-    rec = s.save_dataset(name=name, filename=up.name, raw=raw, mapping=mapping.to_dict(), report=summary,
-                         n_rows=preds.n_rows, uploader=user.username)
-    governance.record_upload(s, user, rec)
+    # the role is checked again (the navigation hides this page from other roles); file, row and audit entry
+    # are stored in one transaction
+    rec = governance.upload_dataset(s, user, name=name, filename=up.name, raw=raw, mapping=mapping.to_dict(),
+                                    report=summary, n_rows=preds.n_rows)
     st.session_state[state.DATASET_KEY] = rec.id  # switch the shared sidebar to it
     st.session_state["upload_saved"] = rec.id
 

@@ -21,18 +21,10 @@ FLASH = "register_flash"
 
 @st.cache_data(max_entries=16, show_spinner="Reading the Parquet schema …")
 def _schema(path: str, files: tuple, mtimes: tuple) -> tuple[dict, object]:
-    """(columns → DuckDB type, a 200-row sample) of a checked source; keyed by its files' mtimes."""
-    import duckdb
-
-    src = lake.Source(path=path, files=files, entered=path)
-    cols = lake.parquet_columns(src)
-    con = duckdb.connect()
-    try:
-        lit = "'" + src.parquet_glob.replace("'", "''") + "'"
-        sample = con.execute(f"SELECT * FROM read_parquet({lit}) LIMIT 200").df()
-    finally:
-        con.close()
-    return cols, sample
+    """(columns → DuckDB type, a 200-row sample) of a checked source; keyed by its files' mtimes.
+    Both come through the lake's locked-down DuckDB (only the checked files are readable)."""
+    src = lake.resolve_source(path)
+    return lake.parquet_columns(src), lake.preview(src, 200)
 
 
 def render() -> None:
@@ -58,7 +50,7 @@ def render() -> None:
     try:
         src = lake.resolve_source(path, roots)
         mtimes = tuple(os.path.getmtime(f) for f in src.files)
-        columns, sample = _schema(src.path, src.files, mtimes)
+        columns, sample = _schema(path, src.files, mtimes)
     except InputError as err:
         ui.show_problems(err, title="The path cannot be used")
         return

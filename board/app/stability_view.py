@@ -34,7 +34,8 @@ from evalcore.normalized import TaskScore, cluster_score, learning_curve, task_s
 from evalcore.stability import (CVComparison, TrainingData, compare_cv, intervals_overlap, paired_test, prepare_training,
                                 repeated_cv)
 
-from board.app import ui
+from board.app import state, ui
+from board.services.limits import upload_limits
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "data" / "example_training.csv"
 EXAMPLE_NAME = "Example: breast cancer (scikit-learn), 569 rows, target malignant"
@@ -48,9 +49,10 @@ MAX_BYTES = 200 * 2**20
 # --------------------------------------------------------------------------------------
 
 
-@st.cache_resource(max_entries=8, show_spinner="Reading the training table …")
 def _parse(sha: str, name: str, _raw: bytes) -> pd.DataFrame:
-    return read_table(_raw, name, max_bytes=MAX_BYTES)
+    """Read a training table within the upload limits. Not cached process-wide: the session
+    keeps the one table it uses (:data:`TABLE_KEY`), so a user's upload leaves with the tab."""
+    return read_table(_raw, name, max_bytes=MAX_BYTES, **upload_limits())
 
 
 def _example() -> tuple[str, str, pd.DataFrame]:
@@ -62,8 +64,6 @@ def _example() -> tuple[str, str, pd.DataFrame]:
 def aggregate_notice(page: str) -> None:
     """When the sidebar dataset is an aggregate: say that this page needs rows and works on the
     training table below instead (it never evaluates the sidebar dataset)."""
-    from board.app import state
-
     rec = state.dataset_record()
     if rec is None or not rec.is_aggregate:
         return
@@ -113,11 +113,13 @@ def default_target(frame: pd.DataFrame) -> str:
     return frame.columns[-1]
 
 
-@st.cache_resource(max_entries=16)
 def prepared(sha: str, target: str, features: tuple, task: str, drop_missing: bool, min_per_class: int,
              _frame: pd.DataFrame) -> TrainingData:
-    return prepare_training(_frame, target, features=list(features), task=task, drop_missing_target=drop_missing,
-                            min_per_class=min_per_class)
+    """The prepared training data, once per settings in this session (not in a process-wide
+    cache: a user's table leaves with the tab)."""
+    return state.session_memo("stab_prepared", (sha, target, features, task, drop_missing, min_per_class),
+                              lambda: prepare_training(_frame, target, features=list(features), task=task,
+                                                       drop_missing_target=drop_missing, min_per_class=min_per_class))
 
 
 # --------------------------------------------------------------------------------------

@@ -56,6 +56,23 @@ def _counts(dataset_id: int, sha: str, model: str, _agg: Aggregate) -> ScoreCoun
     return services.model_counts(_agg, model)
 
 
+def session_memo(key: str, token, compute):
+    """``compute()`` once per ``token`` (e.g. a file's SHA-256) in this session, kept in one
+    session slot ``key``: a rerun does not parse an upload again (issue 17 F17), and per-user
+    data never sits in a process-wide cache that outlives the tab (F8). An ``InputError`` is
+    kept too, so a bad file is reported without being read again."""
+    slot = st.session_state.get(key)
+    if slot is None or slot[0] != token:
+        try:
+            value = compute()
+        except InputError as err:
+            value = err
+        st.session_state[key] = slot = (token, value)
+    if isinstance(slot[1], InputError):
+        raise slot[1]
+    return slot[1]
+
+
 def current_dataset_id() -> int | None:
     return st.session_state.get(DATASET_KEY)
 
@@ -323,12 +340,13 @@ def save_snapshot(result, rec, version_label: str, version) -> int:
 
     user = current_user()
     governance.require(user, "save_evaluation")
+    vid = None if version is None else version.id
     ev_id = store().save_evaluation(rec.id, models=list(result.models), config=result.config.to_dict(),
                                     result={**result.to_dict(), "dataset_name": rec.name, "table_version": version_label},
-                                    value_table_version_id=None if version is None else version.id)
-    store().append_audit(user.username, "save_evaluation", result.table.name,
-                         {"evaluation_id": ev_id, "version_id": None if version is None else version.id,
-                          "table_version": version_label})
+                                    value_table_version_id=vid,
+                                    audit=lambda ev_id: (user.username, "save_evaluation", result.table.name,
+                                                         {"evaluation_id": ev_id, "version_id": vid,
+                                                          "table_version": version_label}))
     st.toast(f"Board saved (#{ev_id}); it will be the comparison for the next board.")
     return ev_id
 

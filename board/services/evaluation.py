@@ -18,6 +18,7 @@ from evalcore.data import ColumnMapping, Predictions, read_table, validate
 from evalcore.drift import DriftConfig
 
 from board.services import demo
+from board.services.limits import upload_limits
 
 DEFAULT_TABLE_NAME = demo.DEMO_VALUE_TABLE["name"]
 
@@ -51,7 +52,7 @@ def load_predictions(store, dataset_id: int) -> Predictions:
     if rec.is_aggregate:
         raise InputError(f"dataset {rec.id} ({rec.name!r}) is an aggregate of {rec.source_path}: it has no rows.")
     raw = store.load_bytes(rec)
-    return validate(read_table(raw, rec.filename), ColumnMapping.from_dict(rec.mapping))
+    return validate(read_table(raw, rec.filename, **upload_limits()), ColumnMapping.from_dict(rec.mapping))
 
 
 def load_aggregate(store, dataset_id: int) -> Aggregate:
