@@ -39,8 +39,18 @@ def current_user():
 user = current_user()
 if user is None:
     first = state.store().count_users() == 0
-    st.navigation([st.Page("views/login.py", title="Create the admin account" if first else "Log in",
-                           icon=":material/login:", url_path="login", default=True)], position="hidden").run()
+    st.navigation(
+        [
+            st.Page(
+                "views/login.py",
+                title="Create the admin account" if first else "Log in",
+                icon=":material/login:",
+                url_path="login",
+                default=True,
+            )
+        ],
+        position="hidden",
+    ).run()
     st.stop()
 
 state.sidebar()

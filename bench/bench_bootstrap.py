@@ -82,32 +82,51 @@ def run(n: int) -> None:
     t_cmp, cmp = timed(lambda: compare_models(y, a, b, TABLE, threshold_a=T_A, threshold_b=T_B, n_resamples=B, rng=0))
     t_opt, opt = timed(lambda: optimum_interval(y, a, TABLE, n_resamples=B, resolution=RESOLUTION, rng=0))
     total = t_ev + t_cmp + t_opt
-    print(f"evalcore  EV at t={T_A} (exact, 4 cells)          {t_ev:7.3f} s   EV {ev.estimate:9.2f}  CI [{ev.low:.2f}, {ev.high:.2f}]")
-    print(f"evalcore  paired EV_B − EV_A (exact, 8 cells)    {t_cmp:7.3f} s   diff {cmp.diff.estimate:7.2f}  CI [{cmp.diff.low:.2f}, {cmp.diff.high:.2f}]  P(B better) {cmp.p_b_better:.3f}")
-    print(f"evalcore  t_opt + band + EV(t_opt) + AUC, one pass (resolution {RESOLUTION:g}, k={opt.n_thresholds})"
-          f" {t_opt:7.3f} s   t_opt {opt.t_opt.estimate:.4f} CI [{opt.t_opt.low:.4f}, {opt.t_opt.high:.4f}]"
-          f"  AUC {opt.auc.estimate:.4f} CI [{opt.auc.low:.4f}, {opt.auc.high:.4f}]")
+    print(
+        f"evalcore  EV at t={T_A} (exact, 4 cells)          {t_ev:7.3f} s   EV {ev.estimate:9.2f}  CI [{ev.low:.2f}, {ev.high:.2f}]"
+    )
+    print(
+        f"evalcore  paired EV_B − EV_A (exact, 8 cells)    {t_cmp:7.3f} s   diff {cmp.diff.estimate:7.2f}  "
+        f"CI [{cmp.diff.low:.2f}, {cmp.diff.high:.2f}]  P(B better) {cmp.p_b_better:.3f}"
+    )
+    print(
+        f"evalcore  t_opt + band + EV(t_opt) + AUC, one pass (resolution {RESOLUTION:g}, k={opt.n_thresholds})"
+        f" {t_opt:7.3f} s   t_opt {opt.t_opt.estimate:.4f} CI [{opt.t_opt.low:.4f}, {opt.t_opt.high:.4f}]"
+        f"  AUC {opt.auc.estimate:.4f} CI [{opt.auc.low:.4f}, {opt.auc.high:.4f}]"
+    )
     print(f"evalcore  all four                               {total:7.3f} s")
     reps = 20 if n <= 200_000 else 5
     per = textbook(y, a, b, reps)
     loop_total = per * B
-    print(f"textbook loop (indices + EV A, EV B + roc_auc_score + value_curve t_opt): {per * 1e3:.1f} ms/replicate, "
-          f"timed on {reps} replicates, EXTRAPOLATED to B={B}: {loop_total:.1f} s  ->  evalcore is {loop_total / total:.0f}x faster")
+    print(
+        f"textbook loop (indices + EV A, EV B + roc_auc_score + value_curve t_opt): {per * 1e3:.1f} ms/replicate, "
+        f"timed on {reps} replicates, EXTRAPOLATED to B={B}: {loop_total:.1f} s  ->  evalcore is {loop_total / total:.0f}x faster"
+    )
     # scipy.stats.bootstrap on the simplest of the four (EV at a threshold)
     stat = lambda yy, ss, axis=-1: ev_rows(yy, ss, T_A)  # noqa: E731
     if n <= 200_000:
-        t_sp, res = timed(lambda: stats.bootstrap((y, a), stat, paired=True, vectorized=True, n_resamples=B,
-                                                   method="percentile", batch=20, rng=0))
-        print(f"scipy.stats.bootstrap EV at t (percentile, B={B}, batch=20, full run): {t_sp:.2f} s  "
-              f"CI [{res.confidence_interval.low:.2f}, {res.confidence_interval.high:.2f}]  "
-              f"-> evalcore EV CI is {t_sp / t_ev:.0f}x faster")
+        t_sp, res = timed(
+            lambda: stats.bootstrap(
+                (y, a), stat, paired=True, vectorized=True, n_resamples=B, method="percentile", batch=20, rng=0
+            )
+        )
+        print(
+            f"scipy.stats.bootstrap EV at t (percentile, B={B}, batch=20, full run): {t_sp:.2f} s  "
+            f"CI [{res.confidence_interval.low:.2f}, {res.confidence_interval.high:.2f}]  "
+            f"-> evalcore EV CI is {t_sp / t_ev:.0f}x faster"
+        )
     else:
         reps_sp = 40
-        t_sp, _ = timed(lambda: stats.bootstrap((y, a), stat, paired=True, vectorized=True, n_resamples=reps_sp,
-                                                 method="percentile", batch=20, rng=0))
+        t_sp, _ = timed(
+            lambda: stats.bootstrap(
+                (y, a), stat, paired=True, vectorized=True, n_resamples=reps_sp, method="percentile", batch=20, rng=0
+            )
+        )
         t_sp *= B / reps_sp
-        print(f"scipy.stats.bootstrap EV at t: timed on {reps_sp} replicates, EXTRAPOLATED to B={B}: {t_sp:.1f} s  "
-              f"-> evalcore EV CI is {t_sp / t_ev:.0f}x faster")
+        print(
+            f"scipy.stats.bootstrap EV at t: timed on {reps_sp} replicates, EXTRAPOLATED to B={B}: {t_sp:.1f} s  "
+            f"-> evalcore EV CI is {t_sp / t_ev:.0f}x faster"
+        )
 
 
 if __name__ == "__main__":

@@ -49,22 +49,31 @@ def synthetic_frame(n: int, seed: int = 0) -> pd.DataFrame:
     """label, two scores, 3 segments, a date, a customer id, 4 numeric features."""
     rng = np.random.default_rng(seed)
     y = (rng.random(n) < 0.1).astype(np.int8)
-    return pd.DataFrame({
-        "is_fraud": y,
-        "score_old": np.round(np.clip(rng.normal(0.3 + 0.2 * y, 0.15), 0, 1), 4),
-        "score_new": np.round(np.clip(rng.normal(0.3 + 0.3 * y, 0.15), 0, 1), 4),
-        "channel": rng.choice(["app", "web", "branch"], n),
-        "new_user": rng.choice(["yes", "no"], n),
-        "region": rng.choice(list("ABCDEFG"), n),
-        "application_date": (pd.Timestamp("2025-01-01") + pd.to_timedelta(rng.integers(0, 365, n), unit="D")).strftime("%Y-%m-%d"),
-        "customer_id": np.char.add("C", rng.integers(0, max(n // 4, 1), n).astype(str)),
-        **{f"f{i}": np.round(rng.normal(size=n), 3) for i in range(4)},
-    })
+    return pd.DataFrame(
+        {
+            "is_fraud": y,
+            "score_old": np.round(np.clip(rng.normal(0.3 + 0.2 * y, 0.15), 0, 1), 4),
+            "score_new": np.round(np.clip(rng.normal(0.3 + 0.3 * y, 0.15), 0, 1), 4),
+            "channel": rng.choice(["app", "web", "branch"], n),
+            "new_user": rng.choice(["yes", "no"], n),
+            "region": rng.choice(list("ABCDEFG"), n),
+            "application_date": (pd.Timestamp("2025-01-01") + pd.to_timedelta(rng.integers(0, 365, n), unit="D")).strftime(
+                "%Y-%m-%d"
+            ),
+            "customer_id": np.char.add("C", rng.integers(0, max(n // 4, 1), n).astype(str)),
+            **{f"f{i}": np.round(rng.normal(size=n), 3) for i in range(4)},
+        }
+    )
 
 
-MAPPING = ColumnMapping(label="is_fraud", scores={"A": "score_old", "B": "score_new"},
-                        segments=("channel", "new_user", "region"), time="application_date", group="customer_id",
-                        features=("f0", "f1", "f2", "f3"))
+MAPPING = ColumnMapping(
+    label="is_fraud",
+    scores={"A": "score_old", "B": "score_new"},
+    segments=("channel", "new_user", "region"),
+    time="application_date",
+    group="customer_id",
+    features=("f0", "f1", "f2", "f3"),
+)
 
 
 def bench_counts(sizes, repeat):
@@ -90,15 +99,19 @@ def bench_upload(sizes, repeat):
             t_val = best_of(lambda: validate(frame, MAPPING), repeat)
             t_total = best_of(lambda: validate(read_table(raw, path.name, max_bytes=2**40), MAPPING), repeat)
             print(f"{n:>12,} {len(raw) / 2**20:>7.1f}MB {t_read:>10.3f}s {t_val:>8.3f}s {t_total:>7.3f}s")
-            del raw, frames, frame
+            raw = frames = frame = None  # free the largest size before the next
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--sizes", type=int, nargs="+", default=[100_000, 1_000_000, 10_000_000],
-                    help="row counts for the threshold_counts / argsort / roc_curve comparison")
-    ap.add_argument("--csv-sizes", type=int, nargs="*", default=[100_000, 1_000_000],
-                    help="row counts for read_table + validate")
+    ap.add_argument(
+        "--sizes",
+        type=int,
+        nargs="+",
+        default=[100_000, 1_000_000, 10_000_000],
+        help="row counts for the threshold_counts / argsort / roc_curve comparison",
+    )
+    ap.add_argument("--csv-sizes", type=int, nargs="*", default=[100_000, 1_000_000], help="row counts for read_table + validate")
     ap.add_argument("--csv-10m", action="store_true", help="also read+validate a 10M-row CSV (~700 MB, slow to write)")
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args(argv)

@@ -88,10 +88,14 @@ def main(argv=None) -> int:
     sizes = [parse_size(x) for x in args.sizes]
     loop_full_max = parse_size(args.loop_full_max)
 
-    print(f"evalboard bench_curve — Python {platform.python_version()}, numpy {np.__version__}, "
-          f"{os.cpu_count()} CPUs, best of {args.repeats}")
-    header = (f"{'N':>11} {'distinct':>10} {'(a) first curve':>16} {'(b) re-price':>14} {'(b) cold':>12} "
-              f"{'(c) loop x80':>15} {'(c)/(a)':>8}")
+    print(
+        f"evalboard bench_curve — Python {platform.python_version()}, numpy {np.__version__}, "
+        f"{os.cpu_count()} CPUs, best of {args.repeats}"
+    )
+    header = (
+        f"{'N':>11} {'distinct':>10} {'(a) first curve':>16} {'(b) re-price':>14} {'(b) cold':>12} "
+        f"{'(c) loop x80':>15} {'(c)/(a)':>8}"
+    )
     print(header)
     print("-" * len(header))
     results = []
@@ -108,10 +112,12 @@ def main(argv=None) -> int:
         # machine hits them alike; each column keeps its best run
         best = dict(first=np.inf, reprice=np.inf, cold=np.inf, loop=np.inf)
         for _ in range(args.repeats):
-            for name, fn in (("first", lambda: value_curve(y, s, TABLE)),
-                             ("reprice", lambda: price_curve(counts, EDITED)),
-                             ("cold", lambda: price_curve(_fresh(counts), EDITED)),
-                             ("loop", lambda: textbook_loop(y, s, loop_grid))):
+            for name, fn in (
+                ("first", lambda: value_curve(y, s, TABLE)),
+                ("reprice", lambda: price_curve(counts, EDITED)),
+                ("cold", lambda: price_curve(_fresh(counts), EDITED)),
+                ("loop", lambda: textbook_loop(y, s, loop_grid)),
+            ):
                 t, out = best_of(fn, 1)
                 best[name] = min(best[name], t)
                 if name == "first":
@@ -121,16 +127,21 @@ def main(argv=None) -> int:
         t_first, t_reprice, t_cold, t_loop = best["first"], best["reprice"], best["cold"], best["loop"] * scale
         ratio = t_loop / t_first
         results.append((n, t_first, t_reprice, t_loop, ratio))
-        print(f"{n:>11,} {len(curve.thresholds) - 1:>10,} {fmt(t_first):>16} {fmt(t_reprice):>14} {fmt(t_cold):>12} "
-              f"{fmt(t_loop) + mark:>15} {ratio:>7.1f}x", flush=True)
+        print(
+            f"{n:>11,} {len(curve.thresholds) - 1:>10,} {fmt(t_first):>16} {fmt(t_reprice):>14} {fmt(t_cold):>12} "
+            f"{fmt(t_loop) + mark:>15} {ratio:>7.1f}x",
+            flush=True,
+        )
         # sanity: the re-priced curve is the curve of the edited table on the rows
         if n <= 1_000_000:
             check = value_curve(y, s, EDITED)
             if not (np.allclose(check.ev, edited.ev) and check.t_opt == edited.t_opt):
                 raise SystemExit("re-priced curve differs from value_curve on the rows")
     if any(n > loop_full_max for n in sizes):
-        print(f"* (c) above {loop_full_max:,} rows: {args.loop_sample} of the 80 thresholds timed, extrapolated x80/"
-              f"{args.loop_sample}.")
+        print(
+            f"* (c) above {loop_full_max:,} rows: {args.loop_sample} of the 80 thresholds timed, extrapolated x80/"
+            f"{args.loop_sample}."
+        )
     print("(b) re-price: counts already priced once (cached cumulative sums); (b) cold: fresh counts, cumsums included.")
     print()
     print("targets:")
@@ -150,8 +161,15 @@ def main(argv=None) -> int:
 
 def _fresh(counts):
     """A copy of the counts without the cached cumulative sums (a 'cold' re-pricing)."""
-    return type(counts)(scores=counts.scores, pos=counts.pos, neg=counts.neg, pos_rows=counts.pos_rows,
-                        neg_rows=counts.neg_rows, score_sum=counts.score_sum, resolution=counts.resolution)
+    return type(counts)(
+        scores=counts.scores,
+        pos=counts.pos,
+        neg=counts.neg,
+        pos_rows=counts.pos_rows,
+        neg_rows=counts.neg_rows,
+        score_sum=counts.score_sum,
+        resolution=counts.resolution,
+    )
 
 
 if __name__ == "__main__":

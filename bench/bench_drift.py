@@ -28,7 +28,11 @@ def make_data(n_rows: int, n_features: int = 10, seed: int = 0):
     rng = np.random.default_rng(seed)
     n_days = 7 + 7 + 28 - 1  # reference + 28 whole current windows sliding daily
     day = np.sort(rng.integers(0, n_days, n_rows))
-    t = pd.Timestamp("2026-10-05").to_datetime64() + day * np.timedelta64(1, "D") + rng.integers(0, 86_400, n_rows) * np.timedelta64(1, "s")
+    t = (
+        pd.Timestamp("2026-10-05").to_datetime64()
+        + day * np.timedelta64(1, "D")
+        + rng.integers(0, 86_400, n_rows) * np.timedelta64(1, "s")
+    )
     cols = {}
     for j in range(n_features):
         shift = np.where(day >= n_days - 7, 0.05 * j, 0.0)  # later features drift more in the last week
@@ -49,8 +53,10 @@ def main():
     t, frame = make_data(args.rows)
     cfg = DriftConfig()
     ws = windows(t, cfg)
-    print(f"rows {len(t):,}, features {frame.shape[1]}, reference rows {ws[0].n:,}, current windows {len(ws) - 1} "
-          f"(rows per window {min(w.n for w in ws[1:]):,}–{max(w.n for w in ws[1:]):,})")
+    print(
+        f"rows {len(t):,}, features {frame.shape[1]}, reference rows {ws[0].n:,}, current windows {len(ws) - 1} "
+        f"(rows per window {min(w.n for w in ws[1:]):,}–{max(w.n for w in ws[1:]):,})"
+    )
 
     feature_drift(frame.iloc[:1000], t[:1000], cfg)  # warm-up (imports, first calls)
     runs = []
@@ -58,8 +64,10 @@ def main():
         t0 = time.perf_counter()
         fd = feature_drift(frame, t, cfg)
         runs.append(time.perf_counter() - t0)
-    print(f"evalcore feature_drift ({fd.ks_method}, n_bins={fd.n_bins}): best {min(runs):.3f} s, runs {[round(r, 3) for r in runs]} "
-          f"(target < 2 s); light {fd.color}: {fd.reason}")
+    print(
+        f"evalcore feature_drift ({fd.ks_method}, n_bins={fd.n_bins}): best {min(runs):.3f} s, runs {[round(r, 3) for r in runs]} "
+        f"(target < 2 s); light {fd.color}: {fd.reason}"
+    )
     print(f"stated bin-error bound per feature: max {fd.bin_error.max():.5f}")
 
     if args.baseline_features:
@@ -76,12 +84,16 @@ def main():
         base = time.perf_counter() - t0
         per_call = base / exact.size
         total = per_call * frame.shape[1] * (len(ws) - 1)
-        print(f"baseline scipy.stats.ks_2samp per feature per window: {base:.2f} s for {exact.size} calls "
-              f"({per_call * 1000:.1f} ms/call; {total:.1f} s for all {frame.shape[1] * (len(ws) - 1)}) "
-              f"-> speed-up x{total / min(runs):.0f}")
+        print(
+            f"baseline scipy.stats.ks_2samp per feature per window: {base:.2f} s for {exact.size} calls "
+            f"({per_call * 1000:.1f} ms/call; {total:.1f} s for all {frame.shape[1] * (len(ws) - 1)}) "
+            f"-> speed-up x{total / min(runs):.0f}"
+        )
         diff = exact - fd.statistic[: args.baseline_features]
-        print(f"binned vs exact KS: max |diff| {np.abs(diff).max():.5f} (must be <= 0.005), "
-              f"min diff {diff.min():.2e} (binned never above exact)")
+        print(
+            f"binned vs exact KS: max |diff| {np.abs(diff).max():.5f} (must be <= 0.005), "
+            f"min diff {diff.min():.2e} (binned never above exact)"
+        )
 
 
 if __name__ == "__main__":

@@ -64,14 +64,16 @@ def generate(folder: Path, rows: int, files: int, seed: int = 0) -> None:
         x = rng.normal(size=per)
         start = pd.Timestamp("2026-10-05") + pd.Timedelta(days=28) * i / files  # files in time order
         t = start + pd.to_timedelta(np.sort(rng.integers(0, int(28 * 86_400 / files), per)), unit="s")
-        f = pd.DataFrame({
-            "t": t.astype("datetime64[us]"),
-            "amount": rng.lognormal(3.0 + 0.5 * (t >= pd.Timestamp("2026-10-26")), 1.0, per),
-            "y": (rng.random(per) < 1 / (1 + np.exp(-(1.2 * x - 4.3)))).astype(np.int8),
-            "p": (1 / (1 + np.exp(-(x - 4.0 + rng.normal(0, 0.6, per))))).astype(np.float64),
-            "region": rng.choice(np.array(["north", "south", "east", "west"]), per),
-            "channel": rng.choice(np.array(["app", "web", "branch"]), per),
-        })
+        f = pd.DataFrame(
+            {
+                "t": t.astype("datetime64[us]"),
+                "amount": rng.lognormal(3.0 + 0.5 * (t >= pd.Timestamp("2026-10-26")), 1.0, per),
+                "y": (rng.random(per) < 1 / (1 + np.exp(-(1.2 * x - 4.3)))).astype(np.int8),
+                "p": (1 / (1 + np.exp(-(x - 4.0 + rng.normal(0, 0.6, per))))).astype(np.float64),
+                "region": rng.choice(np.array(["north", "south", "east", "west"]), per),
+                "channel": rng.choice(np.array(["app", "web", "branch"]), per),
+            }
+        )
         f.to_parquet(folder / f"part-{i:03d}.parquet", row_group_size=1_000_000)
 
 
@@ -87,6 +89,7 @@ def timed(runner, log: list):
         return out
 
     if hasattr(run, "feature_codes"):
+
         def codes(base, edges, tail):
             t = time.perf_counter()
             out = run.feature_codes(base, edges, tail)
@@ -111,8 +114,15 @@ def run(engine: str, glob: str, spark=None) -> dict:
     for sec, what in log:
         print(f"    {sec:6.1f} s  {what}", flush=True)
     lights = {k: v.color for k, v in res.drift.lights.items()} if res.drift else res.drift_undefined
-    return {"aggregate_s": t1 - t0, "evaluate_s": t2 - t1, "cells": len(agg.cells), "n": res.n,
-            "resolution": agg.resolution["m"], "t_opt": res.models["m"].curve.t_opt, "lights": lights}
+    return {
+        "aggregate_s": t1 - t0,
+        "evaluate_s": t2 - t1,
+        "cells": len(agg.cells),
+        "n": res.n,
+        "resolution": agg.resolution["m"],
+        "t_opt": res.models["m"].curve.t_opt,
+        "lights": lights,
+    }
 
 
 def bench_update(glob: str) -> None:
@@ -130,8 +140,7 @@ def bench_update(glob: str) -> None:
     upd = aggregate_source(glob, q, engine="duckdb", thresholds=moved, update=stored)
     t_upd = time.perf_counter() - t
     pd.testing.assert_frame_equal(full.paired, upd.paired)
-    print(f"two models: first aggregation {first:.1f} s; threshold moved: full {t_full:.1f} s, update {t_upd:.1f} s",
-          flush=True)
+    print(f"two models: first aggregation {first:.1f} s; threshold moved: full {t_full:.1f} s, update {t_upd:.1f} s", flush=True)
 
 
 def main() -> None:
@@ -146,14 +155,20 @@ def main() -> None:
     if not a.no_duckdb:
         t = time.perf_counter()
         generate(a.dir / "big", a.rows, a.files)
-        print(f"generated {a.rows:,} rows in {a.files} files: {time.perf_counter() - t:.1f} s "
-              f"({sum(p.stat().st_size for p in (a.dir / 'big').glob('*.parquet')) / 2**30:.2f} GiB)", flush=True)
+        print(
+            f"generated {a.rows:,} rows in {a.files} files: {time.perf_counter() - t:.1f} s "
+            f"({sum(p.stat().st_size for p in (a.dir / 'big').glob('*.parquet')) / 2**30:.2f} GiB)",
+            flush=True,
+        )
         base = peak_mb()
         r = run("duckdb", str(a.dir / "big" / "*.parquet"))
-        print(f"duckdb {a.rows:,} rows: aggregate {r['aggregate_s']:.1f} s, evaluate {r['evaluate_s']:.1f} s, "
-              f"total {r['aggregate_s'] + r['evaluate_s']:.1f} s; {r['cells']} cells, resolution {r['resolution']}, "
-              f"t_opt {r['t_opt']:.4f}, drift {r['lights']}; peak RSS {peak_mb():.0f} MB "
-              f"(after generation {base:.0f} MB)", flush=True)
+        print(
+            f"duckdb {a.rows:,} rows: aggregate {r['aggregate_s']:.1f} s, evaluate {r['evaluate_s']:.1f} s, "
+            f"total {r['aggregate_s'] + r['evaluate_s']:.1f} s; {r['cells']} cells, resolution {r['resolution']}, "
+            f"t_opt {r['t_opt']:.4f}, drift {r['lights']}; peak RSS {peak_mb():.0f} MB "
+            f"(after generation {base:.0f} MB)",
+            flush=True,
+        )
         bench_update(str(a.dir / "big" / "*.parquet"))
     if a.no_spark:
         return
@@ -161,14 +176,22 @@ def main() -> None:
     from pyspark.sql import SparkSession
 
     t = time.perf_counter()
-    spark = (SparkSession.builder.master("local[2]").config("spark.sql.shuffle.partitions", "4")
-             .config("spark.ui.enabled", "false").config("spark.driver.memory", "2g").getOrCreate())
+    spark = (
+        SparkSession.builder.master("local[2]")
+        .config("spark.sql.shuffle.partitions", "4")
+        .config("spark.ui.enabled", "false")
+        .config("spark.driver.memory", "2g")
+        .getOrCreate()
+    )
     spark.sparkContext.setLogLevel("ERROR")
     up = time.perf_counter() - t
     r = run("spark", str(a.dir / "spark"), spark=spark)
-    print(f"spark local[2] {a.spark_rows:,} rows: start {up:.1f} s, aggregate {r['aggregate_s']:.1f} s, "
-          f"evaluate {r['evaluate_s']:.1f} s; {r['cells']} cells, drift {r['lights']}; JVM peak RSS "
-          f"{jvm_peak_mb():.0f} MB", flush=True)
+    print(
+        f"spark local[2] {a.spark_rows:,} rows: start {up:.1f} s, aggregate {r['aggregate_s']:.1f} s, "
+        f"evaluate {r['evaluate_s']:.1f} s; {r['cells']} cells, drift {r['lights']}; JVM peak RSS "
+        f"{jvm_peak_mb():.0f} MB",
+        flush=True,
+    )
     spark.stop()
 
 

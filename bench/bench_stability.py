@@ -39,8 +39,10 @@ def main():
         print(f"{m:24s} {dt:8.1f} s  ({dt / r.n_done:.2f} s per fit)  accuracy {s.mean:.4f} ± std {s.std:.4f}")
     t0 = time.perf_counter()
     lc = learning_curve(data, model="logistic_regression", n_repeats=5, seed=0)
-    print(f"learning curve (logistic regression, {lc.sizes.size} sizes {lc.sizes.min()}–{lc.sizes.max():,}, 5 repeats): "
-          f"{time.perf_counter() - t0:.1f} s — {lc.verdict}")
+    print(
+        f"learning curve (logistic regression, {lc.sizes.size} sizes {lc.sizes.min()}–{lc.sizes.max():,}, 5 repeats): "
+        f"{time.perf_counter() - t0:.1f} s — {lc.verdict}"
+    )
 
 
 if __name__ == "__main__":

@@ -47,10 +47,22 @@ def _positive(text: str) -> int:
 def _add_data_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--predictions", required=True, type=Path, help="CSV or Parquet file, one row per decision")
     p.add_argument("--label", required=True, help="label column")
-    p.add_argument("--score", required=True, action="append", type=_pair, metavar="NAME=COL",
-                   help="model name and its score column (once or twice)")
-    p.add_argument("--score-kind", action="append", type=_pair, default=[], metavar="NAME=KIND",
-                   help="probability | score | decision (default: guessed from the values)")
+    p.add_argument(
+        "--score",
+        required=True,
+        action="append",
+        type=_pair,
+        metavar="NAME=COL",
+        help="model name and its score column (once or twice)",
+    )
+    p.add_argument(
+        "--score-kind",
+        action="append",
+        type=_pair,
+        default=[],
+        metavar="NAME=KIND",
+        help="probability | score | decision (default: guessed from the values)",
+    )
     p.add_argument("--positive", default=None, help="label value of the positive class (default: 1/true/yes)")
     p.add_argument("--segment", action="append", default=[], metavar="COL")
     p.add_argument("--time", default=None, metavar="COL")
@@ -59,12 +71,21 @@ def _add_data_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--weight", default=None, metavar="COL")
     p.add_argument("--drop-missing-labels", action="store_true", help="confirm dropping rows whose label is missing")
     p.add_argument("--max-mb", type=int, default=2048, help="refuse files larger than this (MB)")
-    p.add_argument("--max-rows", type=_positive, default=None, metavar="N",
-                   help="refuse files with more data rows than this (default: $EVALBOARD_MAX_ROWS, else 5000000); "
-                        "Parquet is checked from its metadata before loading. Larger data: --engine duckdb")
-    p.add_argument("--max-columns", type=_positive, default=None, metavar="N",
-                   help="refuse files with more columns than this, checked before parsing (default: "
-                        "$EVALBOARD_MAX_COLUMNS, else 2000)")
+    p.add_argument(
+        "--max-rows",
+        type=_positive,
+        default=None,
+        metavar="N",
+        help="refuse files with more data rows than this (default: $EVALBOARD_MAX_ROWS, else 5000000); "
+        "Parquet is checked from its metadata before loading. Larger data: --engine duckdb",
+    )
+    p.add_argument(
+        "--max-columns",
+        type=_positive,
+        default=None,
+        metavar="N",
+        help="refuse files with more columns than this, checked before parsing (default: $EVALBOARD_MAX_COLUMNS, else 2000)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -82,22 +103,37 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--threshold", action="append", type=_pair, default=[], metavar="NAME=T")
     e.add_argument("--n-resamples", type=int, default=1000)
     e.add_argument("--method", choices=["percentile", "bca"], default="percentile")
-    e.add_argument("--scheme", choices=["rows", "stratified", "cluster"], default=None,
-                   help="bootstrap scheme (default: cluster when --group is given — repeat customers are not "
-                        "independent — else rows)")
+    e.add_argument(
+        "--scheme",
+        choices=["rows", "stratified", "cluster"],
+        default=None,
+        help="bootstrap scheme (default: cluster when --group is given — repeat customers are not independent — else rows)",
+    )
     e.add_argument("--strata", default=None, metavar="COL", help="segment column for --scheme stratified")
     e.add_argument("--seed", type=int, default=0)
     e.add_argument("--json", type=Path, default=None, metavar="OUT.json", help="write the JSON here (default: stdout)")
     e.add_argument("--html", type=Path, default=None, metavar="OUT.html")
     e.add_argument("--pdf", type=Path, default=None, metavar="OUT.pdf")
-    e.add_argument("--engine", choices=["pandas", "duckdb", "spark"], default="pandas",
-                   help="pandas: load the file (fits in memory); duckdb: aggregate Parquet files/globs larger than "
-                        "memory; spark: aggregate Parquet or a table name on a Spark cluster")
-    e.add_argument("--memory-limit", default=None, metavar="SIZE",
-                   help="duckdb: memory limit such as 4GB; past it DuckDB spills to a temporary folder on disk")
-    e.add_argument("--resolution", default="auto", metavar="R",
-                   help="score grid of the duckdb/spark aggregate: auto (exact up to 20000 distinct scores, else "
-                        "1e-4), none (exact) or a number")
+    e.add_argument(
+        "--engine",
+        choices=["pandas", "duckdb", "spark"],
+        default="pandas",
+        help="pandas: load the file (fits in memory); duckdb: aggregate Parquet files/globs larger than "
+        "memory; spark: aggregate Parquet or a table name on a Spark cluster",
+    )
+    e.add_argument(
+        "--memory-limit",
+        default=None,
+        metavar="SIZE",
+        help="duckdb: memory limit such as 4GB; past it DuckDB spills to a temporary folder on disk",
+    )
+    e.add_argument(
+        "--resolution",
+        default="auto",
+        metavar="R",
+        help="score grid of the duckdb/spark aggregate: auto (exact up to 20000 distinct scores, else "
+        "1e-4), none (exact) or a number",
+    )
     u = sub.add_parser("users", help="manage accounts (admins): add, list, disable, reset-password")
     usub = u.add_subparsers(dest="users_command", required=True, parser_class=_Parser)
     ua = usub.add_parser("add", help="add an account (the password is asked for, or read from --password-stdin)")
@@ -139,8 +175,9 @@ def cmd_users(args) -> int:
                 print(f"added {rec.username} ({rec.role})")
             elif args.users_command == "list":
                 for rec in store.list_users():
-                    print(f"{rec.username}\t{rec.role}\t{'active' if rec.active else 'disabled'}\t"
-                          f"created {rec.created_at:%Y-%m-%d}")
+                    print(
+                        f"{rec.username}\t{rec.role}\t{'active' if rec.active else 'disabled'}\tcreated {rec.created_at:%Y-%m-%d}"
+                    )
             elif args.users_command == "disable":
                 rec = governance.disable_user(store, actor, args.username, active=args.enable)
                 print(f"{rec.username} is {'active' if rec.active else 'disabled'}")
@@ -163,9 +200,18 @@ def _mapping(args) -> ColumnMapping:
             problems.append(f"--score-kind names model {name!r}, which has no --score.")
     if problems:
         raise InputError("\n".join(problems))
-    return ColumnMapping(label=args.label, scores=scores, score_kinds=kinds, positive=args.positive,
-                         segments=tuple(args.segment), time=args.time, group=args.group, features=tuple(args.feature),
-                         weight=args.weight, drop_missing_labels=args.drop_missing_labels)
+    return ColumnMapping(
+        label=args.label,
+        scores=scores,
+        score_kinds=kinds,
+        positive=args.positive,
+        segments=tuple(args.segment),
+        time=args.time,
+        group=args.group,
+        features=tuple(args.feature),
+        weight=args.weight,
+        drop_missing_labels=args.drop_missing_labels,
+    )
 
 
 def _load(args):
@@ -195,8 +241,11 @@ def _table(args) -> ValueTable:
         return ValueTable.from_dict(d)
     missing = [c for c, v in cells.items() if v is None]
     if missing:
-        raise InputError(f"the value table needs --value-table FILE or all of --tp --fp --fn --tn; missing: "
-                         + ", ".join(f"--{c}" for c in missing) + ".")
+        raise InputError(
+            "the value table needs --value-table FILE or all of --tp --fp --fn --tn; missing: "
+            + ", ".join(f"--{c}" for c in missing)
+            + "."
+        )
     return ValueTable(**cells, unit=args.unit, prevalence=args.prevalence)
 
 
@@ -217,14 +266,30 @@ def _evaluate_engine(args, table, config):
     except ValueError:
         raise InputError(f"--resolution {args.resolution!r}: use auto, none or a number.") from None
     m = _mapping(args)
-    query = Query(label=m.label, scores=dict(m.scores), score_kinds=dict(m.score_kinds), positive=m.positive,
-                  segments=tuple(m.segments), group=m.group, weight=m.weight, time=m.time, features=tuple(m.features))
+    query = Query(
+        label=m.label,
+        scores=dict(m.scores),
+        score_kinds=dict(m.score_kinds),
+        positive=m.positive,
+        segments=tuple(m.segments),
+        group=m.group,
+        weight=m.weight,
+        time=m.time,
+        features=tuple(m.features),
+    )
     from evalcore.drift import DriftConfig
 
-    agg = aggregate_source(str(args.predictions), query, engine=args.engine, resolution=resolution,
-                           thresholds=config.thresholds, scheme=config.scheme, strata_column=config.strata_column,
-                           drift=DriftConfig.from_dict(config.drift) if config.drift else None,
-                           memory_limit=args.memory_limit)
+    agg = aggregate_source(
+        str(args.predictions),
+        query,
+        engine=args.engine,
+        resolution=resolution,
+        thresholds=config.thresholds,
+        scheme=config.scheme,
+        strata_column=config.strata_column,
+        drift=DriftConfig.from_dict(config.drift) if config.drift else None,
+        memory_limit=args.memory_limit,
+    )
     return evaluate_aggregate(agg, table, config)
 
 
@@ -239,7 +304,7 @@ def _cmd_evaluate(args, engine_table, *, engine: bool) -> int:
 
     problems = []
     preds = table = None
-    for step in (() if engine else (_load, _table)):
+    for step in () if engine else (_load, _table):
         try:
             out = step(args)
         except InputError as err:
@@ -258,8 +323,14 @@ def _cmd_evaluate(args, engine_table, *, engine: bool) -> int:
         except ValueError:
             raise InputError(f"--threshold {name}={t}: {t!r} is not a number.") from None
     scheme = args.scheme or ("cluster" if args.group else "rows")
-    config = BoardConfig(thresholds=thresholds, n_resamples=args.n_resamples, method=args.method, seed=args.seed,
-                         scheme=scheme, strata_column=args.strata)
+    config = BoardConfig(
+        thresholds=thresholds,
+        n_resamples=args.n_resamples,
+        method=args.method,
+        seed=args.seed,
+        scheme=scheme,
+        strata_column=args.strata,
+    )
     result = _evaluate_engine(args, engine_table, config) if engine else evaluate(preds, table, config)
     text = json.dumps(result.to_dict(), indent=2, ensure_ascii=False, allow_nan=False)
     if args.json:
@@ -269,7 +340,9 @@ def _cmd_evaluate(args, engine_table, *, engine: bool) -> int:
     if args.html or args.pdf:
         from board import export
 
-        meta = dict(dataset_name=args.predictions.name, table_version=args.value_table.name if args.value_table else "CLI amounts")
+        meta = dict(
+            dataset_name=args.predictions.name, table_version=args.value_table.name if args.value_table else "CLI amounts"
+        )
         if args.html:
             export.write_html(result, args.html, **meta)
         if args.pdf:

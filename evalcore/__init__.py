@@ -4,17 +4,6 @@ Never imports streamlit, plotly or a database.
 """
 
 from ._errors import InputError, Problem
-from .counts import (
-    Confusion,
-    ScoreCounts,
-    ThresholdCounts,
-    confusion_at,
-    confusion_from_counts,
-    cumulate,
-    metrics_from_cells,
-    score_counts,
-    threshold_counts,
-)
 from .ahp import AHPWeights, ahp_amounts, ahp_weights, pairwise_matrix
 from .bootstrap import (
     BootstrapResult,
@@ -46,6 +35,17 @@ from .calibration import (
     reliability,
     segment_calibration,
     wilson_interval,
+)
+from .counts import (
+    Confusion,
+    ScoreCounts,
+    ThresholdCounts,
+    confusion_at,
+    confusion_from_counts,
+    cumulate,
+    metrics_from_cells,
+    score_counts,
+    threshold_counts,
 )
 from .data import (
     SCORE_KINDS,

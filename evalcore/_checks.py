@@ -34,45 +34,84 @@ def check_binary_scores(y_true, y_score, sample_weight=None):
     y = np.asarray(y_true)
     s = np.asarray(y_score)
     if y.ndim != 1:
-        problems.add("y_true_shape", f"y_true must be one-dimensional; got shape {y.shape}.", "Pass one label per row.", column="y_true")
+        problems.add(
+            "y_true_shape", f"y_true must be one-dimensional; got shape {y.shape}.", "Pass one label per row.", column="y_true"
+        )
     if s.ndim != 1:
-        problems.add("y_score_shape", f"y_score must be one-dimensional; got shape {s.shape}.", "Pass one score per row.", column="y_score")
+        problems.add(
+            "y_score_shape", f"y_score must be one-dimensional; got shape {s.shape}.", "Pass one score per row.", column="y_score"
+        )
     problems.raise_if_any()
     if len(y) != len(s):
-        problems.add("length_mismatch", f"y_true has {len(y)} rows but y_score has {len(s)}.", "Pass labels and scores of the same rows.", column="y_score")
+        problems.add(
+            "length_mismatch",
+            f"y_true has {len(y)} rows but y_score has {len(s)}.",
+            "Pass labels and scores of the same rows.",
+            column="y_score",
+        )
     if y.dtype == bool:
         y = y.astype(np.int8)
     elif y.dtype.kind in "iuf":
         bad = ~np.isin(y, (0, 1))
         if bad.any():
-            problems.add("y_true_not_binary", f"y_true must hold only 0 and 1; {int(bad.sum())} values are something else (e.g. {y[bad][:3].tolist()}).",
-                         "Map the label to 0/1 (the positive class to 1).", column="y_true", n_rows=int(bad.sum()))
+            problems.add(
+                "y_true_not_binary",
+                f"y_true must hold only 0 and 1; {int(bad.sum())} values are something else (e.g. {y[bad][:3].tolist()}).",
+                "Map the label to 0/1 (the positive class to 1).",
+                column="y_true",
+                n_rows=int(bad.sum()),
+            )
         else:
             y = y.astype(np.int8)
     else:
-        problems.add("y_true_dtype", f"y_true must be numeric 0/1 or boolean; got dtype {y.dtype}.", "Map the label to 0/1.", column="y_true")
+        problems.add(
+            "y_true_dtype",
+            f"y_true must be numeric 0/1 or boolean; got dtype {y.dtype}.",
+            "Map the label to 0/1.",
+            column="y_true",
+        )
     if s.dtype.kind not in "iufb":
         problems.add("y_score_dtype", f"y_score must be numeric; got dtype {s.dtype}.", "Pass numeric scores.", column="y_score")
     else:
         s = s.astype(np.float64)
         bad = ~np.isfinite(s)
         if bad.any():
-            problems.add("y_score_not_finite", f"y_score must be finite; {int(bad.sum())} values are NaN or infinite.",
-                         "Remove or fix those rows.", column="y_score", n_rows=int(bad.sum()))
+            problems.add(
+                "y_score_not_finite",
+                f"y_score must be finite; {int(bad.sum())} values are NaN or infinite.",
+                "Remove or fix those rows.",
+                column="y_score",
+                n_rows=int(bad.sum()),
+            )
     if sample_weight is None:
         w = np.ones(len(s), dtype=np.float64)
     else:
         w = np.asarray(sample_weight)
         if w.ndim != 1 or len(w) != len(s):
-            problems.add("weight_shape", f"sample_weight must have one value per row ({len(s)}); got shape {w.shape}.", "Pass one weight per row.", column="sample_weight")
+            problems.add(
+                "weight_shape",
+                f"sample_weight must have one value per row ({len(s)}); got shape {w.shape}.",
+                "Pass one weight per row.",
+                column="sample_weight",
+            )
         elif w.dtype.kind not in "iufb":
-            problems.add("weight_dtype", f"sample_weight must be numeric; got dtype {w.dtype}.", "Pass numeric weights.", column="sample_weight")
+            problems.add(
+                "weight_dtype",
+                f"sample_weight must be numeric; got dtype {w.dtype}.",
+                "Pass numeric weights.",
+                column="sample_weight",
+            )
         else:
             w = w.astype(np.float64)
             bad = ~np.isfinite(w) | (w < 0)
             if bad.any():
-                problems.add("weight_invalid", f"sample_weight must be finite and >= 0; {int(bad.sum())} values are not.",
-                             "Fix or remove those weights.", column="sample_weight", n_rows=int(bad.sum()))
+                problems.add(
+                    "weight_invalid",
+                    f"sample_weight must be finite and >= 0; {int(bad.sum())} values are not.",
+                    "Fix or remove those weights.",
+                    column="sample_weight",
+                    n_rows=int(bad.sum()),
+                )
     problems.raise_if_any()
     return y, s, w
 
@@ -102,12 +141,19 @@ def as_generator(rng, problems: ProblemList | None = None, *, name: str = "rng")
     """
     if isinstance(rng, np.random.Generator):
         return rng
-    if rng is None or isinstance(rng, np.random.SeedSequence) or (
-            isinstance(rng, (int, np.integer)) and not isinstance(rng, bool) and rng >= 0):
+    if (
+        rng is None
+        or isinstance(rng, np.random.SeedSequence)
+        or (isinstance(rng, (int, np.integer)) and not isinstance(rng, bool) and rng >= 0)
+    ):
         return np.random.default_rng(rng)
     own = ProblemList() if problems is None else problems
-    own.add("rng_invalid", f"{name} must be a non-negative int seed, a numpy Generator or None; got {_shown(rng)}.",
-            f"Pass e.g. {name}=0 for reproducible draws.", column=name)
+    own.add(
+        "rng_invalid",
+        f"{name} must be a non-negative int seed, a numpy Generator or None; got {_shown(rng)}.",
+        f"Pass e.g. {name}=0 for reproducible draws.",
+        column=name,
+    )
     if problems is None:
         own.raise_if_any()
     return None
@@ -128,8 +174,12 @@ def check_level(level, problems: ProblemList, *, name: str = "level") -> float:
     v = float(level) if number else float("nan")  # text such as "0.95" too: it would fail later, in arithmetic
     if 0.0 < v < 1.0:
         return v
-    problems.add("level_invalid", f"{name} must be a confidence level strictly between 0 and 1; got {_shown(level)}.",
-                 "Pass e.g. 0.95 for a 95% interval.", column=name)
+    problems.add(
+        "level_invalid",
+        f"{name} must be a confidence level strictly between 0 and 1; got {_shown(level)}.",
+        "Pass e.g. 0.95 for a 95% interval.",
+        column=name,
+    )
     return float("nan")
 
 

@@ -77,15 +77,15 @@ import pandas as pd
 from ._checks import as_generator
 from ._errors import InputError, ProblemList
 from .bootstrap import (
+    _MAX_JACKKNIFE_WORK,
     Comparison,
     CurveBand,
     OptimumBootstrap,
-    _curve_stats,
-    _ev_from_cells,
-    _Design,
-    _jackknife,
-    _MAX_JACKKNIFE_WORK,
     _collapse,
+    _curve_stats,
+    _Design,
+    _ev_from_cells,
+    _jackknife,
     _replicates,
     _summarise,
     _units_design,
@@ -94,26 +94,77 @@ from .bootstrap import (
 )
 from .calibration import LOG_LOSS_EPS, Reliability, _ece_from_sums, _logistic_fit, _logit, _uniform_edges, bins_from_sums
 from .counts import ScoreCounts, _bin_scores
-from .drift import (DriftConfig, DriftReport, Light, _as_time, _bin_index as _cal_bin, _check_features, _days, _feature_kind,
-                    calibration_drift_from_days, drift_from_days, exact_ks_applies, fit_reference, reference_spec)
 from .decision import action
-from .results import (BoardConfig, BoardResult, ModelResult, bootstrap_resolution, check_thresholds, compose_drift,
-                      decision_inputs, progress_ticker)
+from .drift import (
+    DriftConfig,
+    DriftReport,
+    Light,
+    _as_time,
+    _check_features,
+    _days,
+    _feature_kind,
+    calibration_drift_from_days,
+    drift_from_days,
+    exact_ks_applies,
+    fit_reference,
+    reference_spec,
+)
+from .drift import (
+    _bin_index as _cal_bin,
+)
+from .results import (
+    BoardConfig,
+    BoardResult,
+    ModelResult,
+    bootstrap_resolution,
+    check_thresholds,
+    compose_drift,
+    decision_inputs,
+    progress_ticker,
+)
 from .value import SegmentCurves, ValueTable, _point_index, _price, auc_from_counts, price_curve
 
-__all__ = ["Aggregate", "CELL_COLUMNS", "MAX_EXACT_SCORES", "aggregate_predictions", "choose_resolution",
-           "bin_representative", "evaluate_aggregate", "counts_of", "reliability_of", "calibration_intervals_of",
-           "board_drift_of", "drift_fit_of", "drift_fit_mismatch", "canonical_days", "segment_curves_of"]
+__all__ = [
+    "Aggregate",
+    "CELL_COLUMNS",
+    "MAX_EXACT_SCORES",
+    "aggregate_predictions",
+    "choose_resolution",
+    "bin_representative",
+    "evaluate_aggregate",
+    "counts_of",
+    "reliability_of",
+    "calibration_intervals_of",
+    "board_drift_of",
+    "drift_fit_of",
+    "drift_fit_mismatch",
+    "canonical_days",
+    "segment_curves_of",
+]
 
 MAX_EXACT_SCORES = 20_000  # as evalcore.board: more distinct scores than this -> a stated resolution
-CELL_COLUMNS = ("model", "column", "level", "score", "label", "rows", "weight", "weight_sq", "score_sum",
-                "score_sq_sum", "log_sum", "score_min", "score_max")
+CELL_COLUMNS = (
+    "model",
+    "column",
+    "level",
+    "score",
+    "label",
+    "rows",
+    "weight",
+    "weight_sq",
+    "score_sum",
+    "score_sq_sum",
+    "log_sum",
+    "score_min",
+    "score_max",
+)
 ROW_WEIGHT = "row_weight"  # optional cell (and paired) column: the weight every row of the cell carries
 _SUMS = ("rows", "weight", "weight_sq", "score_sum", "score_sq_sum", "log_sum")
 
 
-def choose_resolution(n_distinct: int, kind: str, lo: float, hi: float, *,
-                      max_exact_scores: int = MAX_EXACT_SCORES) -> float | None:
+def choose_resolution(
+    n_distinct: int, kind: str, lo: float, hi: float, *, max_exact_scores: int = MAX_EXACT_SCORES
+) -> float | None:
     """Exact (None) up to ``max_exact_scores`` distinct scores, else 1e-4 for probabilities
     (and decisions) or 1e-4 of the score range for raw scores — the rule of
     :func:`evalcore.board.bootstrap_resolution`.
@@ -234,9 +285,22 @@ class Aggregate:
     group_order: tuple | None = None
 
     @classmethod
-    def from_frame(cls, cells: pd.DataFrame, *, score_kinds: dict, resolution: dict | None = None, weighted=False,
-                   group_cells=None, paired=None, paired_thresholds=None, strata_column=None, time_column=None,
-                   source=None, level_order=None, group_order=None) -> "Aggregate":
+    def from_frame(
+        cls,
+        cells: pd.DataFrame,
+        *,
+        score_kinds: dict,
+        resolution: dict | None = None,
+        weighted=False,
+        group_cells=None,
+        paired=None,
+        paired_thresholds=None,
+        strata_column=None,
+        time_column=None,
+        source=None,
+        level_order=None,
+        group_order=None,
+    ) -> "Aggregate":
         """Validate an aggregate table (from any engine) and put it in canonical order.
 
         Cells are summed over duplicate keys and sorted by (model, column, level, score
@@ -245,8 +309,11 @@ class Aggregate:
         problems = ProblemList()
         missing = [c for c in CELL_COLUMNS if c not in cells.columns]
         if missing:
-            problems.add("aggregate_columns", f"the aggregate table lacks columns {missing}; it has {list(cells.columns)}.",
-                         "Build it with board.engines or evalcore.aggregate.aggregate_predictions.")
+            problems.add(
+                "aggregate_columns",
+                f"the aggregate table lacks columns {missing}; it has {list(cells.columns)}.",
+                "Build it with board.engines or evalcore.aggregate.aggregate_predictions.",
+            )
             problems.raise_if_any()
         split = ROW_WEIGHT in cells.columns  # cells of weighted rows split by the rows' weight
         c = cells.loc[:, list(CELL_COLUMNS) + ([ROW_WEIGHT] if split else [])].copy()
@@ -256,7 +323,8 @@ class Aggregate:
         c["label"] = c["label"].astype(np.int64)
         c["rows"] = c["rows"].astype(np.int64)
         for col in ("weight", "weight_sq", "score_sum", "score_sq_sum", "log_sum", "score_min", "score_max") + (
-                (ROW_WEIGHT,) if split else ()):
+            (ROW_WEIGHT,) if split else ()
+        ):
             c[col] = c[col].astype(np.float64)
         if not np.isfinite(c["score"].to_numpy()).all():
             problems.add("aggregate_scores", "the aggregate has non-finite scores.", "Drop or fix those rows first.")
@@ -264,7 +332,9 @@ class Aggregate:
             problems.add("aggregate_labels", "labels in the aggregate must be 0 or 1.", "Map the positive class to 1.")
         unknown = sorted(set(pd.unique(c["model"]).tolist()) - set(score_kinds))
         if unknown:
-            problems.add("aggregate_models", f"models {unknown} have cells but no score kind.", "Pass score_kinds for every model.")
+            problems.add(
+                "aggregate_models", f"models {unknown} have cells but no score kind.", "Pass score_kinds for every model."
+            )
         problems.raise_if_any()
         key = ["model", "column", "level", "score", "label"] + ([ROW_WEIGHT] if split else [])
         if c.duplicated(key).any():
@@ -277,11 +347,21 @@ class Aggregate:
         c = c.iloc[np.lexsort(sort_keys[::-1])].reset_index(drop=True)
         segs = tuple(sorted(set(pd.unique(c["column"]).tolist()) - {""}))
         res = {m: (resolution or {}).get(m) for m in score_kinds}
-        return cls(cells=c, score_kinds=dict(score_kinds), resolution=res, segments=segs, weighted=bool(weighted),
-                   group_cells=group_cells, paired=paired, paired_thresholds=paired_thresholds,
-                   strata_column=strata_column, time_column=time_column, source=dict(source or {}),
-                   level_order=None if level_order is None else {k: tuple(v) for k, v in level_order.items()},
-                   group_order=None if group_order is None else tuple(group_order))
+        return cls(
+            cells=c,
+            score_kinds=dict(score_kinds),
+            resolution=res,
+            segments=segs,
+            weighted=bool(weighted),
+            group_cells=group_cells,
+            paired=paired,
+            paired_thresholds=paired_thresholds,
+            strata_column=strata_column,
+            time_column=time_column,
+            source=dict(source or {}),
+            level_order=None if level_order is None else {k: tuple(v) for k, v in level_order.items()},
+            group_order=None if group_order is None else tuple(group_order),
+        )
 
     @property
     def models(self) -> list:
@@ -344,8 +424,15 @@ def counts_of(part: pd.DataFrame, resolution: float | None) -> ScoreCounts:
         part = part[w > 0]
     if len(part) == 0:
         e = np.zeros(0)
-        return ScoreCounts(scores=e, pos=e, neg=e, pos_rows=np.zeros(0, np.int64), neg_rows=np.zeros(0, np.int64),
-                           score_sum=e, resolution=resolution)
+        return ScoreCounts(
+            scores=e,
+            pos=e,
+            neg=e,
+            pos_rows=np.zeros(0, np.int64),
+            neg_rows=np.zeros(0, np.int64),
+            score_sum=e,
+            resolution=resolution,
+        )
     s = part["score"].to_numpy()
     lab = part["label"].to_numpy()
     scores, inv = np.unique(-s, return_inverse=True)
@@ -362,8 +449,15 @@ def counts_of(part: pd.DataFrame, resolution: float | None) -> ScoreCounts:
     ssum = np.bincount(inv, weights=part["score_sum"].to_numpy(), minlength=k)
     if resolution is None:
         ssum = -scores * (pos + neg)  # as _score_counts: the scores times their weight
-    out = ScoreCounts(scores=(-scores)[keep], pos=pos[keep], neg=neg[keep], pos_rows=pos_rows[keep],
-                      neg_rows=neg_rows[keep], score_sum=ssum[keep], resolution=resolution)
+    out = ScoreCounts(
+        scores=(-scores)[keep],
+        pos=pos[keep],
+        neg=neg[keep],
+        pos_rows=pos_rows[keep],
+        neg_rows=neg_rows[keep],
+        score_sum=ssum[keep],
+        resolution=resolution,
+    )
     out._cache["n_rows"] = int(part["rows"].sum())
     return out
 
@@ -376,8 +470,15 @@ def _rebin(c: ScoreCounts, r: float) -> ScoreCounts:
     def red(a):
         return np.add.reduceat(a, starts)
 
-    return ScoreCounts(scores=key[starts], pos=red(c.pos), neg=red(c.neg), pos_rows=red(c.pos_rows),
-                       neg_rows=red(c.neg_rows), score_sum=red(c.score_sum), resolution=r)
+    return ScoreCounts(
+        scores=key[starts],
+        pos=red(c.pos),
+        neg=red(c.neg),
+        pos_rows=red(c.pos_rows),
+        neg_rows=red(c.neg_rows),
+        score_sum=red(c.score_sum),
+        resolution=r,
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -393,22 +494,42 @@ def _cell_frame(model, column, level, y, s, w, resolution, weighted: bool) -> pd
     p = np.clip(s, LOG_LOSS_EPS, 1.0 - LOG_LOSS_EPS)
     with np.errstate(divide="ignore", invalid="ignore"):
         ll = np.where(y == 1, np.log(p), np.log1p(-p))
-    f = pd.DataFrame({"column": column, "level": level, "score": _bin(s, resolution), "label": y.astype(np.int64),
-                      "rows": 1, "weight": w, "weight_sq": w * w, "score_sum": w * s, "score_sq_sum": w * s * s,
-                      "log_sum": w * ll, "score_min": s, "score_max": s})
+    f = pd.DataFrame(
+        {
+            "column": column,
+            "level": level,
+            "score": _bin(s, resolution),
+            "label": y.astype(np.int64),
+            "rows": 1,
+            "weight": w,
+            "weight_sq": w * w,
+            "score_sum": w * s,
+            "score_sq_sum": w * s * s,
+            "log_sum": w * ll,
+            "score_min": s,
+            "score_max": s,
+        }
+    )
     keys = ["column", "level", "score", "label"]
     if weighted:  # the bootstrap draws rows with their own weight: cells keep them apart
         f[ROW_WEIGHT] = w
         keys.append(ROW_WEIGHT)
-    out = f.groupby(keys, sort=True, as_index=False).agg(
-        {**{c: "sum" for c in _SUMS}, "score_min": "min", "score_max": "max"})
+    out = f.groupby(keys, sort=True, as_index=False).agg({**{c: "sum" for c in _SUMS}, "score_min": "min", "score_max": "max"})
     out.insert(0, "model", model)
     return out
 
 
-def aggregate_predictions(predictions, *, resolution="auto", thresholds: dict | None = None, strata_column=None,
-                          groups: bool = False, max_exact_scores: int = MAX_EXACT_SCORES,
-                          drift: DriftConfig | None = None, exact_draws: bool = False) -> Aggregate:
+def aggregate_predictions(
+    predictions,
+    *,
+    resolution="auto",
+    thresholds: dict | None = None,
+    strata_column=None,
+    groups: bool = False,
+    max_exact_scores: int = MAX_EXACT_SCORES,
+    drift: DriftConfig | None = None,
+    exact_draws: bool = False,
+) -> Aggregate:
     """The aggregate of validated rows, computed with pandas (the in-memory engine).
 
     Parameters
@@ -460,15 +581,17 @@ def aggregate_predictions(predictions, *, resolution="auto", thresholds: dict | 
         kind = predictions.score_kinds[name]
         r = resolution.get(name) if isinstance(resolution, dict) else resolution
         if r == "auto":
-            r = choose_resolution(int(pd.unique(s).shape[0]), kind, float(s.min()), float(s.max()),
-                                  max_exact_scores=max_exact_scores)
+            r = choose_resolution(
+                int(pd.unique(s).shape[0]), kind, float(s.min()), float(s.max()), max_exact_scores=max_exact_scores
+            )
         res[name] = None if r is None else float(r)
         parts.append(_cell_frame(name, "", "", y, s, w, res[name], split))
         for col, levels in predictions.segments.items():
             lv_str = levels.astype(str)
-            parts += [_cell_frame(name, col, str(lv), y[lv_str == lv], s[lv_str == lv], w[lv_str == lv], res[name],
-                                  split)
-                      for lv in np.unique(lv_str)]
+            parts += [
+                _cell_frame(name, col, str(lv), y[lv_str == lv], s[lv_str == lv], w[lv_str == lv], res[name], split)
+                for lv in np.unique(lv_str)
+            ]
     cells = pd.concat(parts, ignore_index=True)
     # the row bootstrap numbers strata and groups as the rows first show them (pd.factorize)
     level_order = group_order = None
@@ -486,9 +609,17 @@ def aggregate_predictions(predictions, *, resolution="auto", thresholds: dict | 
             f.insert(0, "model", name)
             gparts.append(f)
         gc = pd.concat(gparts, ignore_index=True)
-    agg = Aggregate.from_frame(cells, score_kinds=dict(predictions.score_kinds), resolution=res,
-                               weighted=weighted, group_cells=gc, time_column=predictions.mapping.time,
-                               source={"engine": "pandas"}, level_order=level_order, group_order=group_order)
+    agg = Aggregate.from_frame(
+        cells,
+        score_kinds=dict(predictions.score_kinds),
+        resolution=res,
+        weighted=weighted,
+        group_cells=gc,
+        time_column=predictions.mapping.time,
+        source={"engine": "pandas"},
+        level_order=level_order,
+        group_order=group_order,
+    )
     if predictions.time is not None:
         try:
             tables = _drift_tables(predictions, drift or DriftConfig())
@@ -500,10 +631,17 @@ def aggregate_predictions(predictions, *, resolution="auto", thresholds: dict | 
         t = deployed_thresholds(agg, thresholds or {})
         a, b = names
         sa, sb = _bin(predictions.scores[a], res[a]), _bin(predictions.scores[b], res[b])
-        f = pd.DataFrame({"stratum": predictions.segments[strata_column].astype(str) if strata_column else "",
-                          "group": predictions.groups.astype(str) if (groups and predictions.groups is not None) else "",
-                          "act_a": (sa >= t[a]).astype(np.int64), "act_b": (sb >= t[b]).astype(np.int64),
-                          "label": y, "rows": 1, "weight": w})
+        f = pd.DataFrame(
+            {
+                "stratum": predictions.segments[strata_column].astype(str) if strata_column else "",
+                "group": predictions.groups.astype(str) if (groups and predictions.groups is not None) else "",
+                "act_a": (sa >= t[a]).astype(np.int64),
+                "act_b": (sb >= t[b]).astype(np.int64),
+                "label": y,
+                "rows": 1,
+                "weight": w,
+            }
+        )
         keys = ["stratum", "group", "act_a", "act_b", "label"]
         if split:
             f[ROW_WEIGHT] = w
@@ -524,8 +662,13 @@ def _first_appearance(values: np.ndarray, w: np.ndarray) -> tuple:
 
 def drift_fit_of(config: DriftConfig, features) -> dict:
     """The drift settings per-day feature tables depend on (the rest may change freely)."""
-    return {"reference_start": config.reference_start, "reference_days": int(config.reference_days),
-            "n_bins": int(config.n_bins), "categorical": sorted(config.categorical), "features": list(features)}
+    return {
+        "reference_start": config.reference_start,
+        "reference_days": int(config.reference_days),
+        "n_bins": int(config.n_bins),
+        "categorical": sorted(config.categorical),
+        "features": list(features),
+    }
 
 
 def canonical_days(f: pd.DataFrame, keys: list, sums=("rows", "pos")) -> pd.DataFrame:
@@ -552,8 +695,7 @@ def _day_cells(predictions) -> pd.DataFrame | None:
     t = _as_time(predictions.time, problems=p)
     if p:
         return None
-    return canonical_days(pd.DataFrame({"date": t.normalize(), "rows": 1, "pos": predictions.y_true.astype(np.int64)}),
-                          ["date"])
+    return canonical_days(pd.DataFrame({"date": t.normalize(), "rows": 1, "pos": predictions.y_true.astype(np.int64)}), ["date"])
 
 
 def _drift_tables(predictions, config: DriftConfig) -> dict:
@@ -573,8 +715,15 @@ def _drift_tables(predictions, config: DriftConfig) -> dict:
         if kind != "probability":
             continue
         p = predictions.scores[m]
-        g = pd.DataFrame({"date": date, "bin": _cal_bin(p, np.arange(11, dtype=np.float64) / 10).astype(np.int64),
-                          "rows": 1, "pos": y, "prob_sum": p})
+        g = pd.DataFrame(
+            {
+                "date": date,
+                "bin": _cal_bin(p, np.arange(11, dtype=np.float64) / 10).astype(np.int64),
+                "rows": 1,
+                "pos": y,
+                "prob_sum": p,
+            }
+        )
         g.insert(0, "model", m)
         cal.append(canonical_days(g, ["model", "date", "bin"], sums=("rows", "pos", "prob_sum")))
     d = _days(t, config)
@@ -585,25 +734,37 @@ def _drift_tables(predictions, config: DriftConfig) -> dict:
     for name in [str(c) for c in feats.columns]:
         s = feats[name]
         kind = _feature_kind(s, name, config)
-        vals = s.to_numpy(dtype=np.float64, na_value=np.nan) if kind == "ks" else pd.Series(s.to_numpy(dtype=object), dtype=object)
-        ref = fit_reference(vals[ref_rows] if kind == "ks" else vals[ref_rows].reset_index(drop=True), kind=kind,
-                            n_bins=config.n_bins)
+        vals = (
+            s.to_numpy(dtype=np.float64, na_value=np.nan) if kind == "ks" else pd.Series(s.to_numpy(dtype=object), dtype=object)
+        )
+        ref = fit_reference(
+            vals[ref_rows] if kind == "ks" else vals[ref_rows].reset_index(drop=True), kind=kind, n_bins=config.n_bins
+        )
         refs[name] = reference_spec(ref)
         g = pd.DataFrame({"date": date, "code": ref.codes(vals), "rows": 1})
         g.insert(0, "feature", name)
         parts.append(canonical_days(g, ["feature", "date", "code"], sums=("rows",)))
         if exact and kind == "ks":
             ok = ~np.isnan(vals)
-            values.append(canonical_days(pd.DataFrame({"feature": name, "date": date[ok], "value": vals[ok], "rows": 1}),
-                                         ["feature", "date", "value"], sums=("rows",)))
-    return {"day_cells": day_cells,
-            "calibration_day_cells": canonical_days(pd.concat(cal), ["model", "date", "bin"],
-                                                    sums=("rows", "pos", "prob_sum")) if cal else None,
-            "feature_day_cells": canonical_days(pd.concat(parts), ["feature", "date", "code"], sums=("rows",))
-            if parts else None,
-            "feature_value_cells": canonical_days(pd.concat(values), ["feature", "date", "value"], sums=("rows",))
-            if values else None,
-            "feature_refs": refs, "drift_fit": drift_fit_of(config, refs)}
+            values.append(
+                canonical_days(
+                    pd.DataFrame({"feature": name, "date": date[ok], "value": vals[ok], "rows": 1}),
+                    ["feature", "date", "value"],
+                    sums=("rows",),
+                )
+            )
+    return {
+        "day_cells": day_cells,
+        "calibration_day_cells": canonical_days(pd.concat(cal), ["model", "date", "bin"], sums=("rows", "pos", "prob_sum"))
+        if cal
+        else None,
+        "feature_day_cells": canonical_days(pd.concat(parts), ["feature", "date", "code"], sums=("rows",)) if parts else None,
+        "feature_value_cells": canonical_days(pd.concat(values), ["feature", "date", "value"], sums=("rows",))
+        if values
+        else None,
+        "feature_refs": refs,
+        "drift_fit": drift_fit_of(config, refs),
+    }
 
 
 def drift_fit_mismatch(agg: Aggregate, config: DriftConfig) -> str:
@@ -615,8 +776,12 @@ def drift_fit_mismatch(agg: Aggregate, config: DriftConfig) -> str:
     missing = [f for f in (config.features or ()) if f not in fit.get("features", [])]
     out = []
     if diff:
-        out.append("the aggregate's feature references were fitted with " + ", ".join(f"{k}={fit.get(k)!r}" for k in diff)
-                   + "; these settings ask for " + ", ".join(f"{k}={want[k]!r}" for k in diff))
+        out.append(
+            "the aggregate's feature references were fitted with "
+            + ", ".join(f"{k}={fit.get(k)!r}" for k in diff)
+            + "; these settings ask for "
+            + ", ".join(f"{k}={want[k]!r}" for k in diff)
+        )
     if missing:
         out.append(f"features {missing} were not aggregated")
     return "; ".join(out)
@@ -649,16 +814,30 @@ def board_drift_of(agg: Aggregate, config: DriftConfig | None = None):
     feats = None
     if agg.feature_refs and not mismatch:
         fc, fv = agg.feature_day_cells, agg.feature_value_cells
-        feats = {name: (spec, fc[fc["feature"].to_numpy() == name],
-                        None if fv is None or spec["kind"] != "ks" else fv[fv["feature"].to_numpy() == name])
-                 for name, spec in agg.feature_refs.items()}
-    report = drift_from_days(agg.day_cells, calibration=cal_frames.get(probs[0]) if probs else None, features=feats,
-                             config=config)
+        feats = {
+            name: (
+                spec,
+                fc[fc["feature"].to_numpy() == name],
+                None if fv is None or spec["kind"] != "ks" else fv[fv["feature"].to_numpy() == name],
+            )
+            for name, spec in agg.feature_refs.items()
+        }
+    report = drift_from_days(
+        agg.day_cells, calibration=cal_frames.get(probs[0]) if probs else None, features=feats, config=config
+    )
     if mismatch:
-        lights = {**report.lights, "feature": Light(family="feature", color="grey", details={},
-                                                    reason=f"Not computed: {mismatch}. Aggregate again with these drift settings.")}
-        report = DriftReport(lights=lights, feature=None, label=report.label, calibration=report.calibration,
-                             config=report.config)
+        lights = {
+            **report.lights,
+            "feature": Light(
+                family="feature",
+                color="grey",
+                details={},
+                reason=f"Not computed: {mismatch}. Aggregate again with these drift settings.",
+            ),
+        }
+        report = DriftReport(
+            lights=lights, feature=None, label=report.label, calibration=report.calibration, config=report.config
+        )
     cal = {probs[0]: report.calibration} if probs else {}
     cal.update({m: calibration_drift_from_days(agg.day_cells, cal_frames[m], config) for m in probs[1:]})
     return compose_drift(report, cal, skipped)
@@ -749,15 +928,35 @@ def reliability_of(part: pd.DataFrame, *, n_bins: int = 10, strategy: str = "uni
     slope, intercept, reason = _logistic_fit(x, y, W_c)
     if reason:
         undefined["slope"] = undefined["intercept"] = reason
-    return Reliability(bins=bins, n_bins=k, strategy=strategy, brier=float(brier), log_loss=log_loss,
-                       log_loss_clip=LOG_LOSS_EPS, ece=_ece_from_sums(W, WY, WP), oe_ratio=float(oe),
-                       slope=float(slope), intercept=float(intercept), n=N, n_pos=n_pos,
-                       n_rows=int(part["rows"].sum()), undefined=undefined)
+    return Reliability(
+        bins=bins,
+        n_bins=k,
+        strategy=strategy,
+        brier=float(brier),
+        log_loss=log_loss,
+        log_loss_clip=LOG_LOSS_EPS,
+        ece=_ece_from_sums(W, WY, WP),
+        oe_ratio=float(oe),
+        slope=float(slope),
+        intercept=float(intercept),
+        n=N,
+        n_pos=n_pos,
+        n_rows=int(part["rows"].sum()),
+        undefined=undefined,
+    )
 
 
-def calibration_intervals_of(part: pd.DataFrame, *, resolution, weighted: bool, n_bins: int = 10,
-                             strategy: str = "uniform", n_resamples: int = 200, level: float = 0.95,
-                             rng=0) -> tuple[dict, str]:
+def calibration_intervals_of(
+    part: pd.DataFrame,
+    *,
+    resolution,
+    weighted: bool,
+    n_bins: int = 10,
+    strategy: str = "uniform",
+    n_resamples: int = 200,
+    level: float = 0.95,
+    rng=0,
+) -> tuple[dict, str]:
     """:func:`evalcore.calibration.calibration_intervals` from the cells of one model.
 
     Rows are resampled with replacement as in the row path; a cell stands for ``rows``
@@ -779,8 +978,10 @@ def calibration_intervals_of(part: pd.DataFrame, *, resolution, weighted: bool, 
 
     nan = (float("nan"), float("nan"))
     if resolution is not None:
-        return {m: nan for m in _INTERVAL_METRICS}, (f"scores were binned to {resolution:g}, so a cell's rows have "
-                                                      "different probabilities: the row bootstrap cannot be replayed")
+        return {m: nan for m in _INTERVAL_METRICS}, (
+            f"scores were binned to {resolution:g}, so a cell's rows have "
+            "different probabilities: the row bootstrap cannot be replayed"
+        )
     if weighted and ROW_WEIGHT not in part.columns:
         return {m: nan for m in _INTERVAL_METRICS}, "weighted rows: a cell's weights are summed, the row bootstrap needs each"
     s = part["score"].to_numpy(np.float64)
@@ -792,6 +993,7 @@ def calibration_intervals_of(part: pd.DataFrame, *, resolution, weighted: bool, 
     n = int(mult.sum())
     if weighted:  # the rows' weighted bin edges, as the row path (a cell is its rows repeated)
         from .calibration import _edges
+
         edges = _edges(np.repeat(s, mult), np.repeat(rw, mult), n_bins, strategy)
     else:
         edges = _cell_edges(s, mult, n_bins, strategy)
@@ -836,20 +1038,34 @@ def _segment_curves(agg: Aggregate, model: str, col: str, table, *, deployed, gr
     levels = sorted(set(p["level"]))
     curves, evs, n = [], [], []
     for lv in levels:
-        c = _price(counts_of(p[p["level"].to_numpy() == lv], agg.resolution[model]), table, kind, 0.01,
-                   base_rate if np.isfinite(base_rate) else None)
+        c = _price(
+            counts_of(p[p["level"].to_numpy() == lv], agg.resolution[model]),
+            table,
+            kind,
+            0.01,
+            base_rate if np.isfinite(base_rate) else None,
+        )
         curves.append(c)
         evs.append(c.ev[_point_index(c.thresholds, grid)])
         n.append(float(p["weight"].to_numpy()[p["level"].to_numpy() == lv].sum()))
-    return SegmentCurves(column=col, levels=tuple(levels), n=np.array(n), grid=grid,
-                         ev=np.array(evs).reshape(len(levels), len(grid)),
-                         t_opt=np.array([c.t_opt for c in curves]), ev_opt=np.array([c.ev_opt for c in curves]),
-                         ev_deployed=np.array([c.ev[_point_index(c.thresholds, float(deployed))] for c in curves]),
-                         deployed=float(deployed), curves=tuple(curves), base_rate=base_rate)
+    return SegmentCurves(
+        column=col,
+        levels=tuple(levels),
+        n=np.array(n),
+        grid=grid,
+        ev=np.array(evs).reshape(len(levels), len(grid)),
+        t_opt=np.array([c.t_opt for c in curves]),
+        ev_opt=np.array([c.ev_opt for c in curves]),
+        ev_deployed=np.array([c.ev[_point_index(c.thresholds, float(deployed))] for c in curves]),
+        deployed=float(deployed),
+        curves=tuple(curves),
+        base_rate=base_rate,
+    )
 
 
-def segment_curves_of(agg: Aggregate, model: str, column: str, table: ValueTable, *, deployed: float,
-                      board_grid: bool = False, n_grid: int = 101) -> SegmentCurves:
+def segment_curves_of(
+    agg: Aggregate, model: str, column: str, table: ValueTable, *, deployed: float, board_grid: bool = False, n_grid: int = 101
+) -> SegmentCurves:
     """:func:`evalcore.segment_curves` from cells: one model's per-level value curves of a
     segment column.
 
@@ -884,8 +1100,7 @@ def segment_curves_of(agg: Aggregate, model: str, column: str, table: ValueTable
     else:
         lo, hi = agg.score_range(model)
         grid = np.linspace(lo, hi, int(n_grid))
-    return _segment_curves(agg, model, column, table, deployed=float(deployed), grid=grid, kind=kind,
-                           base_rate=base_rate)
+    return _segment_curves(agg, model, column, table, deployed=float(deployed), grid=grid, kind=kind, base_rate=base_rate)
 
 
 def _analytic_se(part: pd.DataFrame, table: ValueTable, t: float) -> float:
@@ -904,7 +1119,7 @@ def _analytic_se(part: pd.DataFrame, table: ValueTable, t: float) -> float:
         infl = np.where(pos, pi / base * (x - mp), (1 - pi) / (1 - base) * (x - mn))
     else:
         infl = x - (w * x).sum() / total
-    return float(np.sqrt(np.sum(w2 * infl ** 2)) / total)
+    return float(np.sqrt(np.sum(w2 * infl**2)) / total)
 
 
 # --------------------------------------------------------------------------------------
@@ -942,8 +1157,7 @@ def _codes_in_order(values, order, what: str) -> tuple[np.ndarray, int]:
         return codes.astype(np.int64), len(uniq)
     codes = pd.Categorical(np.asarray(values).astype(str), categories=list(order)).codes.astype(np.int64)
     if (codes < 0).any():
-        raise InputError(f"the aggregate's {what} order misses {int((codes < 0).sum())} of its cells' {what}s; "
-                         "aggregate again.")
+        raise InputError(f"the aggregate's {what} order misses {int((codes < 0).sum())} of its cells' {what}s; aggregate again.")
     present, codes = np.unique(codes, return_inverse=True)  # only those with cells, in the same order
     return codes.astype(np.int64), len(present)
 
@@ -957,9 +1171,19 @@ def _cluster_design(group, key, weight, n_keys: int, order=None) -> _Design:
     if n_keys <= 64:
         gk = gk.toarray()
     full = np.asarray(gk.sum(axis=0)).ravel().astype(float)
-    return _collapse(_Design(scheme="cluster", n_keys=n_keys, strata=((0, n_groups, n_groups),),
-                             p=np.full(n_groups, 1.0 / n_groups), mult=np.ones(n_groups, np.int64), unit_key=None,
-                             unit_w=None, group_keys=gk, full=full))
+    return _collapse(
+        _Design(
+            scheme="cluster",
+            n_keys=n_keys,
+            strata=((0, n_groups, n_groups),),
+            p=np.full(n_groups, 1.0 / n_groups),
+            mult=np.ones(n_groups, np.int64),
+            unit_key=None,
+            unit_w=None,
+            group_keys=gk,
+            full=full,
+        )
+    )
 
 
 def _design_for(agg: Aggregate, model: str, config, keyfn, n_keys: int) -> _Design:
@@ -969,16 +1193,31 @@ def _design_for(agg: Aggregate, model: str, config, keyfn, n_keys: int) -> _Desi
             raise InputError("the cluster bootstrap needs per-group cells: aggregate with the group column.")
         g = agg.group_cells
         g = g[(g["model"].to_numpy() == model) & (g["weight"].to_numpy() > 0)]
-        return _cluster_design(g["group"].to_numpy(), keyfn(g["score"].to_numpy(), g["label"].to_numpy()),
-                               g["weight"].to_numpy().astype(float), n_keys, agg.group_order)
+        return _cluster_design(
+            g["group"].to_numpy(),
+            keyfn(g["score"].to_numpy(), g["label"].to_numpy()),
+            g["weight"].to_numpy().astype(float),
+            n_keys,
+            agg.group_order,
+        )
     col = config.strata_column if config.scheme == "stratified" else ""
     if col and col not in agg.segments:
         raise InputError(f"stratified bootstrap by {col!r}: not an aggregated segment column; segments are {list(agg.segments)}.")
     p = _drawn(agg.part(model, col))
-    stratum = (_codes_in_order(p["level"].to_numpy(), (agg.level_order or {}).get(col), "level")[0] if col
-               else np.zeros(len(p), np.int64))
-    return _rows_design(keyfn(p["score"].to_numpy(), p["label"].to_numpy()), stratum, p["rows"].to_numpy(),
-                        p["weight"].to_numpy(), n_keys, "stratified" if col else "rows", _row_weight(p))
+    stratum = (
+        _codes_in_order(p["level"].to_numpy(), (agg.level_order or {}).get(col), "level")[0]
+        if col
+        else np.zeros(len(p), np.int64)
+    )
+    return _rows_design(
+        keyfn(p["score"].to_numpy(), p["label"].to_numpy()),
+        stratum,
+        p["rows"].to_numpy(),
+        p["weight"].to_numpy(),
+        n_keys,
+        "stratified" if col else "rows",
+        _row_weight(p),
+    )
 
 
 def _drawn(cells: pd.DataFrame) -> pd.DataFrame:
@@ -1000,8 +1239,16 @@ def _ev_boot(design: _Design, table, config, rng):
     est = float(stat(design.full[None, :])["ev"][0])
     dist = _replicates(design, rng, config.n_resamples, None, stat)["ev"]
     jack = (_jackknife(design, stat, ["ev"])["ev"], design.mult) if config.method == "bca" else None
-    return _summarise(dist, est, level=config.level, method=config.method, scheme=design.scheme,
-                      n_resamples=config.n_resamples, jack=jack, what="EV")
+    return _summarise(
+        dist,
+        est,
+        level=config.level,
+        method=config.method,
+        scheme=design.scheme,
+        n_resamples=config.n_resamples,
+        jack=jack,
+        what="EV",
+    )
 
 
 def _optimum_boot(agg: Aggregate, model: str, counts: ScoreCounts, table, config, rng, resolution) -> OptimumBootstrap:
@@ -1026,9 +1273,12 @@ def _optimum_boot(agg: Aggregate, model: str, counts: ScoreCounts, table, config
     reps = _replicates(design, rng, config.n_resamples, None, stat)
     jack = _jackknife(design, stat, ["ev_opt", "t_opt", "auc"]) if config.method == "bca" else None
     common = dict(level=config.level, method=config.method, scheme=design.scheme, n_resamples=config.n_resamples)
-    out = {name: _summarise(reps[name], float(est[name][0]), jack=None if jack is None else (jack[name], design.mult),
-                            what=what, **common)
-           for name, what in (("ev_opt", "optimal EV"), ("t_opt", "optimal threshold"), ("auc", "AUC"))}
+    out = {
+        name: _summarise(
+            reps[name], float(est[name][0]), jack=None if jack is None else (jack[name], design.mult), what=what, **common
+        )
+        for name, what in (("ev_opt", "optimal EV"), ("t_opt", "optimal threshold"), ("auc", "AUC"))
+    }
     band_vals = reps["band"]
     alpha = (1 - config.level) / 2
     with np.errstate(invalid="ignore"):
@@ -1036,8 +1286,9 @@ def _optimum_boot(agg: Aggregate, model: str, counts: ScoreCounts, table, config
         lo = np.nanquantile(band_vals, alpha, axis=0) if ok else np.full(len(grid), np.nan)
         hi = np.nanquantile(band_vals, 1 - alpha, axis=0) if ok else np.full(len(grid), np.nan)
     band = CurveBand(grid=grid, estimate=est["band"][0], low=lo, high=hi, level=float(config.level))
-    return OptimumBootstrap(ev_opt=out["ev_opt"], t_opt=out["t_opt"], auc=out["auc"], band=band,
-                            resolution=resolution, n_thresholds=k)
+    return OptimumBootstrap(
+        ev_opt=out["ev_opt"], t_opt=out["t_opt"], auc=out["auc"], band=band, resolution=resolution, n_thresholds=k
+    )
 
 
 _A_CELLS = ([0, 2], [1, 3], [4, 6], [5, 7])
@@ -1059,11 +1310,20 @@ def _compare_boot(agg: Aggregate, table, config, rng, names) -> Comparison:
             st = _codes_in_order(p["stratum"].to_numpy(), (agg.level_order or {}).get(agg.strata_column), "level")[0]
         else:
             st = np.zeros(len(p), np.int64)
-        design = _rows_design(key, st, p["rows"].to_numpy(), w, 8, "stratified" if config.scheme == "stratified" else "rows",
-                              _row_weight(p))
+        design = _rows_design(
+            key, st, p["rows"].to_numpy(), w, 8, "stratified" if config.scheme == "stratified" else "rows", _row_weight(p)
+        )
     t = agg.paired_thresholds
-    return paired_comparison(design, table, rng=rng, n_resamples=config.n_resamples, level=config.level,
-                             method=config.method, names=tuple(names), thresholds=(t[names[0]], t[names[1]]))
+    return paired_comparison(
+        design,
+        table,
+        rng=rng,
+        n_resamples=config.n_resamples,
+        level=config.level,
+        method=config.method,
+        names=tuple(names),
+        thresholds=(t[names[0]], t[names[1]]),
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -1140,42 +1400,63 @@ def evaluate_aggregate(agg: Aggregate, table: ValueTable, config=None, *, counts
         t = thresholds[name]
         grid = _heatmap_grid(part, kind, rate)
         base_rate = c.n_pos / c.n if c.n > 0 else float("nan")
-        segs = {col: _segment_curves(agg, name, col, table, deployed=t, grid=grid, kind=kind, base_rate=base_rate)
-                for col in agg.segments}
+        segs = {
+            col: _segment_curves(agg, name, col, table, deployed=t, grid=grid, kind=kind, base_rate=base_rate)
+            for col in agg.segments
+        }
         cal = reliability_of(part, n_bins=config.n_bins, strategy=config.strategy) if kind == "probability" else None
         at = curve.confusion_at(t)
         ev_ci = opt = None
         if boot:
             if len(names) == 1:
+
                 def key4(s, lab, t=t):
                     return 2 * (s < t).astype(np.int64) + (1 - lab.astype(np.int64))
-                ev_ci = _ev_boot(_design_for(agg, name, config, key4, 4), table, config,
-                                 board_seed(config.seed, "ev", i))
+
+                ev_ci = _ev_boot(_design_for(agg, name, config, key4, 4), table, config, board_seed(config.seed, "ev", i))
             tick(f"EV interval of {name}")
             if kind != "decision":
                 br = bootstrap_resolution(c, kind, config.max_exact_scores)
                 cb = _rebin(c, br) if br is not None else c
-                opt = _optimum_boot(agg, name, cb, table, config, board_seed(config.seed, "optimum", i),
-                                    br if br is not None else r)
+                opt = _optimum_boot(
+                    agg, name, cb, table, config, board_seed(config.seed, "optimum", i), br if br is not None else r
+                )
             tick(f"re-optimised threshold of {name}")
         models[name] = ModelResult(
-            name=name, score_kind=kind, threshold=t, counts=c, curve=curve, at_threshold=at, ev=curve.ev_at(t),
-            attribution=curve.attribution_at(t), auc=auc_from_counts(c), calibration=cal, segments=segs, ev_ci=ev_ci,
-            ev_se=_analytic_se(part, table, t), optimum=opt,
-            intervals=metric_intervals(at.tp, at.fp, at.fn, at.tn, level=config.level))
+            name=name,
+            score_kind=kind,
+            threshold=t,
+            counts=c,
+            curve=curve,
+            at_threshold=at,
+            ev=curve.ev_at(t),
+            attribution=curve.attribution_at(t),
+            auc=auc_from_counts(c),
+            calibration=cal,
+            segments=segs,
+            ev_ci=ev_ci,
+            ev_se=_analytic_se(part, table, t),
+            optimum=opt,
+            intervals=metric_intervals(at.tp, at.fp, at.fn, at.tn, level=config.level),
+        )
     comparison = None
     if boot and len(names) == 2:
         if agg.paired is None:
             raise InputError("comparing two models needs the paired table (aggregate both models together).")
         if any(abs(agg.paired_thresholds[m] - thresholds[m]) > 0 for m in names):
-            raise InputError(f"the paired table was cut at {agg.paired_thresholds}, the board uses {thresholds}: "
-                             "aggregate again with the board's thresholds.")
+            raise InputError(
+                f"the paired table was cut at {agg.paired_thresholds}, the board uses {thresholds}: "
+                "aggregate again with the board's thresholds."
+            )
         comparison = _compare_boot(agg, table, config, board_seed(config.seed, "comparison"), tuple(names))
         tick("paired comparison")
         for nm, res in ((names[0], comparison.ev_a), (names[1], comparison.ev_b)):
             models[nm] = dataclasses.replace(models[nm], ev_ci=res)
-    source = {**agg.source, "resolution": {m: agg.resolution[m] for m in names},
-              "exact": all(agg.resolution[m] is None for m in names)}
+    source = {
+        **agg.source,
+        "resolution": {m: agg.resolution[m] for m in names},
+        "exact": all(agg.resolution[m] is None for m in names),
+    }
     drift, und = None, ""
     if agg.time_column is None:
         und = "no time column mapped: drift needs one"
@@ -1184,6 +1465,16 @@ def evaluate_aggregate(agg: Aggregate, table: ValueTable, config=None, *, counts
             drift = board_drift_of(agg, DriftConfig.from_dict(config.drift) if config.drift else DriftConfig())
         except InputError as err:
             und = "drift not computed: " + "; ".join(p.message for p in err.problems)
-    result = BoardResult(n=n, n_pos=n_pos, n_rows=n_rows, table=table, config=config, models=models,
-                         comparison=comparison, drift=drift, drift_undefined=und, aggregate=source)
+    result = BoardResult(
+        n=n,
+        n_pos=n_pos,
+        n_rows=n_rows,
+        table=table,
+        config=config,
+        models=models,
+        comparison=comparison,
+        drift=drift,
+        drift_undefined=und,
+        aggregate=source,
+    )
     return dataclasses.replace(result, action=action(decision_inputs(result)))

@@ -106,17 +106,26 @@ class AHPWeights:
 
 def _check_items(items, problems: ProblemList) -> tuple:
     if isinstance(items, (str, bytes)) or not isinstance(items, Sequence):
-        problems.add("items_invalid", f"items must be a list of names; got {type(items).__name__}.",
-                     'Pass e.g. ["TP", "FP", "FN", "TN"].', column="items")
+        problems.add(
+            "items_invalid",
+            f"items must be a list of names; got {type(items).__name__}.",
+            'Pass e.g. ["TP", "FP", "FN", "TN"].',
+            column="items",
+        )
         return ()
     names = tuple(str(i) for i in items)
     if len(names) < 2:
-        problems.add("items_too_few", f"AHP needs at least 2 items to compare; got {len(names)}.",
-                     "Compare two or more outcomes.", column="items")
+        problems.add(
+            "items_too_few",
+            f"AHP needs at least 2 items to compare; got {len(names)}.",
+            "Compare two or more outcomes.",
+            column="items",
+        )
     if len(set(names)) != len(names):
         dup = sorted({n for n in names if names.count(n) > 1})
-        problems.add("items_duplicate", f"items must be distinct; repeated: {dup}.", "Give every item its own name.",
-                     column="items")
+        problems.add(
+            "items_duplicate", f"items must be distinct; repeated: {dup}.", "Give every item its own name.", column="items"
+        )
     return names
 
 
@@ -168,8 +177,12 @@ def pairwise_matrix(judgements: Mapping, items: Sequence) -> np.ndarray:
     problems = ProblemList()
     names = _check_items(items, problems)
     if not isinstance(judgements, Mapping):
-        problems.add("judgements_not_mapping", f"judgements must map (item, item) pairs to numbers; got "
-                     f"{type(judgements).__name__}.", 'Pass e.g. {("TP", "FP"): 3}.', column="judgements")
+        problems.add(
+            "judgements_not_mapping",
+            f"judgements must map (item, item) pairs to numbers; got {type(judgements).__name__}.",
+            'Pass e.g. {("TP", "FP"): 3}.',
+            column="judgements",
+        )
         problems.raise_if_any()
     index = {n: i for i, n in enumerate(names)}
     n = len(names)
@@ -177,36 +190,59 @@ def pairwise_matrix(judgements: Mapping, items: Sequence) -> np.ndarray:
     seen = np.eye(n, dtype=bool)
     for key, v in judgements.items():
         if not (isinstance(key, tuple) and len(key) == 2):
-            problems.add("judgement_key_invalid", f"judgement keys must be (item, item) pairs; got {key!r}.",
-                         'Use keys like ("TP", "FP").', column="judgements")
+            problems.add(
+                "judgement_key_invalid",
+                f"judgement keys must be (item, item) pairs; got {key!r}.",
+                'Use keys like ("TP", "FP").',
+                column="judgements",
+            )
             continue
         ka, kb = str(key[0]), str(key[1])
         unknown = [k for k in (ka, kb) if k not in index]
         if unknown:
-            problems.add("judgement_unknown_item", f"judgement {key!r} names unknown items {unknown}; items are {list(names)}.",
-                         "Compare only the listed items.", column="judgements")
+            problems.add(
+                "judgement_unknown_item",
+                f"judgement {key!r} names unknown items {unknown}; items are {list(names)}.",
+                "Compare only the listed items.",
+                column="judgements",
+            )
             continue
         i, j = index[ka], index[kb]
         if i == j:
-            problems.add("judgement_self", f"judgement {key!r} compares an item with itself (always 1).",
-                         "Leave the diagonal out.", column="judgements")
+            problems.add(
+                "judgement_self",
+                f"judgement {key!r} compares an item with itself (always 1).",
+                "Leave the diagonal out.",
+                column="judgements",
+            )
             continue
         why = _judgement_problem(v)
         if why:
-            problems.add("judgement_off_scale", f"judgement {ka} vs {kb} must be on Saaty's scale 1/9 … 9; it is {why}.",
-                         "Use 1 (equal) … 9 (extremely more), or 1/2 … 1/9 when the second matters more.",
-                         column="judgements")
+            problems.add(
+                "judgement_off_scale",
+                f"judgement {ka} vs {kb} must be on Saaty's scale 1/9 … 9; it is {why}.",
+                "Use 1 (equal) … 9 (extremely more), or 1/2 … 1/9 when the second matters more.",
+                column="judgements",
+            )
             continue
         if seen[i, j]:
-            problems.add("judgement_twice", f"the pair {ka}/{kb} is judged twice (both ways round).",
-                         "Give each pair once; the reverse is its reciprocal.", column="judgements")
+            problems.add(
+                "judgement_twice",
+                f"the pair {ka}/{kb} is judged twice (both ways round).",
+                "Give each pair once; the reverse is its reciprocal.",
+                column="judgements",
+            )
             continue
         a[i, j], a[j, i] = float(v), 1.0 / float(v)
         seen[i, j] = seen[j, i] = True
     missing = [f"{names[i]}/{names[j]}" for i in range(n) for j in range(i + 1, n) if not seen[i, j]]
     if missing:
-        problems.add("judgement_missing", f"{len(missing)} pair(s) are not judged: {', '.join(missing)}.",
-                     "Judge every pair (1 when they matter equally).", column="judgements")
+        problems.add(
+            "judgement_missing",
+            f"{len(missing)} pair(s) are not judged: {', '.join(missing)}.",
+            "Judge every pair (1 when they matter equally).",
+            column="judgements",
+        )
     problems.raise_if_any()
     return a
 
@@ -215,50 +251,86 @@ def _check_matrix(matrix, items, problems: ProblemList) -> tuple[np.ndarray, tup
     try:
         a = np.asarray(matrix, dtype=float)
     except (TypeError, ValueError):
-        problems.add("matrix_not_numeric", f"matrix must be a square array of numbers; got {type(matrix).__name__}.",
-                     "Pass an n×n list of lists or numpy array.", column="matrix")
+        problems.add(
+            "matrix_not_numeric",
+            f"matrix must be a square array of numbers; got {type(matrix).__name__}.",
+            "Pass an n×n list of lists or numpy array.",
+            column="matrix",
+        )
         return np.empty((0, 0)), ()
     if a.ndim != 2 or a.shape[0] != a.shape[1]:
-        problems.add("matrix_not_square", f"matrix must be square (n×n); got shape {a.shape}.",
-                     "Pass one row and one column per item.", column="matrix")
+        problems.add(
+            "matrix_not_square",
+            f"matrix must be square (n×n); got shape {a.shape}.",
+            "Pass one row and one column per item.",
+            column="matrix",
+        )
         return a, ()
     n = a.shape[0]
     if n < 2:
-        problems.add("matrix_too_small", f"AHP needs at least 2 items; got a {n}×{n} matrix.", "Compare two or more items.",
-                     column="matrix")
+        problems.add(
+            "matrix_too_small",
+            f"AHP needs at least 2 items; got a {n}×{n} matrix.",
+            "Compare two or more items.",
+            column="matrix",
+        )
     if items is None:
         names = tuple(f"item {i + 1}" for i in range(n))
     else:
         names = _check_items(items, problems)
         if names and len(names) != n:
-            problems.add("items_length", f"items must name each of the {n} rows; got {len(names)} names.",
-                         "Pass one name per row of the matrix.", column="items")
+            problems.add(
+                "items_length",
+                f"items must name each of the {n} rows; got {len(names)} names.",
+                "Pass one name per row of the matrix.",
+                column="items",
+            )
     finite = np.isfinite(a)
     if not finite.all():
-        problems.add("matrix_not_finite", f"matrix must be finite; {int((~finite).sum())} entries are NaN or infinite.",
-                     "Fill every judgement.", column="matrix")
+        problems.add(
+            "matrix_not_finite",
+            f"matrix must be finite; {int((~finite).sum())} entries are NaN or infinite.",
+            "Fill every judgement.",
+            column="matrix",
+        )
     pos = finite & (a > 0)
     if not (pos | ~finite).all():
-        problems.add("matrix_not_positive", f"judgements must be positive; {int((finite & (a <= 0)).sum())} entries are ≤ 0.",
-                     "Use 1 … 9 or their reciprocals 1/2 … 1/9.", column="matrix")
+        problems.add(
+            "matrix_not_positive",
+            f"judgements must be positive; {int((finite & (a <= 0)).sum())} entries are ≤ 0.",
+            "Use 1 … 9 or their reciprocals 1/2 … 1/9.",
+            column="matrix",
+        )
     diag = np.diag(a)
     if not np.allclose(diag[np.isfinite(diag)], 1.0, rtol=0, atol=1e-9):
-        problems.add("matrix_diagonal", f"the diagonal must be 1 (an item matters as much as itself); got "
-                     f"{np.round(diag, 4).tolist()}.", "Set a_ii = 1.", column="matrix")
+        problems.add(
+            "matrix_diagonal",
+            f"the diagonal must be 1 (an item matters as much as itself); got {np.round(diag, 4).tolist()}.",
+            "Set a_ii = 1.",
+            column="matrix",
+        )
     off = ~np.eye(n, dtype=bool) & pos
     bad_scale = off & ((a < _SCALE_LOW) | (a > _SCALE_HIGH))
     if bad_scale.any():
-        problems.add("matrix_off_scale", f"{int(bad_scale.sum())} judgements lie outside Saaty's scale 1/9 … 9 "
-                     f"(e.g. {a[bad_scale][:3].round(4).tolist()}).", "Use 1 … 9 or their reciprocals.", column="matrix")
+        problems.add(
+            "matrix_off_scale",
+            f"{int(bad_scale.sum())} judgements lie outside Saaty's scale 1/9 … 9 (e.g. {a[bad_scale][:3].round(4).tolist()}).",
+            "Use 1 … 9 or their reciprocals.",
+            column="matrix",
+        )
     both = pos & pos.T
     with np.errstate(invalid="ignore", divide="ignore"):
         recip = both & ~np.isclose(a * a.T, 1.0, rtol=_RECIPROCAL_RTOL, atol=0)
     iu = np.triu(recip, 1)
     if iu.any():
         pairs = [f"({r + 1},{c + 1})" for r, c in zip(*np.nonzero(iu))]
-        problems.add("matrix_not_reciprocal", f"matrix must be reciprocal (a_ji = 1/a_ij); {len(pairs)} pair(s) are not: "
-                     f"{', '.join(pairs[:5])}{' …' if len(pairs) > 5 else ''}.",
-                     "Enter only the upper triangle (pairwise_matrix builds the reciprocals).", column="matrix")
+        problems.add(
+            "matrix_not_reciprocal",
+            f"matrix must be reciprocal (a_ji = 1/a_ij); {len(pairs)} pair(s) are not: "
+            f"{', '.join(pairs[:5])}{' …' if len(pairs) > 5 else ''}.",
+            "Enter only the upper triangle (pairwise_matrix builds the reciprocals).",
+            column="matrix",
+        )
     return a, names
 
 
@@ -314,8 +386,10 @@ def ahp_weights(matrix, *, items: Sequence | None = None) -> AHPWeights:
     if n == 2:
         ri, cr = 0.0, 0.0
         ci = 0.0
-        notes["cr"] = ("with 2 items every reciprocal matrix is consistent (λmax = 2, CI = 0): the inconsistency "
-                       "is 0 by construction, although CI/RI is 0/0 since RI(2) = 0")
+        notes["cr"] = (
+            "with 2 items every reciprocal matrix is consistent (λmax = 2, CI = 0): the inconsistency "
+            "is 0 by construction, although CI/RI is 0/0 since RI(2) = 0"
+        )
     elif n in RANDOM_INDEX:
         ri = RANDOM_INDEX[n]
         cr = ci / ri
@@ -330,13 +404,22 @@ def ahp_weights(matrix, *, items: Sequence | None = None) -> AHPWeights:
     if dev[iu][j] > 1e-6:
         r, c = int(iu[0][j]), int(iu[1][j])
         worst, implied = (names[r], names[c]), float(w[r] / w[c])
-    return AHPWeights(items=names, matrix=a, weights=w, lambda_max=lam, ci=float(ci), ri=float(ri), cr=float(cr),
-                      inconsistent=bool(np.isfinite(cr) and cr > CR_LIMIT), worst_pair=worst,
-                      worst_pair_implied=implied, notes=notes)
+    return AHPWeights(
+        items=names,
+        matrix=a,
+        weights=w,
+        lambda_max=lam,
+        ci=float(ci),
+        ri=float(ri),
+        cr=float(cr),
+        inconsistent=bool(np.isfinite(cr) and cr > CR_LIMIT),
+        worst_pair=worst,
+        worst_pair_implied=implied,
+        notes=notes,
+    )
 
 
-def ahp_amounts(weights: AHPWeights, *, gains: Sequence, scale: float | None = None,
-                anchor: tuple | None = None) -> dict:
+def ahp_amounts(weights: AHPWeights, *, gains: Sequence, scale: float | None = None, anchor: tuple | None = None) -> dict:
     """Relative amounts from AHP weights: sign × weight × scale.
 
     Parameters
@@ -373,34 +456,58 @@ def ahp_amounts(weights: AHPWeights, *, gains: Sequence, scale: float | None = N
     """
     problems = ProblemList()
     if not isinstance(weights, AHPWeights):
-        problems.add("weights_type", f"weights must be an AHPWeights (from ahp_weights); got {type(weights).__name__}.",
-                     "Call ahp_weights(matrix, items=…) first.", column="weights")
+        problems.add(
+            "weights_type",
+            f"weights must be an AHPWeights (from ahp_weights); got {type(weights).__name__}.",
+            "Call ahp_weights(matrix, items=…) first.",
+            column="weights",
+        )
         problems.raise_if_any()
     items = weights.items
     if isinstance(gains, (str, bytes)) or not isinstance(gains, Sequence | set | frozenset):
-        problems.add("gains_invalid", f"gains must be a list of item names; got {type(gains).__name__}.",
-                     'Pass e.g. ["TP", "TN"].', column="gains")
+        problems.add(
+            "gains_invalid",
+            f"gains must be a list of item names; got {type(gains).__name__}.",
+            'Pass e.g. ["TP", "TN"].',
+            column="gains",
+        )
         gains = ()
     unknown = sorted({str(g) for g in gains} - set(items))
     if unknown:
-        problems.add("gains_unknown_item", f"gains names unknown items {unknown}; items are {list(items)}.",
-                     "Name only compared items.", column="gains")
+        problems.add(
+            "gains_unknown_item",
+            f"gains names unknown items {unknown}; items are {list(items)}.",
+            "Name only compared items.",
+            column="gains",
+        )
     sign = {it: (1.0 if it in {str(g) for g in gains} else -1.0) for it in items}
     w = weights.weight_of()
     s = float("nan")
     if (scale is None) == (anchor is None):
-        problems.add("scale_or_anchor", "give exactly one of scale (money per unit of weight) and anchor "
-                     f"((item, amount)); got {'both' if scale is not None else 'neither'}.",
-                     'E.g. scale=10000, or anchor=("FN", -22000).', column="scale")
+        problems.add(
+            "scale_or_anchor",
+            "give exactly one of scale (money per unit of weight) and anchor "
+            f"((item, amount)); got {'both' if scale is not None else 'neither'}.",
+            'E.g. scale=10000, or anchor=("FN", -22000).',
+            column="scale",
+        )
     elif scale is not None:
         s = positive_number(scale)
         if np.isnan(s):
-            problems.add("scale_invalid", f"scale must be a positive finite number (money per unit of weight); got {scale!r}.",
-                         "E.g. 10000.", column="scale")
+            problems.add(
+                "scale_invalid",
+                f"scale must be a positive finite number (money per unit of weight); got {scale!r}.",
+                "E.g. 10000.",
+                column="scale",
+            )
     else:
         if not (isinstance(anchor, tuple | list) and len(anchor) == 2):
-            problems.add("anchor_invalid", f"anchor must be an (item, amount) pair; got {anchor!r}.",
-                         'E.g. ("FN", -22000).', column="anchor")
+            problems.add(
+                "anchor_invalid",
+                f"anchor must be an (item, amount) pair; got {anchor!r}.",
+                'E.g. ("FN", -22000).',
+                column="anchor",
+            )
         else:
             it, amount = str(anchor[0]), anchor[1]
             try:
@@ -408,16 +515,27 @@ def ahp_amounts(weights: AHPWeights, *, gains: Sequence, scale: float | None = N
             except (TypeError, ValueError):
                 amt = float("nan")
             if it not in w:
-                problems.add("anchor_unknown_item", f"anchor item {it!r} is not compared; items are {list(items)}.",
-                             "Anchor one of the compared items.", column="anchor")
+                problems.add(
+                    "anchor_unknown_item",
+                    f"anchor item {it!r} is not compared; items are {list(items)}.",
+                    "Anchor one of the compared items.",
+                    column="anchor",
+                )
             elif isinstance(amount, bool) or not np.isfinite(amt) or amt == 0:
-                problems.add("anchor_amount_invalid", f"anchor amount must be a non-zero finite number; got {amount!r}.",
-                             "Enter the known money per event of that outcome.", column="anchor")
+                problems.add(
+                    "anchor_amount_invalid",
+                    f"anchor amount must be a non-zero finite number; got {amount!r}.",
+                    "Enter the known money per event of that outcome.",
+                    column="anchor",
+                )
             elif np.sign(amt) != sign[it]:
                 kind = "a gain" if sign[it] > 0 else "a cost"
-                problems.add("anchor_sign", f"anchor {it} = {amt:+,.2f} contradicts its role: {it} is marked as {kind}.",
-                             f"Enter {it} as {'a positive' if sign[it] > 0 else 'a negative'} amount, or change which "
-                             "outcomes are gains.", column="anchor")
+                problems.add(
+                    "anchor_sign",
+                    f"anchor {it} = {amt:+,.2f} contradicts its role: {it} is marked as {kind}.",
+                    f"Enter {it} as {'a positive' if sign[it] > 0 else 'a negative'} amount, or change which outcomes are gains.",
+                    column="anchor",
+                )
             else:
                 s = abs(amt) / w[it]
     problems.raise_if_any()

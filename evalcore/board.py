@@ -16,20 +16,44 @@ from ._errors import InputError
 from .aggregate import aggregate_predictions, evaluate_aggregate
 from .data import Predictions
 from .drift import DriftConfig
-from .results import (MAX_EXACT_SCORES, BoardConfig, BoardDrift, BoardResult, ModelResult, board_drift,  # noqa: F401
-                      bootstrap_resolution, check_thresholds, compose_drift, decision_inputs, default_threshold,
-                      heatmap_grid, progress_ticker)
+from .results import (
+    MAX_EXACT_SCORES,
+    BoardConfig,
+    BoardDrift,
+    BoardResult,
+    ModelResult,
+    board_drift,  # noqa: F401
+    bootstrap_resolution,
+    check_thresholds,
+    decision_inputs,
+    default_threshold,
+    heatmap_grid,
+)
 from .value import ValueTable
 
-__all__ = ["BoardConfig", "MAX_EXACT_SCORES", "bootstrap_resolution", "ModelResult", "BoardResult", "BoardDrift", "board_drift",
-           "evaluate", "aggregate_for_board", "decision_inputs", "default_threshold", "heatmap_grid"]
+__all__ = [
+    "BoardConfig",
+    "MAX_EXACT_SCORES",
+    "bootstrap_resolution",
+    "ModelResult",
+    "BoardResult",
+    "BoardDrift",
+    "board_drift",
+    "evaluate",
+    "aggregate_for_board",
+    "decision_inputs",
+    "default_threshold",
+    "heatmap_grid",
+]
 
 
 def _resampling(predictions: Predictions, config: BoardConfig) -> dict:
     if config.scheme == "stratified":
         if config.strata_column not in predictions.segments:
-            raise InputError(f"stratified bootstrap by {config.strata_column!r}: not a mapped segment column; "
-                             f"segments are {sorted(predictions.segments)}.")
+            raise InputError(
+                f"stratified bootstrap by {config.strata_column!r}: not a mapped segment column; "
+                f"segments are {sorted(predictions.segments)}."
+            )
         return {"strata": predictions.segments[config.strata_column]}
     if config.scheme == "cluster":
         if predictions.groups is None:
@@ -38,9 +62,9 @@ def _resampling(predictions: Predictions, config: BoardConfig) -> dict:
     return {}
 
 
-
-def evaluate(predictions: Predictions, table: ValueTable, config: BoardConfig | None = None, *,
-             counts: dict | None = None, progress=None) -> BoardResult:
+def evaluate(
+    predictions: Predictions, table: ValueTable, config: BoardConfig | None = None, *, counts: dict | None = None, progress=None
+) -> BoardResult:
     """Compute the whole board of validated rows.
 
     A thin adapter: the rows become their in-memory aggregate (:func:`aggregate_for_board`:
@@ -101,6 +125,12 @@ def aggregate_for_board(predictions: Predictions, config: BoardConfig | None = N
     dcfg = None
     if predictions.time is not None:
         dcfg = DriftConfig.from_dict(config.drift) if config.drift else DriftConfig()
-    return aggregate_predictions(predictions, resolution=None, thresholds=config.thresholds,
-                                 strata_column=config.strata_column if "strata" in res_kw else None,
-                                 groups="groups" in res_kw, drift=dcfg, exact_draws=True)
+    return aggregate_predictions(
+        predictions,
+        resolution=None,
+        thresholds=config.thresholds,
+        strata_column=config.strata_column if "strata" in res_kw else None,
+        groups="groups" in res_kw,
+        drift=dcfg,
+        exact_draws=True,
+    )

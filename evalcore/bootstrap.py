@@ -46,9 +46,9 @@ from scipy import sparse
 from scipy.special import ndtr, ndtri
 from scipy.stats import rankdata
 
-from ._json import json_float as _none
 from ._checks import as_generator, check_binary_scores, check_level
 from ._errors import InputError, ProblemList
+from ._json import json_float as _none
 from .counts import _bin_scores, _score_counts
 from .value import ValueTable, threshold_between
 
@@ -191,8 +191,11 @@ class Comparison:
             "method": self.diff.method,
             "scheme": self.scheme,
             "n_resamples": self.diff.n_resamples,
-            "undefined": {"ev_a": dict(self.ev_a.undefined), "ev_b": dict(self.ev_b.undefined),
-                          "diff": dict(self.diff.undefined)},
+            "undefined": {
+                "ev_a": dict(self.ev_a.undefined),
+                "ev_b": dict(self.ev_b.undefined),
+                "diff": dict(self.diff.undefined),
+            },
         }
 
 
@@ -220,9 +223,14 @@ class CurveBand:
         return self.grid, self.low, self.high
 
     def to_dict(self) -> dict:
-        return {"grid": [_none(x) for x in self.grid], "estimate": [_none(x) for x in self.estimate],
-                "low": [_none(x) for x in self.low], "high": [_none(x) for x in self.high], "level": self.level,
-                "pointwise": True}
+        return {
+            "grid": [_none(x) for x in self.grid],
+            "estimate": [_none(x) for x in self.estimate],
+            "low": [_none(x) for x in self.low],
+            "high": [_none(x) for x in self.high],
+            "level": self.level,
+            "pointwise": True,
+        }
 
 
 @dataclass(frozen=True, slots=True, kw_only=True, eq=False)
@@ -253,9 +261,15 @@ class OptimumBootstrap:
     n_thresholds: int
 
     def to_dict(self) -> dict:
-        return {"ev_opt": self.ev_opt.to_dict(), "t_opt": self.t_opt.to_dict(), "auc": self.auc.to_dict(),
-                "t_opt_ci": [_none(self.t_opt.low), _none(self.t_opt.high)],
-                "band": self.band.to_dict(), "resolution": self.resolution, "n_thresholds": self.n_thresholds}
+        return {
+            "ev_opt": self.ev_opt.to_dict(),
+            "t_opt": self.t_opt.to_dict(),
+            "auc": self.auc.to_dict(),
+            "t_opt_ci": [_none(self.t_opt.low), _none(self.t_opt.high)],
+            "band": self.band.to_dict(),
+            "resolution": self.resolution,
+            "n_thresholds": self.n_thresholds,
+        }
 
 
 @dataclass(frozen=True, slots=True, kw_only=True, eq=False)
@@ -271,9 +285,14 @@ class ProportionInterval:
     undefined: str = ""
 
     def to_dict(self) -> dict:
-        return {"estimate": _none(self.estimate), "ci": [_none(self.low), _none(self.high)],
-                "successes": float(self.successes), "n": float(self.n), "level": self.level,
-                "undefined": self.undefined or None}
+        return {
+            "estimate": _none(self.estimate),
+            "ci": [_none(self.low), _none(self.high)],
+            "successes": float(self.successes),
+            "n": float(self.n),
+            "level": self.level,
+            "undefined": self.undefined or None,
+        }
 
 
 @dataclass(frozen=True, slots=True, kw_only=True, eq=False)
@@ -347,8 +366,12 @@ def wilson_interval(successes, n, *, level: float = 0.95):
     k = np.asarray(successes, dtype=float)
     m = np.asarray(n, dtype=float)
     if np.any(~np.isfinite(k)) or np.any(~np.isfinite(m)) or np.any(m < 0) or np.any(k < 0) or np.any(k > m * (1 + 1e-12)):
-        problems.add("wilson_counts", "successes and n must be finite with 0 <= successes <= n.",
-                     "Pass counts, not rates.", column="successes")
+        problems.add(
+            "wilson_counts",
+            "successes and n must be finite with 0 <= successes <= n.",
+            "Pass counts, not rates.",
+            column="successes",
+        )
     problems.raise_if_any()
     z = _z(level)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -394,8 +417,9 @@ def metric_intervals(tp, fp, fn, tn, *, level: float = 0.95) -> MetricIntervals:
 
     def one(k, m, reason):
         if m == 0:
-            return ProportionInterval(estimate=float("nan"), low=float("nan"), high=float("nan"), successes=k, n=m,
-                                      level=level, undefined=reason)
+            return ProportionInterval(
+                estimate=float("nan"), low=float("nan"), high=float("nan"), successes=k, n=m, level=level, undefined=reason
+            )
         lo, hi = wilson_interval(k, m, level=level)
         return ProportionInterval(estimate=k / m, low=lo, high=hi, successes=k, n=m, level=level)
 
@@ -588,31 +612,39 @@ def _codes(x, name: str, n: int, problems: ProblemList):
         return None
     arr = np.asarray(x)
     if arr.ndim != 1 or len(arr) != n:
-        problems.add(f"{name}_shape", f"{name} must have one value per row ({n}); got shape {arr.shape}.",
-                     f"Pass the {name} column of the same rows.", column=name)
+        problems.add(
+            f"{name}_shape",
+            f"{name} must have one value per row ({n}); got shape {arr.shape}.",
+            f"Pass the {name} column of the same rows.",
+            column=name,
+        )
         return None
     codes, _ = pd.factorize(pd.Series(arr), use_na_sentinel=True)
     bad = codes < 0
     if bad.any():
         rows = (np.flatnonzero(bad)[:5] + 2).tolist()
-        problems.add(f"{name}_missing", f"{name} has {int(bad.sum())} missing values.",
-                     "Fill them (e.g. with an explicit 'unknown' level) or drop those rows.", column=name,
-                     rows=rows, n_rows=int(bad.sum()))
+        problems.add(
+            f"{name}_missing",
+            f"{name} has {int(bad.sum())} missing values.",
+            "Fill them (e.g. with an explicit 'unknown' level) or drop those rows.",
+            column=name,
+            rows=rows,
+            n_rows=int(bad.sum()),
+        )
         return None
     return codes.astype(np.int64)
 
 
 def _check_options(problems: ProblemList, n_resamples, level, method, batch=None):
     if not (isinstance(n_resamples, (int, np.integer)) and not isinstance(n_resamples, bool) and n_resamples >= 2):
-        problems.add("n_resamples", f"n_resamples must be an integer >= 2; got {n_resamples!r}.",
-                     "Use e.g. 1000.", column="n_resamples")
+        problems.add(
+            "n_resamples", f"n_resamples must be an integer >= 2; got {n_resamples!r}.", "Use e.g. 1000.", column="n_resamples"
+        )
     check_level(level, problems)
     if method not in METHODS:
-        problems.add("method", f"method must be one of {METHODS}; got {method!r}.", "Use 'percentile' or 'bca'.",
-                     column="method")
+        problems.add("method", f"method must be one of {METHODS}; got {method!r}.", "Use 'percentile' or 'bca'.", column="method")
     if batch is not None and not (isinstance(batch, (int, np.integer)) and not isinstance(batch, bool) and batch >= 1):
-        problems.add("batch", f"batch must be a positive integer or None; got {batch!r}.", "Use e.g. 100.",
-                     column="batch")
+        problems.add("batch", f"batch must be a positive integer or None; got {batch!r}.", "Use e.g. 100.", column="batch")
 
 
 def _scheme_name(strata, groups) -> str:
@@ -657,8 +689,7 @@ class _Design:
                 out = np.zeros((counts.shape[0], self.n_keys))
                 out[:, self.unit_key] = counts * self.unit_w
                 return out
-            m = sparse.csr_matrix((self.unit_w, (np.arange(self.n_units), self.unit_key)),
-                                  shape=(self.n_units, self.n_keys))
+            m = sparse.csr_matrix((self.unit_w, (np.arange(self.n_units), self.unit_key)), shape=(self.n_units, self.n_keys))
             return np.asarray((m.T @ counts.T).T)
         g = self.group_keys
         if sparse.issparse(g):
@@ -685,8 +716,10 @@ def _group_strata(groups: np.ndarray, s: np.ndarray, *, check: bool) -> np.ndarr
         mixed = np.zeros(len(g_stratum), bool)
         np.logical_or.at(mixed, groups, g_stratum[groups] != s)
         if mixed.any():
-            raise InputError(f"{int(mixed.sum())} groups span more than one stratum; a stratified cluster bootstrap "
-                             "needs every group inside one stratum. Drop strata or use a coarser group.")
+            raise InputError(
+                f"{int(mixed.sum())} groups span more than one stratum; a stratified cluster bootstrap "
+                "needs every group inside one stratum. Drop strata or use a coarser group."
+            )
     return g_stratum
 
 
@@ -700,8 +733,18 @@ def _units_design(scheme: str, n_keys: int, u_s, u_k, u_w, mult) -> _Design:
     p = np.empty(len(u_s))
     for a, b, m in strata_t:
         p[a:b] = mult[a:b] / m
-    return _Design(scheme=scheme, n_keys=n_keys, strata=strata_t, p=p, mult=mult, unit_key=u_k, unit_w=u_w,
-                   group_keys=None, full=full, unique_keys=len(np.unique(u_k)) == len(u_k))
+    return _Design(
+        scheme=scheme,
+        n_keys=n_keys,
+        strata=strata_t,
+        p=p,
+        mult=mult,
+        unit_key=u_k,
+        unit_w=u_w,
+        group_keys=None,
+        full=full,
+        unique_keys=len(np.unique(u_k)) == len(u_k),
+    )
 
 
 def _design(keys: np.ndarray, n_keys: int, w: np.ndarray, strata, groups) -> _Design:
@@ -743,8 +786,19 @@ def _design(keys: np.ndarray, n_keys: int, w: np.ndarray, strata, groups) -> _De
     for a, b, m in strata_t:
         p[a:b] = 1.0 / m
     full = np.asarray(gk.sum(axis=0)).ravel().astype(float)
-    return _collapse(_Design(scheme=scheme, n_keys=n_keys, strata=strata_t, p=p, mult=np.ones(n_groups, np.int64),
-                             unit_key=None, unit_w=None, group_keys=gk, full=full))
+    return _collapse(
+        _Design(
+            scheme=scheme,
+            n_keys=n_keys,
+            strata=strata_t,
+            p=p,
+            mult=np.ones(n_groups, np.int64),
+            unit_key=None,
+            unit_w=None,
+            group_keys=gk,
+            full=full,
+        )
+    )
 
 
 def _collapse(design: _Design) -> _Design:
@@ -766,9 +820,18 @@ def _collapse(design: _Design) -> _Design:
         p.append(size / m)
         mult.append(size.astype(np.int64))
         start += len(prof)
-    return _Design(scheme=design.scheme, n_keys=design.n_keys, strata=tuple(strata), p=np.concatenate(p),
-                   mult=np.concatenate(mult), unit_key=None, unit_w=None, group_keys=np.concatenate(profiles),
-                   full=design.full, collapsed=True)
+    return _Design(
+        scheme=design.scheme,
+        n_keys=design.n_keys,
+        strata=tuple(strata),
+        p=np.concatenate(p),
+        mult=np.concatenate(mult),
+        unit_key=None,
+        unit_w=None,
+        group_keys=np.concatenate(profiles),
+        full=design.full,
+        collapsed=True,
+    )
 
 
 def _draw(design: _Design, gens, b: int) -> np.ndarray:
@@ -844,11 +907,21 @@ def _acceleration(theta_i: np.ndarray, mult: np.ndarray) -> float:
     den = np.sum(m * d * d)
     if den <= 0:
         return float("nan")
-    return float(np.sum(m * d ** 3) / (6.0 * den ** 1.5))
+    return float(np.sum(m * d**3) / (6.0 * den**1.5))
 
 
-def _summarise(dist: np.ndarray, estimate: float, *, level: float, method: str, scheme: str, n_resamples: int,
-               jack: tuple | None = None, keep: bool = True, what: str = "statistic") -> BootstrapResult:
+def _summarise(
+    dist: np.ndarray,
+    estimate: float,
+    *,
+    level: float,
+    method: str,
+    scheme: str,
+    n_resamples: int,
+    jack: tuple | None = None,
+    keep: bool = True,
+    what: str = "statistic",
+) -> BootstrapResult:
     undefined: dict[str, str] = {}
     nan = float("nan")
     finite_or_inf = ~np.isnan(dist)
@@ -856,8 +929,9 @@ def _summarise(dist: np.ndarray, estimate: float, *, level: float, method: str, 
     vals = np.sort(dist[finite_or_inf])
     low = high = se = nan
     if n_und:
-        undefined["replicates"] = (f"{n_und} of {n_resamples} replicates had an undefined {what} "
-                                   "(e.g. one class drawn) and were left out")
+        undefined["replicates"] = (
+            f"{n_und} of {n_resamples} replicates had an undefined {what} (e.g. one class drawn) and were left out"
+        )
     if not np.isfinite(estimate) and not (estimate == np.inf):
         undefined["estimate"] = f"the {what} is undefined on these data"
     if len(vals) < 2:
@@ -890,9 +964,19 @@ def _summarise(dist: np.ndarray, estimate: float, *, level: float, method: str, 
                 q2 = float(ndtr(z0 + n2 / (1 - a * n2)))
         if np.isfinite(q1) and np.isfinite(q2):
             low, high = _quantile(vals, q1), _quantile(vals, q2)
-    return BootstrapResult(estimate=float(estimate), low=low, high=high, level=float(level), standard_error=se,
-                           method=method, scheme=scheme, n_resamples=int(n_resamples),
-                           distribution=dist if keep else None, n_undefined=n_und, undefined=undefined)
+    return BootstrapResult(
+        estimate=float(estimate),
+        low=low,
+        high=high,
+        level=float(level),
+        standard_error=se,
+        method=method,
+        scheme=scheme,
+        n_resamples=int(n_resamples),
+        distribution=dist if keep else None,
+        n_undefined=n_und,
+        undefined=undefined,
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -934,15 +1018,41 @@ def _no_weight_result(*, n_resamples: int, level: float, method: str, scheme: st
     """Every weight is 0: the statistic, its replicates and its interval are undefined (as
     ``value_curve`` says of such data), never 0."""
     nan = float("nan")
-    why = {"estimate": _NO_WEIGHT, "interval": _NO_WEIGHT, "standard_error": _NO_WEIGHT,
-           "replicates": f"{n_resamples} of {n_resamples} replicates are undefined: {_NO_WEIGHT}"}
-    return BootstrapResult(estimate=nan, low=nan, high=nan, level=float(level), standard_error=nan, method=method,
-                           scheme=scheme, n_resamples=int(n_resamples), distribution=np.full(int(n_resamples), nan),
-                           n_undefined=int(n_resamples), undefined=why)
+    why = {
+        "estimate": _NO_WEIGHT,
+        "interval": _NO_WEIGHT,
+        "standard_error": _NO_WEIGHT,
+        "replicates": f"{n_resamples} of {n_resamples} replicates are undefined: {_NO_WEIGHT}",
+    }
+    return BootstrapResult(
+        estimate=nan,
+        low=nan,
+        high=nan,
+        level=float(level),
+        standard_error=nan,
+        method=method,
+        scheme=scheme,
+        n_resamples=int(n_resamples),
+        distribution=np.full(int(n_resamples), nan),
+        n_undefined=int(n_resamples),
+        undefined=why,
+    )
 
 
-def ev_interval(y_true, y_score, table: ValueTable, *, threshold: float, n_resamples: int = 1000, level: float = 0.95,
-                method: str = "percentile", strata=None, groups=None, sample_weight=None, rng=None) -> BootstrapResult:
+def ev_interval(
+    y_true,
+    y_score,
+    table: ValueTable,
+    *,
+    threshold: float,
+    n_resamples: int = 1000,
+    level: float = 0.95,
+    method: str = "percentile",
+    strata=None,
+    groups=None,
+    sample_weight=None,
+    rng=None,
+) -> BootstrapResult:
     """Bootstrap interval of EV per decision at a fixed threshold (4-cell multinomial).
 
     Parameters
@@ -978,8 +1088,9 @@ def ev_interval(y_true, y_score, table: ValueTable, *, threshold: float, n_resam
     (-0.5, True, 'rows')
     """
     threshold = _check_threshold(threshold, "threshold")
-    y, (s,), w, st, gr = _prepare(y_true, [y_score], sample_weight, strata, groups,
-                                  dict(n_resamples=n_resamples, level=level, method=method))
+    y, (s,), w, st, gr = _prepare(
+        y_true, [y_score], sample_weight, strata, groups, dict(n_resamples=n_resamples, level=level, method=method)
+    )
     if len(y) == 0:
         return _no_weight_result(n_resamples=n_resamples, level=level, method=method, scheme=_scheme_name(strata, groups))
     key = 2 * (s < threshold).astype(np.int64) + (1 - y).astype(np.int64)  # tp, fp, fn, tn
@@ -995,8 +1106,7 @@ def ev_interval(y_true, y_score, table: ValueTable, *, threshold: float, n_resam
     jack = None
     if method == "bca":
         jack = (_jackknife(design, stat, ["ev"])["ev"], design.mult)
-    return _summarise(dist, est, level=level, method=method, scheme=design.scheme, n_resamples=n_resamples,
-                      jack=jack, what="EV")
+    return _summarise(dist, est, level=level, method=method, scheme=design.scheme, n_resamples=n_resamples, jack=jack, what="EV")
 
 
 # indices into the 8 paired keys: key = 4·(A does not act) + 2·(B does not act) + (label is negative)
@@ -1004,9 +1114,23 @@ _A_CELLS = ([0, 2], [1, 3], [4, 6], [5, 7])
 _B_CELLS = ([0, 4], [1, 5], [2, 6], [3, 7])
 
 
-def compare_models(y_true, score_a, score_b, table: ValueTable, *, threshold_a: float, threshold_b: float,
-                   n_resamples: int = 1000, level: float = 0.95, method: str = "percentile", strata=None,
-                   groups=None, sample_weight=None, rng=None, names=("A", "B")) -> Comparison:
+def compare_models(
+    y_true,
+    score_a,
+    score_b,
+    table: ValueTable,
+    *,
+    threshold_a: float,
+    threshold_b: float,
+    n_resamples: int = 1000,
+    level: float = 0.95,
+    method: str = "percentile",
+    strata=None,
+    groups=None,
+    sample_weight=None,
+    rng=None,
+    names=("A", "B"),
+) -> Comparison:
     """Paired bootstrap of EV_B − EV_A on the same resampled rows (the 8-cell table).
 
     Parameters
@@ -1036,24 +1160,42 @@ def compare_models(y_true, score_a, score_b, table: ValueTable, *, threshold_a: 
     """
     threshold_a = _check_threshold(threshold_a, "threshold_a")
     threshold_b = _check_threshold(threshold_b, "threshold_b")
-    y, (sa, sb), w, st, gr = _prepare(y_true, [score_a, score_b], sample_weight, strata, groups,
-                                      dict(n_resamples=n_resamples, level=level, method=method))
+    y, (sa, sb), w, st, gr = _prepare(
+        y_true, [score_a, score_b], sample_weight, strata, groups, dict(n_resamples=n_resamples, level=level, method=method)
+    )
     a_name, b_name = (str(x) for x in names)
     if len(y) == 0:
-        undefined = _no_weight_result(n_resamples=n_resamples, level=level, method=method,
-                                      scheme=_scheme_name(strata, groups))
-        return Comparison(a=a_name, b=b_name, threshold_a=threshold_a, threshold_b=threshold_b, ev_a=undefined,
-                          ev_b=undefined, diff=undefined, p_b_better=float("nan"), verdict="undefined",
-                          verdict_text=f"No verdict: EV_{b_name} − EV_{a_name} is undefined ({_NO_WEIGHT}).",
-                          scheme=undefined.scheme)
+        undefined = _no_weight_result(n_resamples=n_resamples, level=level, method=method, scheme=_scheme_name(strata, groups))
+        return Comparison(
+            a=a_name,
+            b=b_name,
+            threshold_a=threshold_a,
+            threshold_b=threshold_b,
+            ev_a=undefined,
+            ev_b=undefined,
+            diff=undefined,
+            p_b_better=float("nan"),
+            verdict="undefined",
+            verdict_text=f"No verdict: EV_{b_name} − EV_{a_name} is undefined ({_NO_WEIGHT}).",
+            scheme=undefined.scheme,
+        )
     key = (4 * (sa < threshold_a) + 2 * (sb < threshold_b) + (1 - y)).astype(np.int64)
     design = _design(key, 8, w, st, gr)
-    return paired_comparison(design, table, rng=rng, n_resamples=n_resamples, level=level, method=method,
-                             names=(a_name, b_name), thresholds=(threshold_a, threshold_b))
+    return paired_comparison(
+        design,
+        table,
+        rng=rng,
+        n_resamples=n_resamples,
+        level=level,
+        method=method,
+        names=(a_name, b_name),
+        thresholds=(threshold_a, threshold_b),
+    )
 
 
-def paired_comparison(design: _Design, table: ValueTable, *, rng, n_resamples: int, level: float, method: str,
-                      names: tuple, thresholds: tuple) -> Comparison:
+def paired_comparison(
+    design: _Design, table: ValueTable, *, rng, n_resamples: int, level: float, method: str, names: tuple, thresholds: tuple
+) -> Comparison:
     """EV_A, EV_B and EV_B − EV_A from one set of draws over an 8-key design (decision A ×
     decision B × label), with the verdict. Shared by :func:`compare_models` (rows) and
     ``evalcore.aggregate`` (cells from an engine), so both word and decide alike."""
@@ -1069,10 +1211,19 @@ def paired_comparison(design: _Design, table: ValueTable, *, rng, n_resamples: i
     est = {k: float(x[0]) for k, x in stat(design.full[None, :]).items()}
     reps = _replicates(design, rng, n_resamples, None, stat)
     jack = _jackknife(design, stat, ["a", "b", "diff"]) if method == "bca" else None
-    res = {k: _summarise(reps[k], est[k], level=level, method=method, scheme=design.scheme, n_resamples=n_resamples,
-                         jack=None if jack is None else (jack[k], design.mult),
-                         what="EV difference" if k == "diff" else "EV")
-           for k in ("a", "b", "diff")}
+    res = {
+        k: _summarise(
+            reps[k],
+            est[k],
+            level=level,
+            method=method,
+            scheme=design.scheme,
+            n_resamples=n_resamples,
+            jack=None if jack is None else (jack[k], design.mult),
+            what="EV difference" if k == "diff" else "EV",
+        )
+        for k in ("a", "b", "diff")
+    }
     d = res["diff"]
     finite = ~np.isnan(reps["diff"])
     p_better = float(np.mean(reps["diff"][finite] > 0)) if finite.any() else float("nan")
@@ -1085,10 +1236,23 @@ def paired_comparison(design: _Design, table: ValueTable, *, rng, n_resamples: i
     elif d.high < 0:
         verdict, text = "worse", f"{b_name} is worse: {ci_words} excludes 0."
     else:
-        verdict, text = "no significant difference", f"No significant difference between {b_name} and {a_name}: {ci_words} includes 0."
-    return Comparison(a=a_name, b=b_name, threshold_a=float(thresholds[0]), threshold_b=float(thresholds[1]),
-                      ev_a=res["a"], ev_b=res["b"], diff=d, p_b_better=p_better, verdict=verdict, verdict_text=text,
-                      scheme=design.scheme)
+        verdict, text = (
+            "no significant difference",
+            f"No significant difference between {b_name} and {a_name}: {ci_words} includes 0.",
+        )
+    return Comparison(
+        a=a_name,
+        b=b_name,
+        threshold_a=float(thresholds[0]),
+        threshold_b=float(thresholds[1]),
+        ev_a=res["a"],
+        ev_b=res["b"],
+        diff=d,
+        p_b_better=p_better,
+        verdict=verdict,
+        verdict_text=text,
+        scheme=design.scheme,
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -1144,10 +1308,23 @@ def _curve_stats(K: np.ndarray, scores: np.ndarray, v: np.ndarray, prevalence, g
     return {"ev_opt": ev_opt, "t_opt": t_opt, "auc": auc, "band": ev[:, grid_idx]}
 
 
-def optimum_interval(y_true, y_score, table: ValueTable, *, n_resamples: int = 1000, level: float = 0.95,
-                     method: str = "percentile", strata=None, groups=None, sample_weight=None, rng=None,
-                     band_grid=None, resolution: float | None = None, batch: int | None = None,
-                     progress: Callable[[int, int], None] | None = None) -> OptimumBootstrap:
+def optimum_interval(
+    y_true,
+    y_score,
+    table: ValueTable,
+    *,
+    n_resamples: int = 1000,
+    level: float = 0.95,
+    method: str = "percentile",
+    strata=None,
+    groups=None,
+    sample_weight=None,
+    rng=None,
+    band_grid=None,
+    resolution: float | None = None,
+    batch: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> OptimumBootstrap:
     """EV after re-optimising the threshold, t_opt, AUC and the curve band, in one pass.
 
     Every replicate draws the whole vector of (score, label) cells, re-prices the curve,
@@ -1188,19 +1365,25 @@ def optimum_interval(y_true, y_score, table: ValueTable, *, n_resamples: int = 1
     >>> o.ev_opt.estimate, o.t_opt.estimate, o.auc.estimate  # as value_curve: EV 4.5 on (0.1, 0.4]
     (4.5, 0.25, 0.75)
     """
-    y, (s,), w, st, gr = _prepare(y_true, [y_score], sample_weight, strata, groups,
-                                  dict(n_resamples=n_resamples, level=level, method=method, batch=batch))
+    y, (s,), w, st, gr = _prepare(
+        y_true, [y_score], sample_weight, strata, groups, dict(n_resamples=n_resamples, level=level, method=method, batch=batch)
+    )
     if resolution is not None and not (isinstance(resolution, (int, float)) and np.isfinite(resolution) and resolution > 0):
         raise InputError(f"resolution must be a positive number or None; got {resolution!r}.")
     if progress is not None and not callable(progress):
         raise InputError(f"progress must be callable(done, total) or None; got {type(progress).__name__}.")
     if len(y) == 0:
-        nothing = _no_weight_result(n_resamples=n_resamples, level=level, method=method,
-                                    scheme=_scheme_name(strata, groups))
+        nothing = _no_weight_result(n_resamples=n_resamples, level=level, method=method, scheme=_scheme_name(strata, groups))
         grid = np.zeros(0) if band_grid is None else np.asarray(band_grid, dtype=float)
         empty = np.full(len(grid), np.nan)
-        return OptimumBootstrap(ev_opt=nothing, t_opt=nothing, auc=nothing, resolution=resolution, n_thresholds=0,
-                                band=CurveBand(grid=grid, estimate=empty, low=empty, high=empty, level=float(level)))
+        return OptimumBootstrap(
+            ev_opt=nothing,
+            t_opt=nothing,
+            auc=nothing,
+            resolution=resolution,
+            n_thresholds=0,
+            band=CurveBand(grid=grid, estimate=empty, low=empty, high=empty, level=float(level)),
+        )
     counts = _score_counts(y, s, w, resolution)
     scores = counts.scores
     k = len(scores)
@@ -1209,8 +1392,10 @@ def optimum_interval(y_true, y_score, table: ValueTable, *, n_resamples: int = 1
     key = idx.astype(np.int64) + k * (1 - y.astype(np.int64))
     design = _design(key, 2 * k, w, st, gr)
     if method == "bca" and design.n_units * 2 * k > _MAX_JACKKNIFE_WORK:
-        raise InputError(f"method='bca' needs an exact jackknife over {design.n_units} cells, each re-pricing a curve "
-                         f"of {k} thresholds — too large. Pass resolution= (e.g. 1e-3) or method='percentile'.")
+        raise InputError(
+            f"method='bca' needs an exact jackknife over {design.n_units} cells, each re-pricing a curve "
+            f"of {k} thresholds — too large. Pass resolution= (e.g. 1e-3) or method='percentile'."
+        )
     if band_grid is None:
         grid = scores[::-1].copy() if k <= 201 else np.linspace(scores[-1], scores[0], 201)
     else:
@@ -1230,13 +1415,15 @@ def optimum_interval(y_true, y_score, table: ValueTable, *, n_resamples: int = 1
     common = dict(level=level, method=method, scheme=design.scheme, n_resamples=n_resamples)
     out = {}
     for name, what in (("ev_opt", "optimal EV"), ("t_opt", "optimal threshold"), ("auc", "AUC")):
-        out[name] = _summarise(reps[name], float(est[name][0]), jack=None if jack is None else (jack[name], design.mult),
-                               what=what, **common)
+        out[name] = _summarise(
+            reps[name], float(est[name][0]), jack=None if jack is None else (jack[name], design.mult), what=what, **common
+        )
     band_vals = reps["band"]
     alpha = (1 - level) / 2
     with np.errstate(invalid="ignore"):
         lo = np.nanquantile(band_vals, alpha, axis=0) if np.isfinite(band_vals).any() else np.full(len(grid), np.nan)
         hi = np.nanquantile(band_vals, 1 - alpha, axis=0) if np.isfinite(band_vals).any() else np.full(len(grid), np.nan)
     band = CurveBand(grid=grid, estimate=est["band"][0], low=lo, high=hi, level=float(level))
-    return OptimumBootstrap(ev_opt=out["ev_opt"], t_opt=out["t_opt"], auc=out["auc"], band=band,
-                            resolution=resolution, n_thresholds=k)
+    return OptimumBootstrap(
+        ev_opt=out["ev_opt"], t_opt=out["t_opt"], auc=out["auc"], band=band, resolution=resolution, n_thresholds=k
+    )

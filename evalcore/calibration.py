@@ -27,10 +27,10 @@ from sklearn.isotonic import IsotonicRegression
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedKFold
 
-from .bootstrap import wilson_interval  # one Wilson implementation for the whole package
-from ._json import json_float as _nan_to_none
 from ._checks import as_generator, check_binary_scores, check_level
 from ._errors import InputError, Problem, ProblemList
+from ._json import json_float as _nan_to_none
+from .bootstrap import wilson_interval  # one Wilson implementation for the whole package
 
 __all__ = [
     "LOG_LOSS_EPS",
@@ -193,30 +193,43 @@ class Reliability:
 
 def _check_options(problems: ProblemList, *, n_bins=None, strategy=None) -> None:
     if n_bins is not None and (isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 1):
-        problems.add("n_bins_invalid", f"n_bins must be an integer >= 1; got {n_bins!r}.", "Pass e.g. n_bins=10.", column="n_bins")
+        problems.add(
+            "n_bins_invalid", f"n_bins must be an integer >= 1; got {n_bins!r}.", "Pass e.g. n_bins=10.", column="n_bins"
+        )
     if strategy is not None and strategy not in _STRATEGIES:
-        problems.add("strategy_invalid", f"strategy must be one of {_STRATEGIES}; got {strategy!r}.",
-                     "Use 'uniform' (equal-width bins) or 'quantile'.", column="strategy")
+        problems.add(
+            "strategy_invalid",
+            f"strategy must be one of {_STRATEGIES}; got {strategy!r}.",
+            "Use 'uniform' (equal-width bins) or 'quantile'.",
+            column="strategy",
+        )
 
 
 def _check_rows(problems: ProblemList, y, w) -> None:
     if len(y) == 0:
         problems.add("no_rows", "There are no rows to evaluate (0 rows).", "Pass at least one row.", column="y_true")
     elif not w.sum() > 0:
-        problems.add("weight_all_zero", "sample_weight sums to 0; nothing to evaluate.", "Give at least one row a positive weight.",
-                     column="sample_weight")
+        problems.add(
+            "weight_all_zero",
+            "sample_weight sums to 0; nothing to evaluate.",
+            "Give at least one row a positive weight.",
+            column="sample_weight",
+        )
 
 
 def _check_probabilities(problems: ProblemList, p, name="y_prob") -> None:
     bad = (p < 0) | (p > 1)
     if bad.any():
         rows = np.flatnonzero(bad)[:5] + 2
-        problems.add("prob_out_of_range",
-                     f"{name} must be probabilities in [0, 1]; {int(bad.sum())} values are outside "
-                     f"(e.g. {p[bad][:3].tolist()}).",
-                     "If these are raw scores, recalibrate them first (fit_calibration_map / cross_fit_calibration "
-                     "with score_kind='score'), which maps them to [0, 1].",
-                     column=name, rows=rows, n_rows=int(bad.sum()))
+        problems.add(
+            "prob_out_of_range",
+            f"{name} must be probabilities in [0, 1]; {int(bad.sum())} values are outside (e.g. {p[bad][:3].tolist()}).",
+            "If these are raw scores, recalibrate them first (fit_calibration_map / cross_fit_calibration "
+            "with score_kind='score'), which maps them to [0, 1].",
+            column=name,
+            rows=rows,
+            n_rows=int(bad.sum()),
+        )
 
 
 def _check_inputs(y_true, y_prob, sample_weight, *, n_bins=None, strategy=None, probability=True):
@@ -459,9 +472,16 @@ def bins_from_sums(edges, W, WY, WP, W2, rows) -> tuple[tuple, dict]:
     n_eff = np.where(ne, W * W / np.where(W2 > 0, W2, 1.0), 0.0)
     lo, hi = wilson_interval(np.where(ne, frac_pos, 0.0) * n_eff, n_eff)
     bins = tuple(
-        ReliabilityBin(low=float(edges[i]), high=float(edges[i + 1]), count=float(W[i]), n_rows=int(rows[i]),
-                       mean_pred=float(mean_pred[i]), frac_pos=float(frac_pos[i]),
-                       frac_pos_low=float(lo[i]), frac_pos_high=float(hi[i]))
+        ReliabilityBin(
+            low=float(edges[i]),
+            high=float(edges[i + 1]),
+            count=float(W[i]),
+            n_rows=int(rows[i]),
+            mean_pred=float(mean_pred[i]),
+            frac_pos=float(frac_pos[i]),
+            frac_pos_low=float(lo[i]),
+            frac_pos_high=float(hi[i]),
+        )
         for i in range(k)
     )
     undefined: dict[str, str] = {}
@@ -491,9 +511,20 @@ def _reliability(y, p, w, *, n_bins, strategy) -> Reliability:
     if reason:
         undefined["slope"] = undefined["intercept"] = reason
     return Reliability(
-        bins=bins, n_bins=k, strategy=strategy, brier=_brier(y, p, w), log_loss=_log_loss(y, p, w),
-        log_loss_clip=LOG_LOSS_EPS, ece=_ece_from_sums(W, WY, WP), oe_ratio=float(oe), slope=float(slope),
-        intercept=float(intercept), n=N, n_pos=n_pos, n_rows=int(len(y)), undefined=undefined,
+        bins=bins,
+        n_bins=k,
+        strategy=strategy,
+        brier=_brier(y, p, w),
+        log_loss=_log_loss(y, p, w),
+        log_loss_clip=LOG_LOSS_EPS,
+        ece=_ece_from_sums(W, WY, WP),
+        oe_ratio=float(oe),
+        slope=float(slope),
+        intercept=float(intercept),
+        n=N,
+        n_pos=n_pos,
+        n_rows=int(len(y)),
+        undefined=undefined,
     )
 
 
@@ -554,8 +585,9 @@ _BATCH_ELEMENTS = 2_000_000
 _INTERVAL_METRICS = ("brier", "log_loss", "ece", "oe_ratio", "slope", "intercept")
 
 
-def calibration_intervals(y_true, y_prob, *, sample_weight=None, n_bins=10, strategy="uniform", n_resamples=200,
-                          level=0.95, rng=0, slope_method="wald") -> dict:
+def calibration_intervals(
+    y_true, y_prob, *, sample_weight=None, n_bins=10, strategy="uniform", n_resamples=200, level=0.95, rng=0, slope_method="wald"
+) -> dict:
     """Intervals of the calibration metrics: percentile bootstrap, and Wald for slope/intercept.
 
     Parameters
@@ -599,12 +631,20 @@ def calibration_intervals(y_true, y_prob, *, sample_weight=None, n_bins=10, stra
     y, p, w = _check_inputs(y_true, y_prob, sample_weight, n_bins=n_bins, strategy=strategy)
     problems = ProblemList()
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 1:
-        problems.add("n_resamples_invalid", f"n_resamples must be an integer >= 1; got {n_resamples!r}.", "Pass e.g. 200.",
-                     column="n_resamples")
+        problems.add(
+            "n_resamples_invalid",
+            f"n_resamples must be an integer >= 1; got {n_resamples!r}.",
+            "Pass e.g. 200.",
+            column="n_resamples",
+        )
     check_level(level, problems)
     if slope_method not in ("wald", "bootstrap", None):
-        problems.add("slope_method_invalid", f"slope_method must be 'wald', 'bootstrap' or None; got {slope_method!r}.",
-                     "Pass slope_method='wald' (instant) or 'bootstrap'.", column="slope_method")
+        problems.add(
+            "slope_method_invalid",
+            f"slope_method must be 'wald', 'bootstrap' or None; got {slope_method!r}.",
+            "Pass slope_method='wald' (instant) or 'bootstrap'.",
+            column="slope_method",
+        )
     gen = as_generator(rng, problems)
     problems.raise_if_any()
     include_slope = slope_method == "bootstrap"
@@ -727,14 +767,23 @@ class CalibrationMap:
         s = np.asarray(scores)
         problems = ProblemList()
         if s.ndim != 1 or s.dtype.kind not in "iufb":
-            problems.add("scores_invalid", f"scores must be a one-dimensional numeric array; got shape {s.shape}, dtype {s.dtype}.",
-                         "Pass one number per row.", column="scores")
+            problems.add(
+                "scores_invalid",
+                f"scores must be a one-dimensional numeric array; got shape {s.shape}, dtype {s.dtype}.",
+                "Pass one number per row.",
+                column="scores",
+            )
             problems.raise_if_any()
         s = s.astype(np.float64)
         bad = ~np.isfinite(s)
         if bad.any():
-            problems.add("scores_not_finite", f"scores must be finite; {int(bad.sum())} values are NaN or infinite.",
-                         "Remove or fix those rows.", column="scores", n_rows=int(bad.sum()))
+            problems.add(
+                "scores_not_finite",
+                f"scores must be finite; {int(bad.sum())} values are NaN or infinite.",
+                "Remove or fix those rows.",
+                column="scores",
+                n_rows=int(bad.sum()),
+            )
         elif self.score_kind == "probability":
             _check_probabilities(problems, s, "scores")
         problems.raise_if_any()
@@ -772,16 +821,27 @@ class CalibrationMap:
 def _check_recal_inputs(y_true, y_score, sample_weight, method, score_kind):
     problems = ProblemList()
     if method not in _METHODS:
-        problems.add("method_invalid", f"method must be one of {_METHODS}; got {method!r}.", "Pick a recalibration method.",
-                     column="method")
+        problems.add(
+            "method_invalid",
+            f"method must be one of {_METHODS}; got {method!r}.",
+            "Pick a recalibration method.",
+            column="method",
+        )
     if score_kind not in _KINDS:
-        problems.add("score_kind_invalid", f"score_kind must be one of {_KINDS}; got {score_kind!r}.",
-                     "Use 'probability' for scores in [0, 1], 'score' for any real-valued score.", column="score_kind")
+        problems.add(
+            "score_kind_invalid",
+            f"score_kind must be one of {_KINDS}; got {score_kind!r}.",
+            "Use 'probability' for scores in [0, 1], 'score' for any real-valued score.",
+            column="score_kind",
+        )
     elif method == "temperature" and score_kind == "score":
-        problems.add("temperature_needs_probabilities",
-                     "Temperature scaling rescales the logit of a probability, so it needs score_kind='probability'; "
-                     "got raw scores (score_kind='score').",
-                     "Use method='platt' or method='isotonic' for raw scores.", column="method")
+        problems.add(
+            "temperature_needs_probabilities",
+            "Temperature scaling rescales the logit of a probability, so it needs score_kind='probability'; "
+            "got raw scores (score_kind='score').",
+            "Use method='platt' or method='isotonic' for raw scores.",
+            column="method",
+        )
     try:
         y, s, w = check_binary_scores(y_true, y_score, sample_weight)
     except InputError as err:
@@ -795,9 +855,12 @@ def _check_recal_inputs(y_true, y_score, sample_weight, method, score_kind):
     if len(y) and w.sum() > 0:
         keep = w > 0
         if np.all(y[keep] == y[keep][0]):
-            problems.add("one_class",
-                         f"Recalibration needs both classes; all {int(keep.sum())} rows (with positive weight) have label {int(y[keep][0])}.",
-                         "Use a validation set with positive and negative cases.", column="y_true")
+            problems.add(
+                "one_class",
+                f"Recalibration needs both classes; all {int(keep.sum())} rows (with positive weight) have label {int(y[keep][0])}.",
+                "Use a validation set with positive and negative cases.",
+                column="y_true",
+            )
     problems.raise_if_any()
     return y, s, w
 
@@ -808,12 +871,15 @@ def _fit_map(y, s, w, method, score_kind) -> CalibrationMap:
     common = dict(method=method, score_kind=score_kind, score_min=float(s.min()), score_max=float(s.max()), n=float(w.sum()))
     if method == "isotonic":
         iso = IsotonicRegression(out_of_bounds="clip", y_min=0.0, y_max=1.0, increasing=True).fit(s, y, sample_weight=w)
-        return CalibrationMap(x_knots=np.array(iso.X_thresholds_, dtype=np.float64),
-                              y_knots=np.array(iso.y_thresholds_, dtype=np.float64), **common)
+        return CalibrationMap(
+            x_knots=np.array(iso.X_thresholds_, dtype=np.float64), y_knots=np.array(iso.y_thresholds_, dtype=np.float64), **common
+        )
     if method == "temperature":
         x = _logit(s)
         if not np.any(x != 0):
-            return CalibrationMap(temperature=1.0, notes=("every probability is 0.5: temperature has no effect; T = 1",), **common)
+            return CalibrationMap(
+                temperature=1.0, notes=("every probability is 0.5: temperature has no effect; T = 1",), **common
+            )
 
         def loss(log_t):
             z = x / np.exp(log_t)
@@ -833,8 +899,12 @@ def _fit_map(y, s, w, method, score_kind) -> CalibrationMap:
     t = np.where(pos, (n_pos + 1.0) / (n_pos + 2.0), 1.0 / (n_neg + 2.0))
     if np.ptp(x) == 0:
         rate = float(np.average(t, weights=w))
-        return CalibrationMap(slope=0.0, intercept=float(special.logit(rate)),
-                              notes=("all scores are equal: the map is the constant (smoothed) positive rate",), **common)
+        return CalibrationMap(
+            slope=0.0,
+            intercept=float(special.logit(rate)),
+            notes=("all scores are equal: the map is the constant (smoothed) positive rate",),
+            **common,
+        )
     mean = np.average(x, weights=w)
     sd = np.sqrt(np.average((x - mean) ** 2, weights=w))
     z = (x - mean) / sd
@@ -942,8 +1012,9 @@ def _seed(rng) -> int | None:
     return rng
 
 
-def cross_fit_calibration(y_true, y_score, *, method, n_folds=5, rng=0, score_kind="probability", sample_weight=None,
-                          n_bins=10, strategy="uniform") -> CrossFitted:
+def cross_fit_calibration(
+    y_true, y_score, *, method, n_folds=5, rng=0, score_kind="probability", sample_weight=None, n_bins=10, strategy="uniform"
+) -> CrossFitted:
     """Recalibrate by K-fold cross-fitting and report calibration before and after.
 
     Each fold's rows are calibrated by a map fitted on the other folds
@@ -978,16 +1049,21 @@ def cross_fit_calibration(y_true, y_score, *, method, n_folds=5, rng=0, score_ki
     problems = ProblemList()
     _check_options(problems, n_bins=n_bins, strategy=strategy)
     if isinstance(n_folds, bool) or not isinstance(n_folds, (int, np.integer)) or n_folds < 2:
-        problems.add("n_folds_invalid", f"n_folds must be an integer >= 2; got {n_folds!r}.", "Pass e.g. n_folds=5.",
-                     column="n_folds")
+        problems.add(
+            "n_folds_invalid", f"n_folds must be an integer >= 2; got {n_folds!r}.", "Pass e.g. n_folds=5.", column="n_folds"
+        )
     as_generator(rng, problems)  # validated as every rng= option; an int seed goes to StratifiedKFold as it is
     problems.raise_if_any()
     n_min = int(min((y == 1).sum(), (y == 0).sum()))
     if n_min < 2:
         cls = 1 if (y == 1).sum() < (y == 0).sum() else 0
-        raise InputError(_problem("too_few_rows_for_cross_fitting",
-                                  f"Cross-fitting needs at least 2 rows of each class; class {cls} has {n_min}.",
-                                  "Use more validation rows, or fit a map without evaluating it (fit_calibration_map)."))
+        raise InputError(
+            _problem(
+                "too_few_rows_for_cross_fitting",
+                f"Cross-fitting needs at least 2 rows of each class; class {cls} has {n_min}.",
+                "Use more validation rows, or fit a map without evaluating it (fit_calibration_map).",
+            )
+        )
     notes = []
     k = int(n_folds)
     if n_min < k:
@@ -1000,17 +1076,30 @@ def cross_fit_calibration(y_true, y_score, *, method, n_folds=5, rng=0, score_ki
         wt = w[train]
         keep_y = y[train][wt > 0]
         if len(keep_y) == 0 or np.all(keep_y == keep_y[0]):
-            raise InputError(_problem("fold_one_class",
-                                      f"Training folds for fold {f} hold only one class once zero-weight rows are ignored.",
-                                      "Use fewer folds or give more rows a positive weight."))
+            raise InputError(
+                _problem(
+                    "fold_one_class",
+                    f"Training folds for fold {f} hold only one class once zero-weight rows are ignored.",
+                    "Use fewer folds or give more rows a positive weight.",
+                )
+            )
         fmap = _fit_map(y[train], s[train], wt, method, score_kind)
         calibrated[test] = fmap._apply(s[test])
         fold[test] = f
     final_map = _fit_map(y, s, w, method, score_kind)
     before = _reliability(y, s, w, n_bins=n_bins, strategy=strategy) if score_kind == "probability" else None
     after = _reliability(y, calibrated, w, n_bins=n_bins, strategy=strategy)
-    return CrossFitted(method=method, score_kind=score_kind, calibrated=calibrated, fold=fold, n_folds=k,
-                       final_map=final_map, before=before, after=after, notes=tuple(notes) + final_map.notes)
+    return CrossFitted(
+        method=method,
+        score_kind=score_kind,
+        calibrated=calibrated,
+        fold=fold,
+        n_folds=k,
+        final_map=final_map,
+        before=before,
+        after=after,
+        notes=tuple(notes) + final_map.notes,
+    )
 
 
 def _problem(code, message, fix):
@@ -1046,10 +1135,17 @@ def segment_calibration(y_true, y_prob, segments, *, sample_weight=None, n_bins=
     [['a', 0.1, False], ['b', 0.8, True]]
     """
     y, p, w = _check_inputs(y_true, y_prob, sample_weight, n_bins=n_bins, strategy=strategy)
-    seg = np.asarray(segments, dtype=object) if not isinstance(segments, (pd.Series, pd.Index)) else segments.to_numpy(dtype=object)
+    seg = (
+        np.asarray(segments, dtype=object) if not isinstance(segments, (pd.Series, pd.Index)) else segments.to_numpy(dtype=object)
+    )
     if seg.ndim != 1 or len(seg) != len(y):
-        raise InputError(_problem("segments_shape", f"segments must have one value per row ({len(y)}); got shape {seg.shape}.",
-                                  "Pass the segment column of the same rows."))
+        raise InputError(
+            _problem(
+                "segments_shape",
+                f"segments must have one value per row ({len(y)}); got shape {seg.shape}.",
+                "Pass the segment column of the same rows.",
+            )
+        )
     try:
         codes, levels = pd.factorize(seg, sort=True, use_na_sentinel=False)
     except TypeError:  # unorderable mix of types
@@ -1059,15 +1155,30 @@ def segment_calibration(y_true, y_prob, segments, *, sample_weight=None, n_bins=
         m = codes == i
         base = {"segment": level, "n": float(w[m].sum()), "n_rows": int(m.sum()), "n_pos": float(np.sum(w[m] * y[m]))}
         if not w[m].sum() > 0:
-            records.append(base | {k: np.nan for k in ("brier", "log_loss", "ece", "oe_ratio", "slope", "intercept")}
-                           | {"undefined": "all rows of this segment have zero weight"})
+            records.append(
+                base
+                | {k: np.nan for k in ("brier", "log_loss", "ece", "oe_ratio", "slope", "intercept")}
+                | {"undefined": "all rows of this segment have zero weight"}
+            )
             continue
         r = _reliability(y[m], p[m], w[m], n_bins=n_bins, strategy=strategy)
         und = "; ".join(f"{k}: {v}" for k, v in r.undefined.items() if k != "bins")
-        records.append(base | {"brier": r.brier, "log_loss": r.log_loss, "ece": r.ece, "oe_ratio": r.oe_ratio,
-                               "slope": r.slope, "intercept": r.intercept, "undefined": und})
-    df = pd.DataFrame.from_records(records, columns=["segment", "n", "n_rows", "n_pos", "brier", "log_loss", "ece",
-                                                     "oe_ratio", "slope", "intercept", "undefined"])
+        records.append(
+            base
+            | {
+                "brier": r.brier,
+                "log_loss": r.log_loss,
+                "ece": r.ece,
+                "oe_ratio": r.oe_ratio,
+                "slope": r.slope,
+                "intercept": r.intercept,
+                "undefined": und,
+            }
+        )
+    df = pd.DataFrame.from_records(
+        records,
+        columns=["segment", "n", "n_rows", "n_pos", "brier", "log_loss", "ece", "oe_ratio", "slope", "intercept", "undefined"],
+    )
     e = df["ece"].to_numpy(dtype=np.float64)
     worst = np.zeros(len(df), dtype=bool)
     if np.isfinite(e).any():

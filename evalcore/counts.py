@@ -17,8 +17,17 @@ import numpy as np
 from ._checks import check_binary_scores, positive_number
 from ._errors import InputError, ProblemList
 
-__all__ = ["ScoreCounts", "ThresholdCounts", "Confusion", "score_counts", "threshold_counts", "cumulate", "confusion_at",
-           "confusion_from_counts", "metrics_from_cells"]
+__all__ = [
+    "ScoreCounts",
+    "ThresholdCounts",
+    "Confusion",
+    "score_counts",
+    "threshold_counts",
+    "cumulate",
+    "confusion_at",
+    "confusion_from_counts",
+    "metrics_from_cells",
+]
 
 
 def _nan_safe(x):
@@ -136,12 +145,16 @@ def _bin_scores(s: np.ndarray, resolution: float) -> np.ndarray:
     """
     m = round(1.0 / resolution) if resolution <= 1.0 else 0
     if m >= 1 and abs(m * resolution - 1.0) <= 1e-12:
+
         def grid(k):
             return k / m
+
         k = np.floor(s * m)
     else:
+
         def grid(k):
             return k * resolution
+
         k = np.floor(s / resolution)
     k[grid(k) > s] -= 1.0
     k[grid(k + 1.0) <= s] += 1.0
@@ -202,8 +215,12 @@ def _check_resolution(resolution) -> ProblemList:
     if resolution is None:
         return problems
     if np.isnan(positive_number(resolution)):
-        problems.add("resolution_invalid", f"resolution must be a positive finite number or None; got {resolution!r}.",
-                     "Pass e.g. 1e-4 to bin probabilities, or None for the exact curve.", column="resolution")
+        problems.add(
+            "resolution_invalid",
+            f"resolution must be a positive finite number or None; got {resolution!r}.",
+            "Pass e.g. 1e-4 to bin probabilities, or None for the exact curve.",
+            column="resolution",
+        )
     return problems
 
 
@@ -214,8 +231,12 @@ def _check_threshold(threshold, problems: ProblemList | None = None) -> ProblemL
     except (TypeError, ValueError):
         t = float("nan")
     if isinstance(threshold, bool) or np.isnan(t):
-        problems.add("threshold_invalid", f"threshold must be a number (+inf acts on no one, -inf on everyone); got {threshold!r}.",
-                     "Pass the score at or above which the model acts.", column="threshold")
+        problems.add(
+            "threshold_invalid",
+            f"threshold must be a number (+inf acts on no one, -inf on everyone); got {threshold!r}.",
+            "Pass the score at or above which the model acts.",
+            column="threshold",
+        )
     return problems
 
 
@@ -227,8 +248,15 @@ def _score_counts(y, s, w, resolution=None) -> ScoreCounts:
     n = len(s)
     if n == 0:
         empty = np.zeros(0)
-        return ScoreCounts(scores=empty, pos=empty, neg=empty, pos_rows=np.zeros(0, np.int64),
-                           neg_rows=np.zeros(0, np.int64), score_sum=empty, resolution=resolution)
+        return ScoreCounts(
+            scores=empty,
+            pos=empty,
+            neg=empty,
+            pos_rows=np.zeros(0, np.int64),
+            neg_rows=np.zeros(0, np.int64),
+            score_sum=empty,
+            resolution=resolution,
+        )
     # Binning is monotone (non-decreasing) in the score, so sorting the scores also sorts
     # the bins and every group (distinct score or bin) is one contiguous run. Tie order does
     # not matter: each group is summed.
@@ -249,8 +277,15 @@ def _score_counts(y, s, w, resolution=None) -> ScoreCounts:
             pos_rows = np.zeros(n, dtype=np.int64)
             pos_rows[n - 1 - np.searchsorted(sa, pos_key)] = 1  # exact matches
             neg_rows = 1 - pos_rows
-            out = ScoreCounts(scores=scores, pos=pos_rows.astype(np.float64), neg=neg_rows.astype(np.float64),
-                              pos_rows=pos_rows, neg_rows=neg_rows, score_sum=scores, resolution=None)
+            out = ScoreCounts(
+                scores=scores,
+                pos=pos_rows.astype(np.float64),
+                neg=neg_rows.astype(np.float64),
+                pos_rows=pos_rows,
+                neg_rows=neg_rows,
+                score_sum=scores,
+                resolution=None,
+            )
             out._cache["n_rows"] = n
             return out
         starts = np.flatnonzero(new_group)
@@ -263,8 +298,15 @@ def _score_counts(y, s, w, resolution=None) -> ScoreCounts:
             score_sum = scores * rows
         pos_rows = pos_rows[::-1].copy()
         neg_rows = rows[::-1] - pos_rows
-        out = ScoreCounts(scores=scores[::-1].copy(), pos=pos_rows.astype(np.float64), neg=neg_rows.astype(np.float64),
-                          pos_rows=pos_rows, neg_rows=neg_rows, score_sum=score_sum[::-1].copy(), resolution=resolution)
+        out = ScoreCounts(
+            scores=scores[::-1].copy(),
+            pos=pos_rows.astype(np.float64),
+            neg=neg_rows.astype(np.float64),
+            pos_rows=pos_rows,
+            neg_rows=neg_rows,
+            score_sum=score_sum[::-1].copy(),
+            resolution=resolution,
+        )
         out._cache["n_rows"] = n
         return out
     order = np.argsort(s)[::-1]
@@ -278,8 +320,9 @@ def _score_counts(y, s, w, resolution=None) -> ScoreCounts:
     pos_rows = np.add.reduceat(yo.astype(np.int64), starts)
     neg_rows = np.diff(np.r_[starts, n]) - pos_rows
     score_sum = np.add.reduceat(so * wo, starts)
-    out = ScoreCounts(scores=key[starts], pos=pos, neg=neg, pos_rows=pos_rows, neg_rows=neg_rows,
-                      score_sum=score_sum, resolution=resolution)
+    out = ScoreCounts(
+        scores=key[starts], pos=pos, neg=neg, pos_rows=pos_rows, neg_rows=neg_rows, score_sum=score_sum, resolution=resolution
+    )
     out._cache["n_rows"] = n
     return out
 
@@ -298,8 +341,17 @@ def cumulate(counts: ScoreCounts) -> ThresholdCounts:
     # totals from the same sums, so that fn and tn are exactly 0 when acting on everyone
     n_pos = float(tp[-1]) if len(tp) else 0.0
     n_neg = float(fp[-1]) if len(fp) else 0.0
-    return ThresholdCounts(thresholds=counts.scores, tp=tp, fp=fp, fn=n_pos - tp, tn=n_neg - fp,
-                           n=n_pos + n_neg, n_pos=n_pos, n_neg=n_neg, resolution=counts.resolution)
+    return ThresholdCounts(
+        thresholds=counts.scores,
+        tp=tp,
+        fp=fp,
+        fn=n_pos - tp,
+        tn=n_neg - fp,
+        n=n_pos + n_neg,
+        n_pos=n_pos,
+        n_neg=n_neg,
+        resolution=counts.resolution,
+    )
 
 
 def threshold_counts(y_true, y_score, *, sample_weight=None, resolution=None) -> ThresholdCounts:
@@ -345,7 +397,20 @@ class Confusion:
         return self.tp + self.fp + self.fn + self.tn
 
     def to_dict(self) -> dict:
-        keys = ("threshold", "tp", "fp", "fn", "tn", "accuracy", "precision", "recall", "fpr", "specificity", "f1", "positive_rate")
+        keys = (
+            "threshold",
+            "tp",
+            "fp",
+            "fn",
+            "tn",
+            "accuracy",
+            "precision",
+            "recall",
+            "fpr",
+            "specificity",
+            "f1",
+            "positive_rate",
+        )
         out = {k: _nan_safe(float(getattr(self, k))) for k in keys}
         out["undefined"] = dict(self.undefined)
         return out
@@ -371,7 +436,11 @@ def metrics_from_cells(tp, fp, fn, tn, threshold=float("nan")) -> Confusion:
     und: dict[str, str] = {}
     n = tp + fp + fn + tn
     return Confusion(
-        threshold=float(threshold), tp=tp, fp=fp, fn=fn, tn=tn,
+        threshold=float(threshold),
+        tp=tp,
+        fp=fp,
+        fn=fn,
+        tn=tn,
         accuracy=_ratio(tp + tn, n, "accuracy", "no rows", und),
         precision=_ratio(tp, tp + fp, "precision", "no predicted positives at this threshold", und),
         recall=_ratio(tp, tp + fn, "recall", "no positive cases", und),

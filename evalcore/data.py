@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ._json import json_float as _json_float
 from ._checks import POSITIVE_SPELLINGS, positive_index
 from ._errors import InputError, ProblemList
+from ._json import json_float as _json_float
 
 __all__ = [
     "SCORE_KINDS",
@@ -162,7 +162,9 @@ class ColumnMapping:
             return tuple(dict.fromkeys(v))  # de-duplicate, keep order
 
         object.__setattr__(self, "scores", dict(self.scores) if isinstance(self.scores, dict) else self.scores)
-        object.__setattr__(self, "score_kinds", dict(self.score_kinds or {}) if isinstance(self.score_kinds or {}, dict) else self.score_kinds)
+        object.__setattr__(
+            self, "score_kinds", dict(self.score_kinds or {}) if isinstance(self.score_kinds or {}, dict) else self.score_kinds
+        )
         object.__setattr__(self, "segments", _tuple(self.segments))
         object.__setattr__(self, "features", _tuple(self.features))
         for name in ("time", "group", "weight", "positive"):
@@ -197,14 +199,22 @@ class ColumnMapping:
         True
         """
         if not isinstance(d, dict):
-            raise InputError(_problem("mapping_invalid", f"A column mapping must be a dict; got {type(d).__name__}.",
-                                      "Pass the output of ColumnMapping.to_dict()."))
+            raise InputError(
+                _problem(
+                    "mapping_invalid",
+                    f"A column mapping must be a dict; got {type(d).__name__}.",
+                    "Pass the output of ColumnMapping.to_dict().",
+                )
+            )
         known = set(cls.__dataclass_fields__)
         unknown = sorted(set(d) - known)
         problems = ProblemList()
         if unknown:
-            problems.add("mapping_invalid", f"Unknown key(s) in the column mapping: {', '.join(map(repr, unknown))}.",
-                         f"Use only {', '.join(sorted(known))}.")
+            problems.add(
+                "mapping_invalid",
+                f"Unknown key(s) in the column mapping: {', '.join(map(repr, unknown))}.",
+                f"Use only {', '.join(sorted(known))}.",
+            )
         if "label" not in d:
             problems.add("mapping_invalid", "The column mapping has no 'label'.", "Choose the label column.", column="label")
         problems.raise_if_any()
@@ -306,8 +316,9 @@ class Predictions:
             "positives": self.n_pos_rows,
             "positive_rate": _json_float(self.positive_rate),
             "label": {"column": self.mapping.label, "positive": self.positive_label},
-            "weighted": None if self.sample_weight is None else {
-                "column": self.mapping.weight, "total": self.n, "positive": self.n_pos},
+            "weighted": None
+            if self.sample_weight is None
+            else {"column": self.mapping.weight, "total": self.n, "positive": self.n_pos},
             "models": models,
             "time": None,
             "segments": {},
@@ -344,8 +355,9 @@ def _fmt_size(n: int) -> str:
     return f"{n / 2**30:.2f} GB"
 
 
-def read_table(raw: bytes, filename: str, *, max_bytes: int = 200 * 2**20, max_rows: int = MAX_ROWS,
-               max_columns: int = MAX_COLUMNS) -> pd.DataFrame:
+def read_table(
+    raw: bytes, filename: str, *, max_bytes: int = 200 * 2**20, max_rows: int = MAX_ROWS, max_columns: int = MAX_COLUMNS
+) -> pd.DataFrame:
     """Read an uploaded CSV or Parquet file into a DataFrame, or raise every problem.
 
     Parameters
@@ -398,46 +410,82 @@ def read_table(raw: bytes, filename: str, *, max_bytes: int = 200 * 2**20, max_r
     if isinstance(raw, (bytearray, memoryview)):
         raw = bytes(raw)
     if not isinstance(raw, bytes):
-        raise InputError(_problem("unsupported_format", f"read_table expects the file's bytes; got {type(raw).__name__}.",
-                                  "Pass the uploaded file's content, e.g. uploaded.getvalue()."))
+        raise InputError(
+            _problem(
+                "unsupported_format",
+                f"read_table expects the file's bytes; got {type(raw).__name__}.",
+                "Pass the uploaded file's content, e.g. uploaded.getvalue().",
+            )
+        )
     name = str(filename or "the file")
     if len(raw) > max_bytes:
-        raise InputError(_problem(
-            "file_too_large",
-            f"{name} is {_fmt_size(len(raw))}; the upload limit is {_fmt_size(max_bytes)}.",
-            "Upload a smaller file (fewer rows or only the needed columns), or save it as Parquet, which is much smaller."))
+        raise InputError(
+            _problem(
+                "file_too_large",
+                f"{name} is {_fmt_size(len(raw))}; the upload limit is {_fmt_size(max_bytes)}.",
+                "Upload a smaller file (fewer rows or only the needed columns), or save it as Parquet, which is much smaller.",
+            )
+        )
     for what, limit in (("max_rows", max_rows), ("max_columns", max_columns)):
         if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 1:
-            raise InputError(_problem("limit_invalid", f"read_table: {what} must be a positive whole number; "
-                                      f"got {limit!r}.", f"Pass {what} as an int, e.g. {what}=1_000_000."))
+            raise InputError(
+                _problem(
+                    "limit_invalid",
+                    f"read_table: {what} must be a positive whole number; got {limit!r}.",
+                    f"Pass {what} as an int, e.g. {what}=1_000_000.",
+                )
+            )
     if raw[:4] == b"PAR1":
         return _read_parquet(raw, name, int(max_rows), int(max_columns))
     if name.lower().endswith((".parquet", ".parq", ".pq")):
-        raise InputError(_problem("parquet_invalid", f"{name} is named like a Parquet file but does not start with the Parquet "
-                                  "signature (PAR1), so it is not a Parquet file or it is damaged.",
-                                  "Export the Parquet file again, or upload the data as CSV."))
+        raise InputError(
+            _problem(
+                "parquet_invalid",
+                f"{name} is named like a Parquet file but does not start with the Parquet "
+                "signature (PAR1), so it is not a Parquet file or it is damaged.",
+                "Export the Parquet file again, or upload the data as CSV.",
+            )
+        )
     if raw[:4] == b"PK\x03\x04" or raw[:8] == b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1":
-        raise InputError(_problem("unsupported_format", f"{name} looks like an Excel workbook (or a zip archive), not CSV or Parquet.",
-                                  "In Excel use File > Save As > 'CSV UTF-8 (comma delimited)', then upload the .csv."))
+        raise InputError(
+            _problem(
+                "unsupported_format",
+                f"{name} looks like an Excel workbook (or a zip archive), not CSV or Parquet.",
+                "In Excel use File > Save As > 'CSV UTF-8 (comma delimited)', then upload the .csv.",
+            )
+        )
     if raw[:2] == b"\x1f\x8b":
-        raise InputError(_problem("unsupported_format", f"{name} is gzip-compressed.", "Decompress it and upload the .csv inside."))
+        raise InputError(
+            _problem("unsupported_format", f"{name} is gzip-compressed.", "Decompress it and upload the .csv inside.")
+        )
     return _read_csv(raw, name, int(max_rows), int(max_columns))
 
 
-_AS_PATH = ("save it as Parquet on the server and register it as a path instead (Upload > Register a path, for "
-            "large data: DuckDB aggregates it without loading the rows)")
+_AS_PATH = (
+    "save it as Parquet on the server and register it as a path instead (Upload > Register a path, for "
+    "large data: DuckDB aggregates it without loading the rows)"
+)
 
 
 def _shape_problems(name: str, n_rows: int | None, n_columns: int, max_rows: int, max_columns: int) -> list:
     """The row and column limit problems of a file (none when it is within both)."""
     out = []
     if n_rows is not None and n_rows > max_rows:
-        out.append(_problem("too_many_rows", f"{name} has {n_rows:,} rows; the limit is {max_rows:,} rows.",
-                            f"Upload fewer rows (e.g. one period or a sample), or {_AS_PATH}."))
+        out.append(
+            _problem(
+                "too_many_rows",
+                f"{name} has {n_rows:,} rows; the limit is {max_rows:,} rows.",
+                f"Upload fewer rows (e.g. one period or a sample), or {_AS_PATH}.",
+            )
+        )
     if n_columns > max_columns:
-        out.append(_problem("too_many_columns", f"{name} has {n_columns:,} columns; the limit is {max_columns:,} "
-                            "columns.", "Keep only the columns the board needs (label, scores, segments, time, group, "
-                            f"weight, features), or {_AS_PATH}."))
+        out.append(
+            _problem(
+                "too_many_columns",
+                f"{name} has {n_columns:,} columns; the limit is {max_columns:,} columns.",
+                f"Keep only the columns the board needs (label, scores, segments, time, group, weight, features), or {_AS_PATH}.",
+            )
+        )
     return out
 
 
@@ -453,8 +501,13 @@ def _read_parquet(raw: bytes, name: str, max_rows: int = MAX_ROWS, max_columns: 
         dups = _duplicates(names)
         table = None if dups or too_large else pfile.read()
     except (pa.ArrowException, OSError, ValueError) as exc:
-        raise InputError(_problem("parquet_invalid", f"{name} starts like a Parquet file but cannot be read: {_short(exc)}.",
-                                  "The file is probably truncated or damaged; export it again (or upload a CSV).")) from None
+        raise InputError(
+            _problem(
+                "parquet_invalid",
+                f"{name} starts like a Parquet file but cannot be read: {_short(exc)}.",
+                "The file is probably truncated or damaged; export it again (or upload a CSV).",
+            )
+        ) from None
     if too_large:
         raise InputError(too_large)
     if dups:
@@ -462,8 +515,13 @@ def _read_parquet(raw: bytes, name: str, max_rows: int = MAX_ROWS, max_columns: 
     try:
         frame = table.to_pandas(date_as_object=False)
     except (pa.ArrowException, ValueError, TypeError) as exc:
-        raise InputError(_problem("parquet_invalid", f"{name} was read but its columns cannot be converted: {_short(exc)}.",
-                                  "Write the file with plain column types (numbers, text, dates).")) from None
+        raise InputError(
+            _problem(
+                "parquet_invalid",
+                f"{name} was read but its columns cannot be converted: {_short(exc)}.",
+                "Write the file with plain column types (numbers, text, dates).",
+            )
+        ) from None
     if not isinstance(frame.index, pd.RangeIndex):
         frame = frame.reset_index()
         names = [str(c).strip() for c in frame.columns]
@@ -474,8 +532,13 @@ def _read_parquet(raw: bytes, name: str, max_rows: int = MAX_ROWS, max_columns: 
     if frame.shape[1] == 0:
         raise InputError(_problem("empty_file", f"{name} is a Parquet file without columns.", "Upload a file with data."))
     if len(frame) == 0:
-        raise InputError(_problem("no_rows", f"{name} has the columns {_list(frame.columns)} but no rows.",
-                                  "Upload a file with at least one data row."))
+        raise InputError(
+            _problem(
+                "no_rows",
+                f"{name} has the columns {_list(frame.columns)} but no rows.",
+                "Upload a file with at least one data row.",
+            )
+        )
     frame.index = pd.RangeIndex(2, len(frame) + 2, name="row")
     frame.attrs["source"] = {"format": "parquet", "encoding": None, "delimiter": None, "filename": name}
     return frame
@@ -502,10 +565,12 @@ def _duplicates(names) -> list[str]:
 
 
 def _dup_problem(dups, name):
-    return _problem("duplicate_columns",
-                    f"{name} has more than one column named {_list(dups)}; the columns cannot be told apart.",
-                    "Rename or remove the duplicated columns so that every header is unique.",
-                    column=dups[0])
+    return _problem(
+        "duplicate_columns",
+        f"{name} has more than one column named {_list(dups)}; the columns cannot be told apart.",
+        "Rename or remove the duplicated columns so that every header is unique.",
+        column=dups[0],
+    )
 
 
 def _decode(raw: bytes, name: str) -> tuple[str, str]:
@@ -534,14 +599,22 @@ def _decode(raw: bytes, name: str) -> tuple[str, str]:
 
 def _raise_encoding(raw: bytes, exc: UnicodeDecodeError, name: str):
     line = raw.count(b"\n", 0, exc.start) + 1
-    bad = raw[exc.start: exc.start + 4].hex(" ")
+    bad = raw[exc.start : exc.start + 4].hex(" ")
     binary = b"\x00" in raw[:4096]
-    what = "it looks like a binary file (or UTF-16 without a byte-order mark)" if binary else \
-        f"at line {line} the bytes {bad} are not valid UTF-8, and the file is not GB18030/GBK text either"
-    raise InputError(_problem(
-        "encoding", f"{name} cannot be read as text: {what}.",
-        "Save the file as 'CSV UTF-8' (in Excel: File > Save As > CSV UTF-8) and upload it again.",
-        rows=(line,) if not binary else (), n_rows=1 if not binary else 0)) from None
+    what = (
+        "it looks like a binary file (or UTF-16 without a byte-order mark)"
+        if binary
+        else f"at line {line} the bytes {bad} are not valid UTF-8, and the file is not GB18030/GBK text either"
+    )
+    raise InputError(
+        _problem(
+            "encoding",
+            f"{name} cannot be read as text: {what}.",
+            "Save the file as 'CSV UTF-8' (in Excel: File > Save As > CSV UTF-8) and upload it again.",
+            rows=(line,) if not binary else (),
+            n_rows=1 if not binary else 0,
+        )
+    ) from None
 
 
 def _records(sample: str, delimiter: str, limit: int = 50) -> list[list[str]]:
@@ -598,8 +671,13 @@ _INTERIOR_BLANK = re.compile(r"\n[ \t]*\r?\n(?=[ \t\r\n]*\S)")
 
 def _read_csv(raw: bytes, name: str, max_rows: int = MAX_ROWS, max_columns: int = MAX_COLUMNS) -> pd.DataFrame:
     if not raw[:4096].strip() and not raw.strip():
-        raise InputError(_problem("empty_file", f"{name} is empty" + (" (only whitespace)." if raw else "."),
-                                  "Upload the file that holds the predictions (a header row and at least one data row)."))
+        raise InputError(
+            _problem(
+                "empty_file",
+                f"{name} is empty" + (" (only whitespace)." if raw else "."),
+                "Upload the file that holds the predictions (a header row and at least one data row).",
+            )
+        )
     text, encoding = _decode(raw, name)
     # Leading blank lines are skipped but still count in the row numbers.
     stripped = text.lstrip("\r\n")
@@ -607,16 +685,27 @@ def _read_csv(raw: bytes, name: str, max_rows: int = MAX_ROWS, max_columns: int 
     offset = lead.count("\n") + lead.replace("\r\n", "").count("\r")
     text = stripped
     if not text[:4096].strip() and not text.strip():
-        raise InputError(_problem("empty_file", f"{name} has no content (only whitespace).",
-                                  "Upload the file that holds the predictions (a header row and at least one data row)."))
+        raise InputError(
+            _problem(
+                "empty_file",
+                f"{name} has no content (only whitespace).",
+                "Upload the file that holds the predictions (a header row and at least one data row).",
+            )
+        )
     delimiter = _sniff_delimiter(text)
     header_reader = csv.reader(io.StringIO(text[: 2**20]), delimiter=delimiter)
     try:
         header = next(header_reader)
     except (csv.Error, StopIteration) as exc:
-        raise InputError(_problem("csv_parse", f"The header line of {name} cannot be parsed: {_short(exc)}.",
-                                  "Check the first line: column names separated by a comma, semicolon, tab or |.",
-                                  rows=(offset + 1,), n_rows=1)) from None
+        raise InputError(
+            _problem(
+                "csv_parse",
+                f"The header line of {name} cannot be parsed: {_short(exc)}.",
+                "Check the first line: column names separated by a comma, semicolon, tab or |.",
+                rows=(offset + 1,),
+                n_rows=1,
+            )
+        ) from None
     # Shape before parsing: a wide or long file is refused without building a frame. A header
     # longer than the 1 MB read above is cut, so its count is a lower bound (still refuses).
     # Without quotes (no value spans lines) and blank lines, every line after the header is a row.
@@ -640,8 +729,13 @@ def _read_csv(raw: bytes, name: str, max_rows: int = MAX_ROWS, max_columns: int 
     frame = _parse_csv(data, text, delimiter, names, name, offset)
 
     if len(frame) == 0:
-        raise InputError(_problem("no_rows", f"{name} has a header ({_list(names, 12)}) but no data rows.",
-                                  "Upload a file with at least one data row below the header."))
+        raise InputError(
+            _problem(
+                "no_rows",
+                f"{name} has a header ({_list(names, 12)}) but no data rows.",
+                "Upload a file with at least one data row below the header.",
+            )
+        )
     if len(frame) > max_rows:  # quoted or blank lines: the row count is only known now
         raise InputError(_shape_problems(name, len(frame), len(names), max_rows, max_columns))
     # Row numbers as a spreadsheet shows them. Interior blank lines are skipped by the
@@ -689,13 +783,18 @@ def _parse_csv(data: bytes, text: str, delimiter: str, names: list[str], name: s
     if ragged is not None:
         raise InputError(ragged(name, offset)) from None
     try:  # pyarrow failed for a reason other than the field count; try the C parser
-        return pd.read_csv(io.StringIO(text), sep=delimiter, header=0, names=names, dtype=None,
-                           on_bad_lines="error", low_memory=False)
+        return pd.read_csv(
+            io.StringIO(text), sep=delimiter, header=0, names=names, dtype=None, on_bad_lines="error", low_memory=False
+        )
     except Exception as exc:  # noqa: BLE001 - any parser failure becomes a readable problem
-        raise InputError(_problem(
-            "csv_parse", f"{name} cannot be parsed as {_DELIM_NAMES[delimiter]}-separated values: {_short(exc)} "
-            f"(pyarrow said: {_short(arrow_error, 200)}).",
-            "Open the file in a text editor and check the quoting and the number of fields per line.")) from None
+        raise InputError(
+            _problem(
+                "csv_parse",
+                f"{name} cannot be parsed as {_DELIM_NAMES[delimiter]}-separated values: {_short(exc)} "
+                f"(pyarrow said: {_short(arrow_error, 200)}).",
+                "Open the file in a text editor and check the quoting and the number of fields per line.",
+            )
+        ) from None
 
 
 def _ragged_lines(text: str, delimiter: str, width: int):
@@ -714,9 +813,14 @@ def _ragged_lines(text: str, delimiter: str, width: int):
         line, why = reader.line_num, _short(exc)
 
         def make_err(name, offset):
-            return _problem("csv_parse", f"{name} cannot be parsed at line {line + offset}: {why}.",
-                            "Check the quotes on that line (a field that contains the delimiter must be quoted).",
-                            rows=(line + offset,), n_rows=1)
+            return _problem(
+                "csv_parse",
+                f"{name} cannot be parsed at line {line + offset}: {why}.",
+                "Check the quotes on that line (a field that contains the delimiter must be quoted).",
+                rows=(line + offset,),
+                n_rows=1,
+            )
+
         return make_err
     if not count:
         return None
@@ -728,7 +832,10 @@ def _ragged_lines(text: str, delimiter: str, width: int):
             f"{name}: the header has {width} fields ({_DELIM_NAMES[delimiter]}-separated) but {count} line(s) have a "
             f"different number, first at line {first_line + offset} ({first_n} fields).",
             "Make every line have as many fields as the header; quote fields that contain the delimiter.",
-            rows=[ln + offset for ln, _ in bad], n_rows=count)
+            rows=[ln + offset for ln, _ in bad],
+            n_rows=count,
+        )
+
     return make
 
 
@@ -790,7 +897,7 @@ def _examples(rows: np.ndarray, mask: np.ndarray) -> tuple[list[int], int]:
 
 
 def _value_examples(values, mask: np.ndarray, limit: int = 3) -> str:
-    idx = np.flatnonzero(mask)[: 50]
+    idx = np.flatnonzero(mask)[:50]
     seen = []
     for v in np.asarray(values, dtype=object)[idx]:
         r = repr(v.strip() if isinstance(v, str) else v)
@@ -809,8 +916,11 @@ def _to_numeric(series: pd.Series) -> tuple[np.ndarray, np.ndarray]:
     if dtype.kind == "M" or isinstance(dtype, pd.DatetimeTZDtype):
         vals = np.full(len(series), np.nan)
         return vals, series.notna().to_numpy()
-    stripped = series.astype("str").str.strip() if not pd.api.types.is_string_dtype(dtype) or pd.api.types.is_object_dtype(dtype) \
+    stripped = (
+        series.astype("str").str.strip()
+        if not pd.api.types.is_string_dtype(dtype) or pd.api.types.is_object_dtype(dtype)
         else series.str.strip()
+    )
     present = series.notna().to_numpy() & (stripped.fillna("") != "").to_numpy()
     conv = pd.to_numeric(stripped.where(present, None), errors="coerce")
     vals = conv.to_numpy(dtype=np.float64, na_value=np.nan)
@@ -827,8 +937,10 @@ _DECIMAL_COMMA = re.compile(r"^[+-]?\d+,\d+$")
 
 def _numeric_fix(examples_text: str, default: str) -> str:
     if re.search(r"'[+-]?\d+,\d+'", examples_text):
-        return ("The values look like they use a decimal comma (e.g. 0,75): save the file with a point as the "
-                "decimal separator, or " + default[0].lower() + default[1:])
+        return (
+            "The values look like they use a decimal comma (e.g. 0,75): save the file with a point as the "
+            "decimal separator, or " + default[0].lower() + default[1:]
+        )
     return default
 
 
@@ -872,11 +984,21 @@ def validate(frame: pd.DataFrame, mapping: ColumnMapping) -> Predictions:
     ([1, 0, 0], 'yes', {'A': 'probability'}, [2, 3, 4])
     """
     if not isinstance(mapping, ColumnMapping):
-        raise InputError(_problem("mapping_invalid", f"mapping must be a ColumnMapping; got {type(mapping).__name__}.",
-                                  "Build it with ColumnMapping(label=..., scores={...}) or ColumnMapping.from_dict(...)."))
+        raise InputError(
+            _problem(
+                "mapping_invalid",
+                f"mapping must be a ColumnMapping; got {type(mapping).__name__}.",
+                "Build it with ColumnMapping(label=..., scores={...}) or ColumnMapping.from_dict(...).",
+            )
+        )
     if not isinstance(frame, pd.DataFrame):
-        raise InputError(_problem("mapping_invalid", f"frame must be a pandas DataFrame; got {type(frame).__name__}.",
-                                  "Read the upload with read_table first."))
+        raise InputError(
+            _problem(
+                "mapping_invalid",
+                f"frame must be a pandas DataFrame; got {type(frame).__name__}.",
+                "Read the upload with read_table first.",
+            )
+        )
     problems = ProblemList()
     rows = _row_numbers(frame)
     n = len(frame)
@@ -886,8 +1008,12 @@ def validate(frame: pd.DataFrame, mapping: ColumnMapping) -> Predictions:
     _check_mapping_shape(mapping, problems)
     dups = _duplicates([str(c) for c in frame.columns])
     if dups:
-        problems.add("duplicate_columns", f"The table has more than one column named {_list(dups)}.",
-                     "Rename or remove the duplicated columns so that every header is unique.", column=dups[0])
+        problems.add(
+            "duplicate_columns",
+            f"The table has more than one column named {_list(dups)}.",
+            "Rename or remove the duplicated columns so that every header is unique.",
+            column=dups[0],
+        )
     roles = _roles(mapping)
     available = [c for c in columns]
     present = set()
@@ -897,8 +1023,12 @@ def validate(frame: pd.DataFrame, mapping: ColumnMapping) -> Predictions:
         if col in columns:
             present.add(col)
         elif not any(p.code == "missing_column" and p.column == col for p in problems.problems):
-            problems.add("missing_column", f"The {role} column {col!r} is not in the file. Available columns: {_list(available)}.",
-                         f"Choose the {role} column among the file's columns, or add a column named {col!r}.", column=col)
+            problems.add(
+                "missing_column",
+                f"The {role} column {col!r} is not in the file. Available columns: {_list(available)}.",
+                f"Choose the {role} column among the file's columns, or add a column named {col!r}.",
+                column=col,
+            )
     _check_roles(roles, problems)
     if n == 0:
         problems.add("no_rows", "The table has no rows.", "Upload a file with at least one data row.")
@@ -941,9 +1071,13 @@ def validate(frame: pd.DataFrame, mapping: ColumnMapping) -> Predictions:
             yk = y_true[keep]
             for cls, cname in ((1, "positive"), (0, "negative")):
                 if (yk == cls).any() and weight[yk == cls].sum() == 0:
-                    problems.add("label_one_class", f"Every {cname} row ({positive_label!r} is positive) has weight 0, so in "
-                                 f"the weighted data there is only one class.",
-                                 "Check the weight column; both classes need some weight.", column=mapping.weight)
+                    problems.add(
+                        "label_one_class",
+                        f"Every {cname} row ({positive_label!r} is positive) has weight 0, so in "
+                        f"the weighted data there is only one class.",
+                        "Check the weight column; both classes need some weight.",
+                        column=mapping.weight,
+                    )
 
     # --- time, group, segments, features ---------------------------------------------
     time = None
@@ -957,9 +1091,15 @@ def validate(frame: pd.DataFrame, mapping: ColumnMapping) -> Predictions:
         miss = codes < 0
         if miss.any():
             ex, cnt = _examples(krows, miss)
-            problems.add("group_missing", f"The group column {mapping.group!r} is empty in {cnt} row(s); every row needs "
-                         "a group id for the cluster bootstrap.",
-                         "Fill in the group ids, or unmap the group column.", column=mapping.group, rows=ex, n_rows=cnt)
+            problems.add(
+                "group_missing",
+                f"The group column {mapping.group!r} is empty in {cnt} row(s); every row needs "
+                "a group id for the cluster bootstrap.",
+                "Fill in the group ids, or unmap the group column.",
+                column=mapping.group,
+                rows=ex,
+                n_rows=cnt,
+            )
         else:
             groups = levels[codes]
     segments = {}
@@ -969,11 +1109,14 @@ def validate(frame: pd.DataFrame, mapping: ColumnMapping) -> Predictions:
             continue
         codes, levels = _factorize(kept(s))
         if len(levels) > MAX_SEGMENT_LEVELS:
-            problems.add("segment_too_many_levels",
-                         f"The segment column {cname!r} has {len(levels)} distinct values (e.g. {_list(levels[:3])}); "
-                         f"a segment may have at most {MAX_SEGMENT_LEVELS}.",
-                         "Use a categorical column (e.g. channel, region, new_user) or bin this one first; a numeric "
-                         "column can be mapped as a feature instead.", column=cname)
+            problems.add(
+                "segment_too_many_levels",
+                f"The segment column {cname!r} has {len(levels)} distinct values (e.g. {_list(levels[:3])}); "
+                f"a segment may have at most {MAX_SEGMENT_LEVELS}.",
+                "Use a categorical column (e.g. channel, region, new_user) or bin this one first; a numeric "
+                "column can be mapped as a feature instead.",
+                column=cname,
+            )
             continue
         lv = np.append(levels, MISSING_LEVEL) if MISSING_LEVEL not in set(levels) else levels
         miss_code = int(np.flatnonzero(lv == MISSING_LEVEL)[0])
@@ -1000,33 +1143,65 @@ def validate(frame: pd.DataFrame, mapping: ColumnMapping) -> Predictions:
 
 def _check_mapping_shape(m: ColumnMapping, problems: ProblemList) -> None:
     if not isinstance(m.label, str) or not m.label:
-        problems.add("mapping_invalid", f"The label column must be a column name; got {m.label!r}.",
-                     "Choose the label column.", column="label")
+        problems.add(
+            "mapping_invalid",
+            f"The label column must be a column name; got {m.label!r}.",
+            "Choose the label column.",
+            column="label",
+        )
     if not isinstance(m.scores, dict):
-        problems.add("mapping_invalid", f"scores must map model names to columns, e.g. {{'A': 'score'}}; got {type(m.scores).__name__}.",
-                     "Pass a dict of model name -> score column.", column="scores")
+        problems.add(
+            "mapping_invalid",
+            f"scores must map model names to columns, e.g. {{'A': 'score'}}; got {type(m.scores).__name__}.",
+            "Pass a dict of model name -> score column.",
+            column="scores",
+        )
         return
     if len(m.scores) == 0:
-        problems.add("no_score", "No score column is mapped; at least one model's score is needed.",
-                     "Choose the column that holds model A's score (and optionally model B's).", column="scores")
+        problems.add(
+            "no_score",
+            "No score column is mapped; at least one model's score is needed.",
+            "Choose the column that holds model A's score (and optionally model B's).",
+            column="scores",
+        )
     elif len(m.scores) > 2:
-        problems.add("too_many_scores", f"{len(m.scores)} score columns are mapped ({_list(m.scores.values())}); the board "
-                     "compares at most two models.", "Keep one or two score columns (model A and model B).", column="scores")
+        problems.add(
+            "too_many_scores",
+            f"{len(m.scores)} score columns are mapped ({_list(m.scores.values())}); the board compares at most two models.",
+            "Keep one or two score columns (model A and model B).",
+            column="scores",
+        )
     for model, cname in m.scores.items():
         if not isinstance(cname, str) or not cname or not str(model):
-            problems.add("mapping_invalid", f"Model {model!r} must name a score column; got {cname!r}.",
-                         "Choose a column for each model.", column="scores")
+            problems.add(
+                "mapping_invalid",
+                f"Model {model!r} must name a score column; got {cname!r}.",
+                "Choose a column for each model.",
+                column="scores",
+            )
     if not isinstance(m.score_kinds, dict):
-        problems.add("score_kind_invalid", "score_kinds must map model names to a kind.",
-                     f"Use a dict like {{'A': 'probability'}} with kinds among {SCORE_KINDS}.", column="score_kinds")
+        problems.add(
+            "score_kind_invalid",
+            "score_kinds must map model names to a kind.",
+            f"Use a dict like {{'A': 'probability'}} with kinds among {SCORE_KINDS}.",
+            column="score_kinds",
+        )
         return
     for model, kind in m.score_kinds.items():
         if model not in m.scores:
-            problems.add("score_kind_invalid", f"A score kind is given for model {model!r}, which has no score column "
-                         f"(models: {_list(m.scores)}).", "Use the same model names in scores and score_kinds.", column="score_kinds")
+            problems.add(
+                "score_kind_invalid",
+                f"A score kind is given for model {model!r}, which has no score column (models: {_list(m.scores)}).",
+                "Use the same model names in scores and score_kinds.",
+                column="score_kinds",
+            )
         elif kind not in SCORE_KINDS:
-            problems.add("score_kind_invalid", f"The score kind of model {model!r} is {kind!r}; it must be one of "
-                         f"{', '.join(map(repr, SCORE_KINDS))}.", "Pick 'auto' to let the data decide.", column="score_kinds")
+            problems.add(
+                "score_kind_invalid",
+                f"The score kind of model {model!r} is {kind!r}; it must be one of {', '.join(map(repr, SCORE_KINDS))}.",
+                "Pick 'auto' to let the data decide.",
+                column="score_kinds",
+            )
 
 
 _EXCLUSIVE = ("label", "score", "time", "weight", "group")
@@ -1057,9 +1232,13 @@ def _check_roles(roles, problems: ProblemList) -> None:
             continue
         if len(exclusive) == 1 and exclusive[0].startswith("score") and set(base) <= {"score", "feature"}:
             continue
-        problems.add("column_in_two_roles", f"The column {c!r} is mapped as {' and as '.join(rs)}; a column can play "
-                     "only one of the roles label, score, time, weight and group (and is then neither segment nor feature).",
-                     f"Choose a different column for one of the roles of {c!r}.", column=c)
+        problems.add(
+            "column_in_two_roles",
+            f"The column {c!r} is mapped as {' and as '.join(rs)}; a column can play "
+            "only one of the roles label, score, time, weight and group (and is then neither segment nor feature).",
+            f"Choose a different column for one of the roles of {c!r}.",
+            column=c,
+        )
 
 
 def _check_label(series: pd.Series, m: ColumnMapping, rows: np.ndarray, problems: ProblemList):
@@ -1070,16 +1249,26 @@ def _check_label(series: pd.Series, m: ColumnMapping, rows: np.ndarray, problems
     keep = ~missing if (m.drop_missing_labels and n_missing) else np.ones(n, dtype=bool)
     cname = m.label
     if n_missing == n:
-        problems.add("label_missing", f"Every label in column {cname!r} is missing ({n} rows).",
-                     "Choose the column that holds the outcome.", column=cname, rows=rows[:_N_EXAMPLES], n_rows=n)
+        problems.add(
+            "label_missing",
+            f"Every label in column {cname!r} is missing ({n} rows).",
+            "Choose the column that holds the outcome.",
+            column=cname,
+            rows=rows[:_N_EXAMPLES],
+            n_rows=n,
+        )
         return None, None, keep
     if n_missing and not m.drop_missing_labels:
         ex, cnt = _examples(rows, missing)
-        problems.add("label_missing", f"The label column {cname!r} is empty in {cnt} of {n} rows; without a label these "
-                     "rows cannot be evaluated.",
-                     f"Fill in the labels, or confirm dropping {'this row' if cnt == 1 else f'these {cnt} rows'} "
-                     "(dropped rows are counted and reported).",
-                     column=cname, rows=ex, n_rows=cnt)
+        problems.add(
+            "label_missing",
+            f"The label column {cname!r} is empty in {cnt} of {n} rows; without a label these rows cannot be evaluated.",
+            f"Fill in the labels, or confirm dropping {'this row' if cnt == 1 else f'these {cnt} rows'} "
+            "(dropped rows are counted and reported).",
+            column=cname,
+            rows=ex,
+            n_rows=cnt,
+        )
     counts = np.bincount(codes[codes >= 0], minlength=len(levels))
     pos_code = binary_label(levels, counts, m.positive, cname, problems)
     if pos_code is None:
@@ -1107,15 +1296,21 @@ def binary_label(levels, counts, positive, cname: str, problems: ProblemList) ->
         order = np.argsort(-counts, kind="stable")
         shown = ", ".join(f"{levels[i]!r} ({counts[i]} rows)" for i in order[:10])
         more = f", … ({len(levels)} values in all)" if len(levels) > 10 else ""
-        problems.add("label_not_binary", f"The label column {cname!r} must have exactly two distinct values; it has "
-                     f"{len(levels)}: {shown}{more}.",
-                     "Choose a binary outcome column, or recode the label to two values (e.g. 1 = positive, 0 = negative).",
-                     column=cname)
+        problems.add(
+            "label_not_binary",
+            f"The label column {cname!r} must have exactly two distinct values; it has {len(levels)}: {shown}{more}.",
+            "Choose a binary outcome column, or recode the label to two values (e.g. 1 = positive, 0 = negative).",
+            column=cname,
+        )
         return None
     if len(levels) == 1:
-        problems.add("label_one_class", f"The label column {cname!r} has only one value, {levels[0]!r} (in all {int(counts[0])} "
-                     "labelled rows); evaluating a classifier needs both positives and negatives.",
-                     "Upload a validation set that contains both classes.", column=cname)
+        problems.add(
+            "label_one_class",
+            f"The label column {cname!r} has only one value, {levels[0]!r} (in all {int(counts[0])} "
+            "labelled rows); evaluating a classifier needs both positives and negatives.",
+            "Upload a validation set that contains both classes.",
+            column=cname,
+        )
         return None
     return _positive_code(levels, positive, cname, problems)
 
@@ -1126,12 +1321,20 @@ def _positive_code(levels, positive, cname, problems):
     if code is not None:
         return code
     if positive is None:
-        problems.add("positive_not_chosen", f"The label column {cname!r} has the values {_list(values)}; which one is the "
-                     "positive class (the event to act on, e.g. fraud, default, churn)?",
-                     "Pick the positive label value.", column=cname)
+        problems.add(
+            "positive_not_chosen",
+            f"The label column {cname!r} has the values {_list(values)}; which one is the "
+            "positive class (the event to act on, e.g. fraud, default, churn)?",
+            "Pick the positive label value.",
+            column=cname,
+        )
     else:
-        problems.add("positive_not_found", f"The positive label {positive!r} is not a value of the label column {cname!r}, "
-                     f"whose values are {_list(values)}.", "Pick the positive label among these values.", column=cname)
+        problems.add(
+            "positive_not_found",
+            f"The positive label {positive!r} is not a value of the label column {cname!r}, whose values are {_list(values)}.",
+            "Pick the positive label among these values.",
+            column=cname,
+        )
     return None
 
 
@@ -1164,21 +1367,38 @@ def _check_score(series, model, cname, kind, rows, problems):
     if nonnum.any():
         ex, cnt = _examples(rows, nonnum)
         shown = _value_examples(series, nonnum)
-        problems.add("score_not_numeric", f"{who} holds {cnt} value(s) that are not numbers, e.g. {shown}.",
-                     _numeric_fix(shown, "Correct those cells so that every score is a number."),
-                     column=cname, rows=ex, n_rows=cnt)
+        problems.add(
+            "score_not_numeric",
+            f"{who} holds {cnt} value(s) that are not numbers, e.g. {shown}.",
+            _numeric_fix(shown, "Correct those cells so that every score is a number."),
+            column=cname,
+            rows=ex,
+            n_rows=cnt,
+        )
         bad = True
     miss = np.isnan(vals) & ~nonnum
     if miss.any():
         ex, cnt = _examples(rows, miss)
-        problems.add("score_missing", f"{who} is missing (empty or NaN) in {cnt} row(s).",
-                     "Fill in the scores, or remove those rows from the file.", column=cname, rows=ex, n_rows=cnt)
+        problems.add(
+            "score_missing",
+            f"{who} is missing (empty or NaN) in {cnt} row(s).",
+            "Fill in the scores, or remove those rows from the file.",
+            column=cname,
+            rows=ex,
+            n_rows=cnt,
+        )
         bad = True
     inf = np.isinf(vals)
     if inf.any():
         ex, cnt = _examples(rows, inf)
-        problems.add("score_not_finite", f"{who} is infinite (inf or -inf) in {cnt} row(s).",
-                     "Replace the infinite scores with finite numbers (e.g. clip them).", column=cname, rows=ex, n_rows=cnt)
+        problems.add(
+            "score_not_finite",
+            f"{who} is infinite (inf or -inf) in {cnt} row(s).",
+            "Replace the infinite scores with finite numbers (e.g. clip them).",
+            column=cname,
+            rows=ex,
+            n_rows=cnt,
+        )
         bad = True
     if bad:
         return None
@@ -1186,19 +1406,28 @@ def _check_score(series, model, cname, kind, rows, problems):
         out = (vals < 0) | (vals > 1)
         if out.any():
             ex, cnt = _examples(rows, out)
-            problems.add("probability_out_of_range", f"{who} is declared a probability but {cnt} value(s) lie outside [0, 1] "
-                         f"(range {vals.min():g} to {vals.max():g}).",
-                         "Declare the kind 'score' (thresholds stay in the score's own units), or rescale the scores to [0, 1].",
-                         column=cname, rows=ex, n_rows=cnt)
+            problems.add(
+                "probability_out_of_range",
+                f"{who} is declared a probability but {cnt} value(s) lie outside [0, 1] "
+                f"(range {vals.min():g} to {vals.max():g}).",
+                "Declare the kind 'score' (thresholds stay in the score's own units), or rescale the scores to [0, 1].",
+                column=cname,
+                rows=ex,
+                n_rows=cnt,
+            )
             return None
     elif kind == "decision":
         out = (vals != 0) & (vals != 1)
         if out.any():
             ex, cnt = _examples(rows, out)
-            problems.add("decision_not_binary", f"{who} is declared a hard decision but {cnt} value(s) are neither 0 nor 1, "
-                         f"e.g. {_value_examples(vals, out)}.",
-                         "Declare the kind 'score' or 'probability', or recode the decision to 0/1.",
-                         column=cname, rows=ex, n_rows=cnt)
+            problems.add(
+                "decision_not_binary",
+                f"{who} is declared a hard decision but {cnt} value(s) are neither 0 nor 1, e.g. {_value_examples(vals, out)}.",
+                "Declare the kind 'score' or 'probability', or recode the decision to 0/1.",
+                column=cname,
+                rows=ex,
+                n_rows=cnt,
+            )
             return None
     else:
         if kind == "auto":
@@ -1224,15 +1453,24 @@ def _check_weight(series, cname, rows, problems):
     for mask, text in checks:
         if mask.any():
             ex, cnt = _examples(rows, mask)
-            problems.add("weight_invalid", f"{who} {text(cnt)}; weights must be finite numbers >= 0.",
-                         "Fix those weights (use 0 to exclude a row on purpose), or unmap the weight column.",
-                         column=cname, rows=ex, n_rows=cnt)
+            problems.add(
+                "weight_invalid",
+                f"{who} {text(cnt)}; weights must be finite numbers >= 0.",
+                "Fix those weights (use 0 to exclude a row on purpose), or unmap the weight column.",
+                column=cname,
+                rows=ex,
+                n_rows=cnt,
+            )
             bad = True
     if bad:
         return None
     if not (vals > 0).any():
-        problems.add("weight_all_zero", f"{who} is 0 in every row, so nothing would count.",
-                     "Choose the right weight column, or unmap it to weigh every row equally.", column=cname)
+        problems.add(
+            "weight_all_zero",
+            f"{who} is 0 in every row, so nothing would count.",
+            "Choose the right weight column, or unmap it to weigh every row equally.",
+            column=cname,
+        )
         return None
     return np.ascontiguousarray(vals, dtype=np.float64)
 
@@ -1254,15 +1492,27 @@ def _check_time(series, cname, rows, problems):
             arr = np.where(out_of_range, np.datetime64("NaT"), arr)
     if failed.any():
         ex, cnt = _examples(rows, failed)
-        problems.add("time_unparseable", f"The time column {cname!r} has {cnt} value(s) that cannot be read as dates "
-                     f"({how}), e.g. {_value_examples(series, failed)}.",
-                     "Write every date in one format, e.g. 2025-01-31 or 2025-01-31 14:05:00 (dates must lie "
-                     "between 1678 and 2261), or unmap the time column.", column=cname, rows=ex, n_rows=cnt)
+        problems.add(
+            "time_unparseable",
+            f"The time column {cname!r} has {cnt} value(s) that cannot be read as dates "
+            f"({how}), e.g. {_value_examples(series, failed)}.",
+            "Write every date in one format, e.g. 2025-01-31 or 2025-01-31 14:05:00 (dates must lie "
+            "between 1678 and 2261), or unmap the time column.",
+            column=cname,
+            rows=ex,
+            n_rows=cnt,
+        )
     missing = ~present
     if missing.any():
         ex, cnt = _examples(rows, missing)
-        problems.add("time_missing", f"The time column {cname!r} is empty in {cnt} row(s); drift windows need a time "
-                     "for every row.", "Fill in the missing times, or unmap the time column.", column=cname, rows=ex, n_rows=cnt)
+        problems.add(
+            "time_missing",
+            f"The time column {cname!r} is empty in {cnt} row(s); drift windows need a time for every row.",
+            "Fill in the missing times, or unmap the time column.",
+            column=cname,
+            rows=ex,
+            n_rows=cnt,
+        )
     if failed.any() or missing.any():
         return None
     return arr.astype("datetime64[ns]")
@@ -1289,8 +1539,11 @@ def _parse_time(series: pd.Series):
             secs = np.where(np.isfinite(v), secs, np.datetime64("NaT"))
             return secs, np.isinf(v), "numbers read as epoch seconds"
         return None, present, "numbers that are neither epoch seconds (1973–2099) nor yyyymmdd dates"
-    text = series.astype("str").str.strip() if pd.api.types.is_object_dtype(dtype) or not pd.api.types.is_string_dtype(dtype) \
+    text = (
+        series.astype("str").str.strip()
+        if pd.api.types.is_object_dtype(dtype) or not pd.api.types.is_string_dtype(dtype)
         else series.str.strip()
+    )
     text = text.where(present & (text.fillna("") != "").to_numpy(), None)
     present = text.notna().to_numpy()
     best = None
@@ -1306,11 +1559,15 @@ def _parse_time(series: pd.Series):
     guessed = None
     if fmt is None and len(first):
         from pandas.tseries.api import guess_datetime_format
+
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # the dayfirst hint; the format is only named in a message
             guessed = guess_datetime_format(str(first.iloc[0]))
-    how = f"the format was inferred as {guessed} from the first value" if guessed else \
-        ("ISO 8601 format" if fmt == "ISO8601" else "no date format could be inferred")
+    how = (
+        f"the format was inferred as {guessed} from the first value"
+        if guessed
+        else ("ISO 8601 format" if fmt == "ISO8601" else "no date format could be inferred")
+    )
     return parsed, failed, how
 
 
@@ -1368,12 +1625,24 @@ def label_values(frame: pd.DataFrame, column: str) -> list[str]:
     """
     columns = {str(c): c for c in frame.columns}
     if column not in columns:
-        raise InputError(_problem("missing_column", f"The label column {column!r} is not in the file. Available columns: "
-                                  f"{_list(columns)}.", "Choose the label column among the file's columns.", column=column))
+        raise InputError(
+            _problem(
+                "missing_column",
+                f"The label column {column!r} is not in the file. Available columns: {_list(columns)}.",
+                "Choose the label column among the file's columns.",
+                column=column,
+            )
+        )
     s = frame[columns[column]]
     if isinstance(s, pd.DataFrame):
-        raise InputError(_problem("duplicate_columns", f"The table has more than one column named {column!r}.",
-                                  "Rename or remove the duplicated columns.", column=column))
+        raise InputError(
+            _problem(
+                "duplicate_columns",
+                f"The table has more than one column named {column!r}.",
+                "Rename or remove the duplicated columns.",
+                column=column,
+            )
+        )
     _, levels = _factorize(s)
     values = [str(v) for v in levels]
     nums = [_float_or_none(v) for v in values]
@@ -1382,13 +1651,61 @@ def label_values(frame: pd.DataFrame, column: str) -> list[str]:
     return sorted(values)
 
 
-_LABEL_NAMES = ("label", "target", "y", "y_true", "outcome", "class", "ground_truth", "truth", "actual", "response",
-                "is_fraud", "fraud", "default", "is_default", "churn", "churned", "bad", "is_bad", "flag", "event")
+_LABEL_NAMES = (
+    "label",
+    "target",
+    "y",
+    "y_true",
+    "outcome",
+    "class",
+    "ground_truth",
+    "truth",
+    "actual",
+    "response",
+    "is_fraud",
+    "fraud",
+    "default",
+    "is_default",
+    "churn",
+    "churned",
+    "bad",
+    "is_bad",
+    "flag",
+    "event",
+)
 _LABEL_HINTS = ("label", "target", "fraud", "default", "churn", "outcome", "is_bad", "_flag", "overdue", "逾期", "标签")
-_SCORE_HINTS = ("score", "prob", "proba", "pred", "risk", "pd_", "_pd", "model", "p_hat", "yhat", "y_hat", "y_pred", "评分", "分数")
+_SCORE_HINTS = (
+    "score",
+    "prob",
+    "proba",
+    "pred",
+    "risk",
+    "pd_",
+    "_pd",
+    "model",
+    "p_hat",
+    "yhat",
+    "y_hat",
+    "y_pred",
+    "评分",
+    "分数",
+)
 _TIME_HINTS = ("date", "time", "timestamp", "_dt", "dt_", "day", "month", "_at", "created", "日期", "时间")
-_GROUP_HINTS = ("customer", "cust", "user", "client", "account", "acct", "member", "household", "device", "merchant", "group",
-                "客户", "用户")
+_GROUP_HINTS = (
+    "customer",
+    "cust",
+    "user",
+    "client",
+    "account",
+    "acct",
+    "member",
+    "household",
+    "device",
+    "merchant",
+    "group",
+    "客户",
+    "用户",
+)
 _WEIGHT_NAMES = ("weight", "weights", "sample_weight", "w", "wt", "wgt", "权重")
 _ID_HINT = re.compile(r"(^id$|_id$|^id_|uuid|_no$|编号)", re.IGNORECASE)
 
@@ -1428,16 +1745,19 @@ def guess_mapping(frame: pd.DataFrame) -> dict:
     used: set = set()
     label = next((c for c in cols if lower[c] in _LABEL_NAMES and nunique[c] == 2), None)
     if label is None:
-        label = next((c for c in cols if (lower[c].startswith("is_") or any(h in lower[c] for h in _LABEL_HINTS))
-                      and nunique[c] == 2), None)
+        label = next(
+            (c for c in cols if (lower[c].startswith("is_") or any(h in lower[c] for h in _LABEL_HINTS)) and nunique[c] == 2),
+            None,
+        )
     if label is None:
         # a column plainly named as the label is still the label when its values are wrong:
         # guessing it lets validation say what is wrong with it instead of hiding it
         label = next((c for c in cols if lower[c] in _LABEL_NAMES), None)
     if label:
         used.add(label)
-    named_score = [c for c in cols if c not in used and any(h in lower[c] for h in _SCORE_HINTS)
-                   and not _ID_HINT.search(lower[c])]
+    named_score = [
+        c for c in cols if c not in used and any(h in lower[c] for h in _SCORE_HINTS) and not _ID_HINT.search(lower[c])
+    ]
     # numeric score columns first; a named score column holding text is still offered (validation explains it)
     scores = ([c for c in named_score if is_num(c) and nunique[c] > 1] + [c for c in named_score if not is_num(c)])[:2]
     used.update(scores)
@@ -1457,8 +1777,9 @@ def guess_mapping(frame: pd.DataFrame) -> dict:
     weight = next((c for c in cols if c not in used and lower[c] in _WEIGHT_NAMES and is_num(c)), None)
     if weight:
         used.add(weight)
-    group = next((c for c in cols if c not in used and _ID_HINT.search(lower[c]) and any(h in lower[c] for h in _GROUP_HINTS)),
-                 None)
+    group = next(
+        (c for c in cols if c not in used and _ID_HINT.search(lower[c]) and any(h in lower[c] for h in _GROUP_HINTS)), None
+    )
     if group is None:
         group = next((c for c in cols if c not in used and lower[c] in ("group", "group_id", "cluster", "cluster_id")), None)
     if group:
@@ -1477,5 +1798,12 @@ def guess_mapping(frame: pd.DataFrame) -> dict:
             segments.append(c)  # a 0/1 flag such as new_user
         elif is_num(c):
             features.append(c)
-    return {"label": label, "scores": scores, "segments": segments, "time": time, "group": group,
-            "features": features, "weight": weight}
+    return {
+        "label": label,
+        "scores": scores,
+        "segments": segments,
+        "time": time,
+        "group": group,
+        "features": features,
+        "weight": weight,
+    }

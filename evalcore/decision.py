@@ -18,8 +18,20 @@ from dataclasses import dataclass, field
 
 from ._json import json_float
 
-__all__ = ["Clause", "Action", "DecisionInputs", "SegmentValue", "rule_red_lights", "rule_comparison", "rule_single",
-           "rule_sharp_curve", "rule_worst_segment", "action", "SHARP_LIMIT", "MIN_SEGMENT_ROWS"]
+__all__ = [
+    "Clause",
+    "Action",
+    "DecisionInputs",
+    "SegmentValue",
+    "rule_red_lights",
+    "rule_comparison",
+    "rule_single",
+    "rule_sharp_curve",
+    "rule_worst_segment",
+    "action",
+    "SHARP_LIMIT",
+    "MIN_SEGMENT_ROWS",
+]
 
 SHARP_LIMIT = 0.10  # relative EV change within the sharpness window above which a curve counts as sharp
 MIN_SEGMENT_ROWS = 100  # smaller segments are too noisy to name
@@ -56,8 +68,7 @@ class Clause:
     page: str = "board"
 
     def to_dict(self) -> dict:
-        return {"rule": self.rule, "kind": self.kind, "text": self.text, "evidence": _json_safe(self.evidence),
-                "page": self.page}
+        return {"rule": self.rule, "kind": self.kind, "text": self.text, "evidence": _json_safe(self.evidence), "page": self.page}
 
 
 def _json_safe(x):
@@ -116,11 +127,17 @@ def rule_red_lights(inp: DecisionInputs) -> Clause | None:
         return None
     fams = ", ".join(f for f, _ in inp.red_lights)
     first_reason = inp.red_lights[0][1]
-    return Clause(rule="red_light", kind="hold", page="drift",
-                  text=(f"Hold: the {fams} drift light{'s are' if len(inp.red_lights) > 1 else ' is'} red "
-                        f"({first_reason}); the numbers rest on an evaluation set that may no longer represent "
-                        "production, so re-validate on recent data before changing anything."),
-                  evidence={f"drift.{f}.light": "red" for f, _ in inp.red_lights})
+    return Clause(
+        rule="red_light",
+        kind="hold",
+        page="drift",
+        text=(
+            f"Hold: the {fams} drift light{'s are' if len(inp.red_lights) > 1 else ' is'} red "
+            f"({first_reason}); the numbers rest on an evaluation set that may no longer represent "
+            "production, so re-validate on recent data before changing anything."
+        ),
+        evidence={f"drift.{f}.light": "red" for f, _ in inp.red_lights},
+    )
 
 
 def rule_comparison(inp: DecisionInputs, *, hold: bool = False) -> Clause | None:
@@ -132,32 +149,67 @@ def rule_comparison(inp: DecisionInputs, *, hold: bool = False) -> Clause | None
     a, b = inp.models
     ta, tb = inp.thresholds[a], inp.thresholds[b]
     pct = f"{inp.level:.0%}"
-    ev = {"comparison.diff_ev": inp.diff[0] if inp.diff else None,
-          "comparison.diff_ev_ci": list(inp.diff[1:]) if inp.diff else None,
-          "comparison.p_b_better": inp.p_b_better}
+    ev = {
+        "comparison.diff_ev": inp.diff[0] if inp.diff else None,
+        "comparison.diff_ev_ci": list(inp.diff[1:]) if inp.diff else None,
+        "comparison.p_b_better": inp.p_b_better,
+    }
     if inp.diff is None or not all(_ok(x) for x in inp.diff):
         why = inp.diff_undefined or "the interval could not be formed"
-        return Clause(rule="comparison_undefined", kind="info", page="uncertainty", evidence=ev,
-                      text=f"Model {b} cannot be compared with {a}: {why}.")
+        return Clause(
+            rule="comparison_undefined",
+            kind="info",
+            page="uncertainty",
+            evidence=ev,
+            text=f"Model {b} cannot be compared with {a}: {why}.",
+        )
     d, lo, hi = inp.diff
     ci = f"{pct} CI [{_money(lo, inp.unit)}, {_money(hi, inp.unit)}]"
     pb = f"; P({b} better) = {inp.p_b_better:.0%}" if _ok(inp.p_b_better) else ""
     if lo > 0 and hold:
-        return Clause(rule="significant_win", kind="info", page="uncertainty", evidence=ev,
-                      text=(f"On this evaluation set model {b} at threshold {_t(tb)} would beat {a} at {_t(ta)} by "
-                            f"{_money(d, inp.unit)} per decision ({ci} excludes 0{pb}), but do not roll it out until the "
-                            "drift is understood."))
+        return Clause(
+            rule="significant_win",
+            kind="info",
+            page="uncertainty",
+            evidence=ev,
+            text=(
+                f"On this evaluation set model {b} at threshold {_t(tb)} would beat {a} at {_t(ta)} by "
+                f"{_money(d, inp.unit)} per decision ({ci} excludes 0{pb}), but do not roll it out until the "
+                "drift is understood."
+            ),
+        )
     if lo > 0:
-        return Clause(rule="significant_win", kind="act", page="uncertainty", evidence=ev,
-                      text=(f"Roll out model {b} at threshold {_t(tb)} (value {_money(d, inp.unit)} per decision vs "
-                            f"{a} at {_t(ta)}; {ci} excludes 0{pb})."))
+        return Clause(
+            rule="significant_win",
+            kind="act",
+            page="uncertainty",
+            evidence=ev,
+            text=(
+                f"Roll out model {b} at threshold {_t(tb)} (value {_money(d, inp.unit)} per decision vs "
+                f"{a} at {_t(ta)}; {ci} excludes 0{pb})."
+            ),
+        )
     if hi < 0:
-        return Clause(rule="significant_loss", kind="keep", page="uncertainty", evidence=ev,
-                      text=(f"Keep model {a} at threshold {_t(ta)}: {b} is worse by {_money(-d, inp.unit).lstrip('+')} per "
-                            f"decision ({ci} excludes 0)."))
-    return Clause(rule="no_significant_difference", kind="keep", page="uncertainty", evidence=ev,
-                  text=(f"Keep model {a} at threshold {_t(ta)}: no significant difference from {b} "
-                        f"(Δ {_money(d, inp.unit)} per decision, {ci} includes 0{pb})."))
+        return Clause(
+            rule="significant_loss",
+            kind="keep",
+            page="uncertainty",
+            evidence=ev,
+            text=(
+                f"Keep model {a} at threshold {_t(ta)}: {b} is worse by {_money(-d, inp.unit).lstrip('+')} per "
+                f"decision ({ci} excludes 0)."
+            ),
+        )
+    return Clause(
+        rule="no_significant_difference",
+        kind="keep",
+        page="uncertainty",
+        evidence=ev,
+        text=(
+            f"Keep model {a} at threshold {_t(ta)}: no significant difference from {b} "
+            f"(Δ {_money(d, inp.unit)} per decision, {ci} includes 0{pb})."
+        ),
+    )
 
 
 def rule_single(inp: DecisionInputs) -> Clause | None:
@@ -166,11 +218,16 @@ def rule_single(inp: DecisionInputs) -> Clause | None:
         return None
     (a,) = inp.models
     est, lo, hi = inp.ev[a]
-    ci = (f"{inp.level:.0%} CI [{_money(lo, inp.unit)}, {_money(hi, inp.unit)}]" if _ok(lo) and _ok(hi)
-          else "no bootstrap interval")
-    return Clause(rule="single_model", kind="info", page="uncertainty",
-                  evidence={f"models.{a}.at_threshold.ev": est, f"models.{a}.at_threshold.ev_ci": [lo, hi]},
-                  text=f"Model {a} at threshold {_t(inp.thresholds[a])} is worth {_money(est, inp.unit)} per decision ({ci}).")
+    ci = (
+        f"{inp.level:.0%} CI [{_money(lo, inp.unit)}, {_money(hi, inp.unit)}]" if _ok(lo) and _ok(hi) else "no bootstrap interval"
+    )
+    return Clause(
+        rule="single_model",
+        kind="info",
+        page="uncertainty",
+        evidence={f"models.{a}.at_threshold.ev": est, f"models.{a}.at_threshold.ev_ci": [lo, hi]},
+        text=f"Model {a} at threshold {_t(inp.thresholds[a])} is worth {_money(est, inp.unit)} per decision ({ci}).",
+    )
 
 
 def recommended(inp: DecisionInputs, comparison: Clause | None) -> str:
@@ -192,10 +249,16 @@ def rule_sharp_curve(inp: DecisionInputs, model: str, rollback: tuple) -> Clause
     else:
         then = f"if scores shift, roll back to {rb_model} at threshold {_t(rb_t)}"
     band = f" (EV stays within 1% only for t in [{_t(flat[0])}, {_t(flat[1])}])" if flat and all(_ok(x) for x in flat) else ""
-    return Clause(rule="sharp_curve", kind="watch", page="threshold",
-                  evidence={f"models.{model}.curve.sharpness": sharp, f"models.{model}.curve.flatness": list(flat or ())},
-                  text=(f"Monitor closely: {model}'s value curve is sharp — EV moves up to {sharp:.0%} within ±{window:.3g} "
-                        f"of its optimum{band}; {then}."))
+    return Clause(
+        rule="sharp_curve",
+        kind="watch",
+        page="threshold",
+        evidence={f"models.{model}.curve.sharpness": sharp, f"models.{model}.curve.flatness": list(flat or ())},
+        text=(
+            f"Monitor closely: {model}'s value curve is sharp — EV moves up to {sharp:.0%} within ±{window:.3g} "
+            f"of its optimum{band}; {then}."
+        ),
+    )
 
 
 def rule_worst_segment(inp: DecisionInputs, model: str) -> Clause | None:
@@ -209,17 +272,28 @@ def rule_worst_segment(inp: DecisionInputs, model: str) -> Clause | None:
         if not losing:
             return None
         worst = min(losing, key=lambda s: (s.ev - s.ev_baseline) * s.n)  # the most money lost in total
-        return Clause(rule="worst_segment", kind="watch", page="threshold",
-                      evidence={f"models.{model}.segments.{worst.column}.{worst.level}.ev": worst.ev,
-                                f"models.{inp.models[0]}.segments.{worst.column}.{worst.level}.ev": worst.ev_baseline},
-                      text=(f"Watch segment {worst.column}={worst.level}: its value falls below the deployed model's at "
-                            f"this threshold ({_money(worst.ev, inp.unit)} vs {_money(worst.ev_baseline, inp.unit)} per "
-                            "decision)."))
+        return Clause(
+            rule="worst_segment",
+            kind="watch",
+            page="threshold",
+            evidence={
+                f"models.{model}.segments.{worst.column}.{worst.level}.ev": worst.ev,
+                f"models.{inp.models[0]}.segments.{worst.column}.{worst.level}.ev": worst.ev_baseline,
+            },
+            text=(
+                f"Watch segment {worst.column}={worst.level}: its value falls below the deployed model's at "
+                f"this threshold ({_money(worst.ev, inp.unit)} vs {_money(worst.ev_baseline, inp.unit)} per "
+                "decision)."
+            ),
+        )
     worst = min(segs, key=lambda s: s.ev)
-    return Clause(rule="worst_segment", kind="watch", page="threshold",
-                  evidence={f"models.{model}.segments.{worst.column}.{worst.level}.ev": worst.ev},
-                  text=(f"Weakest segment: {worst.column}={worst.level} at {_money(worst.ev, inp.unit)} per decision "
-                        f"(n={worst.n:,.0f})."))
+    return Clause(
+        rule="worst_segment",
+        kind="watch",
+        page="threshold",
+        evidence={f"models.{model}.segments.{worst.column}.{worst.level}.ev": worst.ev},
+        text=(f"Weakest segment: {worst.column}={worst.level} at {_money(worst.ev, inp.unit)} per decision (n={worst.n:,.0f})."),
+    )
 
 
 def action(inp: DecisionInputs) -> Action:

@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._json import json_float as _f
 from ._errors import InputError, ProblemList
+from ._json import json_float as _f
 from .stability import TrainingData, make_model
 
 __all__ = [
@@ -270,14 +270,21 @@ class NormalizedScore:
 
     def to_dict(self) -> dict:
         keys = ("metric", "r", "acir", "f", "g", "score", "snr_db", "m", "robust_uncapped", "robust")
-        return {"metric_name": self.metric_name, "n": self.n, "d": self.d,
-                "class_counts": {str(k): int(v) for k, v in self.class_counts.items()},
-                **{k: _f(getattr(self, k)) for k in keys}, "capped": self.capped,
-                "minority_share": _f(self.minority_share), "undefined": dict(self.undefined)}
+        return {
+            "metric_name": self.metric_name,
+            "n": self.n,
+            "d": self.d,
+            "class_counts": {str(k): int(v) for k, v in self.class_counts.items()},
+            **{k: _f(getattr(self, k)) for k in keys},
+            "capped": self.capped,
+            "minority_share": _f(self.minority_share),
+            "undefined": dict(self.undefined),
+        }
 
 
-def normalized_score(metric: float, *, n: int, d: int, class_counts=None, snr_db: float | None = None,
-                     metric_name: str = "accuracy") -> NormalizedScore:
+def normalized_score(
+    metric: float, *, n: int, d: int, class_counts=None, snr_db: float | None = None, metric_name: str = "accuracy"
+) -> NormalizedScore:
     """Both normalized scores of SPEC §3.8.
 
     Parameters
@@ -306,8 +313,11 @@ def normalized_score(metric: float, *, n: int, d: int, class_counts=None, snr_db
     if not (isinstance(d, (int, np.integer)) and d >= 1):
         problems.add("d_invalid", f"d must be an integer >= 1; got {d!r}.", "", column="d")
     problems.raise_if_any()
-    counts = {} if class_counts is None else (dict(class_counts) if isinstance(class_counts, dict)
-                                              else {i: c for i, c in enumerate(class_counts)})
+    counts = (
+        {}
+        if class_counts is None
+        else (dict(class_counts) if isinstance(class_counts, dict) else {i: c for i, c in enumerate(class_counts)})
+    )
     und = {}
     metric = float(metric)
     if not math.isfinite(metric):
@@ -323,9 +333,23 @@ def normalized_score(metric: float, *, n: int, d: int, class_counts=None, snr_db
         s = float(snr_db)
         m = snr_bonus(s)
     robust_u = metric * f * (1.0 + m) / (1.0 + math.log(r))
-    return NormalizedScore(metric=metric, metric_name=metric_name, n=int(n), d=int(d), class_counts=counts, r=r,
-                           acir=a, f=f, g=g, score=metric * f * g, snr_db=s, m=m, robust_uncapped=robust_u,
-                           robust=min(1.0, robust_u) if math.isfinite(robust_u) else float("nan"), undefined=und)
+    return NormalizedScore(
+        metric=metric,
+        metric_name=metric_name,
+        n=int(n),
+        d=int(d),
+        class_counts=counts,
+        r=r,
+        acir=a,
+        f=f,
+        g=g,
+        score=metric * f * g,
+        snr_db=s,
+        m=m,
+        robust_uncapped=robust_u,
+        robust=min(1.0, robust_u) if math.isfinite(robust_u) else float("nan"),
+        undefined=und,
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -333,8 +357,12 @@ def normalized_score(metric: float, *, n: int, d: int, class_counts=None, snr_db
 # --------------------------------------------------------------------------------------
 
 #: Raw metrics offered for the normalized score, per task.
-RAW_METRICS = {"binary": ("accuracy", "f1", "recall"), "multiclass": ("accuracy", "f1", "recall"),
-               "regression": ("one_minus_mape",), CLUSTERING: ("nmi",)}
+RAW_METRICS = {
+    "binary": ("accuracy", "f1", "recall"),
+    "multiclass": ("accuracy", "f1", "recall"),
+    "regression": ("one_minus_mape",),
+    CLUSTERING: ("nmi",),
+}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True, eq=False)
@@ -350,8 +378,15 @@ class TaskScore:
     cluster_sizes: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
-        return {"task": self.task, "model": self.model, "n_test": self.n_test, "seed": self.seed, "k": self.k,
-                "cluster_sizes": {str(k): int(v) for k, v in self.cluster_sizes.items()}, **self.score.to_dict()}
+        return {
+            "task": self.task,
+            "model": self.model,
+            "n_test": self.n_test,
+            "seed": self.seed,
+            "k": self.k,
+            "cluster_sizes": {str(k): int(v) for k, v in self.cluster_sizes.items()},
+            **self.score.to_dict(),
+        }
 
 
 def _split(data: TrainingData, test_size: float, seed: int):
@@ -385,8 +420,7 @@ def _fit_score(data: TrainingData, model: str, metric: str, tr, te, seed: int) -
         if data.task == "regression":
             pred = est.predict(Xte)
             mape = float("nan") if np.any(yte == 0) else float(np.mean(np.abs((pred - yte) / yte)))
-            s = normalized_score(1.0 - mape, n=len(tr), d=data.d, snr_db=snr_regression(yte, pred),
-                                 metric_name="1 − MAPE")
+            s = normalized_score(1.0 - mape, n=len(tr), d=data.d, snr_db=snr_regression(yte, pred), metric_name="1 − MAPE")
             if not math.isfinite(mape):
                 s.undefined["metric"] = "MAPE is undefined when a target value is 0"
             return s
@@ -399,8 +433,9 @@ def _fit_score(data: TrainingData, model: str, metric: str, tr, te, seed: int) -
         snr = snr_binary((yte == data.positive).astype(int), proba[:, labels.index(data.positive)])
     else:
         snr = snr_multiclass(yte, proba, labels=labels)
-    return normalized_score(_raw_metric(data, metric, yte, pred), n=len(tr), d=data.d, class_counts=counts,
-                            snr_db=snr, metric_name=metric)
+    return normalized_score(
+        _raw_metric(data, metric, yte, pred), n=len(tr), d=data.d, class_counts=counts, snr_db=snr, metric_name=metric
+    )
 
 
 def _check_task(data: TrainingData, model: str, metric: str, test_size: float) -> None:
@@ -411,15 +446,15 @@ def _check_task(data: TrainingData, model: str, metric: str, test_size: float) -
     if model not in models:
         problems.add("model_invalid", f"model must be one of {list(models)} for a {data.task} task; got {model!r}.", "")
     if metric not in RAW_METRICS[data.task]:
-        problems.add("metric_invalid", f"metric must be one of {list(RAW_METRICS[data.task])} for a {data.task} task; "
-                     f"got {metric!r}.", "")
+        problems.add(
+            "metric_invalid", f"metric must be one of {list(RAW_METRICS[data.task])} for a {data.task} task; got {metric!r}.", ""
+        )
     if not (0 < test_size < 1):
         problems.add("test_size_invalid", f"test_size must be in (0, 1); got {test_size!r}.", "")
     problems.raise_if_any()
 
 
-def task_score(data: TrainingData, *, model: str, metric: str | None = None, test_size: float = 0.25,
-               seed: int = 0) -> TaskScore:
+def task_score(data: TrainingData, *, model: str, metric: str | None = None, test_size: float = 0.25, seed: int = 0) -> TaskScore:
     """Fit ``model`` on a (stratified) training split and normalize its held-out metric.
 
     Parameters
@@ -441,8 +476,9 @@ def task_score(data: TrainingData, *, model: str, metric: str | None = None, tes
     metric = metric or RAW_METRICS[data.task][0]
     _check_task(data, model, metric, test_size)
     tr, te = _split(data, test_size, seed)
-    return TaskScore(task=data.task, model=model, score=_fit_score(data, model, metric, tr, te, seed),
-                     n_test=int(len(te)), seed=int(seed))
+    return TaskScore(
+        task=data.task, model=model, score=_fit_score(data, model, metric, tr, te, seed), n_test=int(len(te)), seed=int(seed)
+    )
 
 
 def _cluster_matrix(X):
@@ -452,12 +488,19 @@ def _cluster_matrix(X):
     from sklearn.preprocessing import OneHotEncoder, StandardScaler
 
     has_cat = any(X[c].dtype.name == "category" for c in X.columns)
-    parts = [("num", make_pipeline(SimpleImputer(strategy="median"), StandardScaler()),
-              make_column_selector(dtype_include="number"))]
+    parts = [
+        ("num", make_pipeline(SimpleImputer(strategy="median"), StandardScaler()), make_column_selector(dtype_include="number"))
+    ]
     if has_cat:
-        parts.append(("cat", make_pipeline(SimpleImputer(strategy="most_frequent"),
-                                           OneHotEncoder(handle_unknown="ignore", sparse_output=False)),
-                      make_column_selector(dtype_exclude="number")))
+        parts.append(
+            (
+                "cat",
+                make_pipeline(
+                    SimpleImputer(strategy="most_frequent"), OneHotEncoder(handle_unknown="ignore", sparse_output=False)
+                ),
+                make_column_selector(dtype_exclude="number"),
+            )
+        )
     return ColumnTransformer(parts)
 
 
@@ -482,8 +525,7 @@ def cluster_score(data: TrainingData, *, k: int, seed: int = 0) -> TaskScore:
         raise InputError(f"k must be an integer between 2 and the number of rows ({data.n}); got {k!r}.")
     nmi, sizes, snr = _cluster_fit(data, int(k), np.arange(data.n), seed)
     s = normalized_score(nmi, n=data.n, d=data.d, class_counts=sizes, snr_db=snr, metric_name="NMI")
-    return TaskScore(task=CLUSTERING, model="k-means", score=s, n_test=data.n, seed=int(seed), k=int(k),
-                     cluster_sizes=sizes)
+    return TaskScore(task=CLUSTERING, model="k-means", score=s, n_test=data.n, seed=int(seed), k=int(k), cluster_sizes=sizes)
 
 
 # --------------------------------------------------------------------------------------
@@ -533,11 +575,21 @@ class LearningCurve:
         def clean(d):
             return {k: {r: _f(v) for r, v in x.items()} for k, x in d.items()}
 
-        return {"sizes": self.sizes.tolist(), "boundary": self.boundary, "task": self.task, "model": self.model,
-                "metric": self.metric, "n_repeats": self.n_repeats, "status": self.status, "elapsed": _f(self.elapsed),
-                "values": {k: [[_f(x) for x in row] for row in v] for k, v in self.values.items()},
-                "mad": clean(self.mad), "rel_mad": clean(self.rel_mad), "verdict": self.verdict,
-                "steadier": dict(self.steadier)}
+        return {
+            "sizes": self.sizes.tolist(),
+            "boundary": self.boundary,
+            "task": self.task,
+            "model": self.model,
+            "metric": self.metric,
+            "n_repeats": self.n_repeats,
+            "status": self.status,
+            "elapsed": _f(self.elapsed),
+            "values": {k: [[_f(x) for x in row] for row in v] for k, v in self.values.items()},
+            "mad": clean(self.mad),
+            "rel_mad": clean(self.rel_mad),
+            "verdict": self.verdict,
+            "steadier": dict(self.steadier),
+        }
 
 
 def _mad(x: np.ndarray) -> tuple[float, float]:
@@ -578,10 +630,19 @@ def _verdict(rel: dict) -> tuple[str, dict]:
     return text, out
 
 
-def learning_curve(data: TrainingData, *, model: str = "logistic_regression", metric: str | None = None,
-                   sizes=None, n_repeats: int = 5, test_size: float = 0.25, seed: int = 0, k: int | None = None,
-                   progress: Callable[[int, int, str], None] | None = None,
-                   should_stop: Callable[[], bool] | None = None) -> LearningCurve:
+def learning_curve(
+    data: TrainingData,
+    *,
+    model: str = "logistic_regression",
+    metric: str | None = None,
+    sizes=None,
+    n_repeats: int = 5,
+    test_size: float = 0.25,
+    seed: int = 0,
+    k: int | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
+    should_stop: Callable[[], bool] | None = None,
+) -> LearningCurve:
     """The metric on growing stratified training subsets, raw vs normalized (SPEC §3.8).
 
     Each repeat draws a new stratified train/test split (``seed + repeat``); each size N draws a
@@ -630,8 +691,9 @@ def learning_curve(data: TrainingData, *, model: str = "logistic_regression", me
             if n >= tr.size:
                 sub = tr
             else:
-                sub = train_test_split(tr, train_size=int(n), random_state=rs * 1000 + j,
-                                       stratify=data.y[tr] if strat_ok else None)[0]
+                sub = train_test_split(
+                    tr, train_size=int(n), random_state=rs * 1000 + j, stratify=data.y[tr] if strat_ok else None
+                )[0]
             if clustering:
                 nmi, sizes_k, snr = _cluster_fit(data, int(k), sub, rs)
                 s = normalized_score(nmi, n=int(sub.size), d=data.d, class_counts=sizes_k, snr_db=snr, metric_name="NMI")
@@ -651,7 +713,18 @@ def learning_curve(data: TrainingData, *, model: str = "logistic_regression", me
         for region, mask in (("before", before), ("after", ~before), ("all", np.ones_like(before))):
             mad[v][region], rel[v][region] = _mad(vals[v][:, mask].ravel())
     text, steadier = _verdict(rel)
-    return LearningCurve(sizes=sizes, values=vals, boundary=boundary, mad=mad, rel_mad=rel,
-                         task=CLUSTERING if clustering else data.task, model="k-means" if clustering else model,
-                         metric=metric, n_repeats=int(n_repeats), status=status, elapsed=time.perf_counter() - t0,
-                         verdict=text, steadier=steadier)
+    return LearningCurve(
+        sizes=sizes,
+        values=vals,
+        boundary=boundary,
+        mad=mad,
+        rel_mad=rel,
+        task=CLUSTERING if clustering else data.task,
+        model="k-means" if clustering else model,
+        metric=metric,
+        n_repeats=int(n_repeats),
+        status=status,
+        elapsed=time.perf_counter() - t0,
+        verdict=text,
+        steadier=steadier,
+    )

@@ -22,9 +22,21 @@ from .decision import Action, DecisionInputs, SegmentValue
 from .drift import CalibrationDrift, DriftConfig, DriftReport, Light, calibration_drift, drift_lights
 from .value import ValueCurve, ValueTable
 
-__all__ = ["BoardConfig", "MAX_EXACT_SCORES", "bootstrap_resolution", "ModelResult", "BoardResult", "BoardDrift",
-           "board_drift", "compose_drift", "decision_inputs", "default_threshold", "heatmap_grid", "check_thresholds",
-           "progress_ticker"]
+__all__ = [
+    "BoardConfig",
+    "MAX_EXACT_SCORES",
+    "bootstrap_resolution",
+    "ModelResult",
+    "BoardResult",
+    "BoardDrift",
+    "board_drift",
+    "compose_drift",
+    "decision_inputs",
+    "default_threshold",
+    "heatmap_grid",
+    "check_thresholds",
+    "progress_ticker",
+]
 
 
 MAX_EXACT_SCORES = 20_000  # distinct scores above which the re-optimising bootstrap bins scores (stated)
@@ -135,8 +147,11 @@ class ModelResult:
             out["calibration"] = self.calibration.to_dict()
         else:
             out["calibration"] = None
-            out["undefined"]["calibration"] = ("raw scores are not probabilities: recalibrate first"
-                                               if self.score_kind == "score" else "hard decisions have no calibration")
+            out["undefined"]["calibration"] = (
+                "raw scores are not probabilities: recalibrate first"
+                if self.score_kind == "score"
+                else "hard decisions have no calibration"
+            )
         if np.isnan(self.auc):
             out["undefined"]["auc"] = "AUC needs both classes"
         return out
@@ -164,9 +179,14 @@ class BoardResult:
             "n_rows": self.n_rows,
             "value_table": self.table.to_dict(),
             "config": c.to_dict(),
-            "bootstrap": {"n_resamples": c.n_resamples, "method": c.method, "seed": c.seed, "level": c.level,
-                          "scheme": c.scheme + (f" by {c.strata_column}" if c.scheme == "stratified" else ""),
-                          "measures": "test-set sampling uncertainty of fixed models; not training randomness"},
+            "bootstrap": {
+                "n_resamples": c.n_resamples,
+                "method": c.method,
+                "seed": c.seed,
+                "level": c.level,
+                "scheme": c.scheme + (f" by {c.strata_column}" if c.scheme == "stratified" else ""),
+                "measures": "test-set sampling uncertainty of fixed models; not training randomness",
+            },
             "models": {name: m.to_dict() for name, m in self.models.items()},
         }
         if self.comparison is not None:
@@ -242,13 +262,19 @@ def compose_drift(report: DriftReport, cal: dict, skipped: tuple) -> BoardDrift:
     if cal:
         worst = max(cal, key=lambda m: (_SEVERITY[cal[m].color], _departure(cal[m])))
         reason = cal[worst].reason if len(cal) == 1 else f"{worst}: {cal[worst].reason}"
-        lights["calibration"] = Light(family="calibration", color=cal[worst].color, reason=reason,
-                                      details={"model": worst, **cal[worst].summary()})
+        lights["calibration"] = Light(
+            family="calibration", color=cal[worst].color, reason=reason, details={"model": worst, **cal[worst].summary()}
+        )
     elif skipped:
         lights["calibration"] = Light(
-            family="calibration", color="grey", details={},
-            reason=(f"Needs probabilities: {', '.join(skipped)} give raw scores or decisions, so observed/expected "
-                    "is undefined. Recalibrate on the Calibration page first."))
+            family="calibration",
+            color="grey",
+            details={},
+            reason=(
+                f"Needs probabilities: {', '.join(skipped)} give raw scores or decisions, so observed/expected "
+                "is undefined. Recalibrate on the Calibration page first."
+            ),
+        )
     return BoardDrift(lights=lights, report=report, calibration=cal, skipped=skipped)
 
 
@@ -288,7 +314,6 @@ def progress_ticker(names, progress):
     return tick
 
 
-
 def bootstrap_resolution(counts: ScoreCounts, kind: str, max_exact_scores: int = MAX_EXACT_SCORES) -> float | None:
     """Score binning of the re-optimising bootstrap: exact (None) up to ``max_exact_scores``
     distinct scores, else 1e-4 (probabilities) or 1e-4 of the score range (raw scores)."""
@@ -297,7 +322,6 @@ def bootstrap_resolution(counts: ScoreCounts, kind: str, max_exact_scores: int =
     if kind == "score":
         return float((counts.scores[0] - counts.scores[-1]) * 1e-4) or None
     return 1e-4
-
 
 
 def decision_inputs(result: BoardResult) -> DecisionInputs:
@@ -322,8 +346,9 @@ def decision_inputs(result: BoardResult) -> DecisionInputs:
                 red.append((fam, light.reason))
             elif light.color == "yellow":
                 yellow.append((fam, light.reason))
-    sharp = {n: (m.curve.sharpness, m.curve.sharp_window, m.curve.t_opt, tuple(m.curve.flatness))
-             for n, m in result.models.items()}
+    sharp = {
+        n: (m.curve.sharpness, m.curve.sharp_window, m.curve.t_opt, tuple(m.curve.flatness)) for n, m in result.models.items()
+    }
     segments = {}
     base = result.models[names[0]]
     for n, m in result.models.items():
@@ -335,10 +360,23 @@ def decision_inputs(result: BoardResult) -> DecisionInputs:
                     bseg = base.segments[col]
                     if level in bseg.levels:
                         baseline = float(bseg.ev_deployed[bseg.levels.index(level)])
-                vals.append(SegmentValue(column=col, level=str(level), n=float(seg.n[j]), ev=float(seg.ev_deployed[j]),
-                                         ev_baseline=baseline))
+                vals.append(
+                    SegmentValue(
+                        column=col, level=str(level), n=float(seg.n[j]), ev=float(seg.ev_deployed[j]), ev_baseline=baseline
+                    )
+                )
         segments[n] = tuple(vals)
-    return DecisionInputs(models=names, thresholds={n: m.threshold for n, m in result.models.items()}, ev=ev,
-                          level=result.config.level, diff=diff, p_b_better=p_b, diff_undefined=diff_und,
-                          red_lights=tuple(red), yellow_lights=tuple(yellow), sharpness=sharp, segments=segments,
-                          unit=result.table.unit)
+    return DecisionInputs(
+        models=names,
+        thresholds={n: m.threshold for n, m in result.models.items()},
+        ev=ev,
+        level=result.config.level,
+        diff=diff,
+        p_b_better=p_b,
+        diff_undefined=diff_und,
+        red_lights=tuple(red),
+        yellow_lights=tuple(yellow),
+        sharpness=sharp,
+        segments=segments,
+        unit=result.table.unit,
+    )

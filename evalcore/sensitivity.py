@@ -154,11 +154,15 @@ class ValueSensitivity:
         for i, m in enumerate(self.models):
             for c, cell in enumerate(CELLS):
                 for d, f in enumerate(self.oat_factors):
-                    row = {"model": m, "perturbation": self.oat_label(c, d), "amount": amounts[cell] * float(f),
-                           "EV at optimum": float(self.oat_ev_opt[i, c, d]),
-                           "ΔEV at optimum": float(self.oat_ev_opt[i, c, d] - self.base_ev_opt[i]),
-                           "t_opt": float(self.oat_t_opt[i, c, d]),
-                           "Δt_opt": float(_shift(self.base_t_opt[i], self.oat_t_opt[i, c, d]))}
+                    row = {
+                        "model": m,
+                        "perturbation": self.oat_label(c, d),
+                        "amount": amounts[cell] * float(f),
+                        "EV at optimum": float(self.oat_ev_opt[i, c, d]),
+                        "ΔEV at optimum": float(self.oat_ev_opt[i, c, d] - self.base_ev_opt[i]),
+                        "t_opt": float(self.oat_t_opt[i, c, d]),
+                        "Δt_opt": float(_shift(self.base_t_opt[i], self.oat_t_opt[i, c, d])),
+                    }
                     if m in self.deployed:
                         row["EV at deployed"] = float(self.oat_ev_deployed[i, c, d])
                     out.append(row)
@@ -176,13 +180,21 @@ class ValueSensitivity:
             "seed": self.seed,
             "deployed": {m: float(t) for m, t in self.deployed.items()},
             "t_tol": dict(zip(self.models, arr(self.t_tol))),
-            "base": {m: {"ev_opt": _nan_none(self.base_ev_opt[i]), "t_opt": _nan_none(self.base_t_opt[i]),
-                         "ev_deployed": _nan_none(self.base_ev_deployed[i])} for i, m in enumerate(self.models)},
+            "base": {
+                m: {
+                    "ev_opt": _nan_none(self.base_ev_opt[i]),
+                    "t_opt": _nan_none(self.base_t_opt[i]),
+                    "ev_deployed": _nan_none(self.base_ev_deployed[i]),
+                }
+                for i, m in enumerate(self.models)
+            },
             "one_at_a_time": [{k: (_nan_none(v) if isinstance(v, float) else v) for k, v in r.items()} for r in self.rows()],
-            "draws": {"factors": self.draw_factors.tolist(),
-                      "t_opt": {m: arr(self.draw_t_opt[i]) for i, m in enumerate(self.models)},
-                      "ev_opt": {m: arr(self.draw_ev_opt[i]) for i, m in enumerate(self.models)},
-                      "ranking_holds": [bool(x) for x in self.draw_ranking_holds]},
+            "draws": {
+                "factors": self.draw_factors.tolist(),
+                "t_opt": {m: arr(self.draw_t_opt[i]) for i, m in enumerate(self.models)},
+                "ev_opt": {m: arr(self.draw_ev_opt[i]) for i, m in enumerate(self.models)},
+                "ranking_holds": [bool(x) for x in self.draw_ranking_holds],
+            },
             "max_t_shift": dict(zip(self.models, arr(self.max_t_shift))),
             "max_t_shift_at": dict(zip(self.models, self.max_t_shift_at)),
             "t_opt_holds": dict(zip(self.models, (bool(x) for x in self.t_opt_holds))),
@@ -212,9 +224,17 @@ def _number(x) -> float:
         return float("nan")
 
 
-def value_sensitivity(counts: Mapping, table: ValueTable, *, score_kinds: Mapping | str = "probability",
-                      deployed: Mapping | None = None, perturbation: float = 0.30, n_random: int = 200,
-                      t_tol: float = 0.05, rng=0) -> ValueSensitivity:
+def value_sensitivity(
+    counts: Mapping,
+    table: ValueTable,
+    *,
+    score_kinds: Mapping | str = "probability",
+    deployed: Mapping | None = None,
+    perturbation: float = 0.30,
+    n_random: int = 200,
+    t_tol: float = 0.05,
+    rng=0,
+) -> ValueSensitivity:
     """Perturb every amount by ±``perturbation`` and see whether the decision holds.
 
     Parameters
@@ -269,65 +289,106 @@ def value_sensitivity(counts: Mapping, table: ValueTable, *, score_kinds: Mappin
     """
     problems = ProblemList()
     if not isinstance(counts, Mapping) or len(counts) == 0:
-        problems.add("counts_invalid", "counts must map each model name to its ScoreCounts (at least one model); got "
-                     f"{type(counts).__name__ if not isinstance(counts, Mapping) else 'an empty mapping'}.",
-                     'Pass e.g. {"new": score_counts(y_true, y_score)}.', column="counts")
+        problems.add(
+            "counts_invalid",
+            "counts must map each model name to its ScoreCounts (at least one model); got "
+            f"{type(counts).__name__ if not isinstance(counts, Mapping) else 'an empty mapping'}.",
+            'Pass e.g. {"new": score_counts(y_true, y_score)}.',
+            column="counts",
+        )
         counts = {}
     models = tuple(str(m) for m in counts)
     for m, c in counts.items():
         if not isinstance(c, ScoreCounts):
-            problems.add("counts_type", f"counts of model {m!r} must be a ScoreCounts; got {type(c).__name__}.",
-                         "Build it with evalcore.score_counts(y_true, y_score).", column="counts")
+            problems.add(
+                "counts_type",
+                f"counts of model {m!r} must be a ScoreCounts; got {type(c).__name__}.",
+                "Build it with evalcore.score_counts(y_true, y_score).",
+                column="counts",
+            )
         elif len(c.scores) == 0:
-            problems.add("counts_empty", f"counts of model {m!r} hold no scores.", "Pass the validation predictions.",
-                         column="counts")
+            problems.add(
+                "counts_empty", f"counts of model {m!r} hold no scores.", "Pass the validation predictions.", column="counts"
+            )
     if not isinstance(table, ValueTable):
-        problems.add("table_type", f"table must be a ValueTable; got {type(table).__name__}.",
-                     "Build it with ValueTable(tp=…, fp=…, fn=…, tn=…).", column="table")
+        problems.add(
+            "table_type",
+            f"table must be a ValueTable; got {type(table).__name__}.",
+            "Build it with ValueTable(tp=…, fp=…, fn=…, tn=…).",
+            column="table",
+        )
     if isinstance(score_kinds, str):
         kinds = {m: score_kinds for m in models}
     elif isinstance(score_kinds, Mapping):
         kinds = {m: score_kinds.get(m) for m in models}
         missing = [m for m in models if m not in score_kinds]
         if missing:
-            problems.add("score_kinds_missing", f"score_kinds has no entry for model(s) {missing}.",
-                         'Give every model its kind, or one string for all.', column="score_kinds")
+            problems.add(
+                "score_kinds_missing",
+                f"score_kinds has no entry for model(s) {missing}.",
+                "Give every model its kind, or one string for all.",
+                column="score_kinds",
+            )
     else:
         kinds = {}
-        problems.add("score_kinds_invalid", f"score_kinds must be a string or a mapping; got {type(score_kinds).__name__}.",
-                     'Use e.g. "probability".', column="score_kinds")
+        problems.add(
+            "score_kinds_invalid",
+            f"score_kinds must be a string or a mapping; got {type(score_kinds).__name__}.",
+            'Use e.g. "probability".',
+            column="score_kinds",
+        )
     bad_kinds = sorted({str(k) for m, k in kinds.items() if k is not None and k not in SCORE_KINDS})
     if bad_kinds:
-        problems.add("score_kind_invalid", f"score kinds must be one of {', '.join(SCORE_KINDS)}; got {bad_kinds}.",
-                     '"probability" for probabilities, "score" for raw scores, "decision" for hard 0/1.', column="score_kinds")
+        problems.add(
+            "score_kind_invalid",
+            f"score kinds must be one of {', '.join(SCORE_KINDS)}; got {bad_kinds}.",
+            '"probability" for probabilities, "score" for raw scores, "decision" for hard 0/1.',
+            column="score_kinds",
+        )
     dep = {}
     if deployed is not None:
         if not isinstance(deployed, Mapping):
-            problems.add("deployed_invalid", f"deployed must map model names to thresholds; got {type(deployed).__name__}.",
-                         'Pass e.g. {"new": 0.5}.', column="deployed")
+            problems.add(
+                "deployed_invalid",
+                f"deployed must map model names to thresholds; got {type(deployed).__name__}.",
+                'Pass e.g. {"new": 0.5}.',
+                column="deployed",
+            )
         else:
             unknown = sorted(str(m) for m in deployed if str(m) not in models)
             if unknown:
-                problems.add("deployed_unknown_model", f"deployed names unknown model(s) {unknown}; models are {list(models)}.",
-                             "Give thresholds only for the models in counts.", column="deployed")
+                problems.add(
+                    "deployed_unknown_model",
+                    f"deployed names unknown model(s) {unknown}; models are {list(models)}.",
+                    "Give thresholds only for the models in counts.",
+                    column="deployed",
+                )
             for m, t in deployed.items():
                 ft = _number(t)
                 if not np.isfinite(ft):
-                    problems.add("deployed_not_finite", f"deployed threshold of {m!r} must be a finite number; got {t!r}.",
-                                 "Enter the threshold in use.", column="deployed")
+                    problems.add(
+                        "deployed_not_finite",
+                        f"deployed threshold of {m!r} must be a finite number; got {t!r}.",
+                        "Enter the threshold in use.",
+                        column="deployed",
+                    )
                 elif str(m) in models:
                     dep[str(m)] = ft
     p = _number(perturbation)
     if not (0.0 < p < 1.0):
-        problems.add("perturbation_invalid", f"perturbation must be in (0, 1); got {perturbation!r}.",
-                     "Use e.g. 0.30 for ±30%.", column="perturbation")
+        problems.add(
+            "perturbation_invalid",
+            f"perturbation must be in (0, 1); got {perturbation!r}.",
+            "Use e.g. 0.30 for ±30%.",
+            column="perturbation",
+        )
     if isinstance(n_random, bool) or not isinstance(n_random, (int, np.integer)) or n_random < 0:
-        problems.add("n_random_invalid", f"n_random must be an integer >= 0; got {n_random!r}.", "Use e.g. 200.",
-                     column="n_random")
+        problems.add(
+            "n_random_invalid", f"n_random must be an integer >= 0; got {n_random!r}.", "Use e.g. 200.", column="n_random"
+        )
     tt = _number(t_tol)
     if not (np.isfinite(tt) and tt > 0):
-        problems.add("t_tol_invalid", f"t_tol must be a positive finite number; got {t_tol!r}.", "Use e.g. 0.05.",
-                     column="t_tol")
+        problems.add("t_tol_invalid", f"t_tol must be a positive finite number; got {t_tol!r}.", "Use e.g. 0.05.", column="t_tol")
     gen = as_generator(rng, problems)
     seed = int(rng) if isinstance(rng, (int, np.integer)) and gen is not None else None
     problems.raise_if_any()
@@ -336,8 +397,7 @@ def value_sensitivity(counts: Mapping, table: ValueTable, *, score_kinds: Mappin
     problems.raise_if_any()
     m = len(models)
     amounts = np.array([getattr(table, c) for c in CELLS], dtype=float)
-    t_lim = np.array([tt * (float(counts[k].scores[0] - counts[k].scores[-1]) if kinds[k] == "score" else 1.0)
-                      for k in models])
+    t_lim = np.array([tt * (float(counts[k].scores[0] - counts[k].scores[-1]) if kinds[k] == "score" else 1.0) for k in models])
     tie = 1e-9 * max(1.0, float(np.max(np.abs(table.vector()))) * (1.0 + p))
 
     oat_factors = np.array([1.0 - p, 1.0 + p])
@@ -390,34 +450,64 @@ def value_sensitivity(counts: Mapping, table: ValueTable, *, score_kinds: Mappin
         score = kinds[k] == "score"
         verb = "moved at most" if t_holds[i] else "moved by up to"
         where = f", at {at[i]}" if max_shift[i] > 0 else ""
-        reasons.append(f"The optimal threshold of {k} {verb} {_fmt_t(max_shift[i])}{' score units' if score else ''} "
-                       f"(limit {_fmt_t(t_lim[i])}{f' = {tt:.0%} of its score range' if score else ''}; "
-                       f"base {_fmt_t(base[1][i])}{where}).")
+        reasons.append(
+            f"The optimal threshold of {k} {verb} {_fmt_t(max_shift[i])}{' score units' if score else ''} "
+            f"(limit {_fmt_t(t_lim[i])}{f' = {tt:.0%} of its score range' if score else ''}; "
+            f"base {_fmt_t(base[1][i])}{where})."
+        )
     if m == 1:
         reasons.append("Only one model: the ranking holds trivially.")
         notes["ranking"] = "one model: there is no ranking to change"
     elif n_changes == 0:
-        reasons.append(f"The ranking {' > '.join(ranking)} (by EV at each model's optimum) held in all {n_pert} "
-                       "perturbations.")
+        reasons.append(f"The ranking {' > '.join(ranking)} (by EV at each model's optimum) held in all {n_pert} perturbations.")
     else:
-        reasons.append(f"The ranking {' > '.join(ranking)} (by EV at each model's optimum) changed in {n_changes} of "
-                       f"{n_pert} perturbations (first at {first}).")
+        reasons.append(
+            f"The ranking {' > '.join(ranking)} (by EV at each model's optimum) changed in {n_changes} of "
+            f"{n_pert} perturbations (first at {first})."
+        )
     if undefined:
         reasons.append(f"EV is undefined for {', '.join(undefined)}: the table cannot be judged robust.")
     zero = [CELL_NAMES[c] for c, a in zip(CELLS, amounts) if a == 0]
     if zero:
         notes["zero_amounts"] = f"{', '.join(zero)} is 0: a relative change of ±{p:.0%} leaves it at 0"
     if any(kinds[k] == "score" for k in models):
-        notes["t_tol"] = (f"for raw scores the limit on t_opt's move is {tt:g} × the model's score range "
-                          "(highest − lowest score), in score units")
+        notes["t_tol"] = (
+            f"for raw scores the limit on t_opt's move is {tt:g} × the model's score range "
+            "(highest − lowest score), in score units"
+        )
     return ValueSensitivity(
-        models=models, score_kinds=dict(kinds), perturbation=p, n_random=int(n_random), seed=seed, table=table,
-        deployed=dep, t_tol=t_lim, base_ev_opt=base[0], base_t_opt=base[1], base_ev_deployed=base[2],
-        oat_factors=oat_factors, oat_ev_opt=oat[0], oat_t_opt=oat[1], oat_ev_deployed=oat[2], oat_ranking_holds=oat_rank,
-        draw_factors=draw_factors, draw_ev_opt=draws[0], draw_t_opt=draws[1], draw_ev_deployed=draws[2],
-        draw_ranking_holds=draw_rank, max_t_shift=max_shift, max_t_shift_at=tuple(at), t_opt_holds=t_holds,
-        ranking=ranking, ranking_holds=n_changes == 0, n_ranking_changes=n_changes, first_ranking_change=first,
-        robust=robust, reasons=tuple(reasons), notes=notes)
+        models=models,
+        score_kinds=dict(kinds),
+        perturbation=p,
+        n_random=int(n_random),
+        seed=seed,
+        table=table,
+        deployed=dep,
+        t_tol=t_lim,
+        base_ev_opt=base[0],
+        base_t_opt=base[1],
+        base_ev_deployed=base[2],
+        oat_factors=oat_factors,
+        oat_ev_opt=oat[0],
+        oat_t_opt=oat[1],
+        oat_ev_deployed=oat[2],
+        oat_ranking_holds=oat_rank,
+        draw_factors=draw_factors,
+        draw_ev_opt=draws[0],
+        draw_t_opt=draws[1],
+        draw_ev_deployed=draws[2],
+        draw_ranking_holds=draw_rank,
+        max_t_shift=max_shift,
+        max_t_shift_at=tuple(at),
+        t_opt_holds=t_holds,
+        ranking=ranking,
+        ranking_holds=n_changes == 0,
+        n_ranking_changes=n_changes,
+        first_ranking_change=first,
+        robust=robust,
+        reasons=tuple(reasons),
+        notes=notes,
+    )
 
 
 def _scaled(table: ValueTable, amounts: np.ndarray, mult: np.ndarray) -> ValueTable:
@@ -433,8 +523,9 @@ def _price_all(counts, models, kinds, table, deployed, problems: ProblemList | N
         except InputError as err:
             if problems is None:
                 raise
-            problems.problems.extend(Problem(code=p.code, message=f"model {m!r}: {p.message}", fix=p.fix, column=p.column)
-                                     for p in err.problems)
+            problems.problems.extend(
+                Problem(code=p.code, message=f"model {m!r}: {p.message}", fix=p.fix, column=p.column) for p in err.problems
+            )
             continue
         if kinds[m] == "decision":
             out[0, i] = curve.ev_at(1.0)  # the single operating point: act where the decision is 1

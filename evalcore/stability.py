@@ -33,9 +33,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._json import json_float as _f
 from ._checks import check_level, positive_index, positive_number
 from ._errors import InputError, ProblemList
+from ._json import json_float as _f
 
 __all__ = [
     "CLASSIFIERS",
@@ -63,14 +63,19 @@ __all__ = [
 ]
 
 #: Model choices per task: name -> label shown to users.
-CLASSIFIERS = {"logistic_regression": "Logistic regression", "random_forest": "Random forest",
-               "hist_gradient_boosting": "Histogram gradient boosting"}
-REGRESSORS = {"ridge": "Ridge regression", "random_forest": "Random forest",
-              "hist_gradient_boosting": "Histogram gradient boosting"}
+CLASSIFIERS = {
+    "logistic_regression": "Logistic regression",
+    "random_forest": "Random forest",
+    "hist_gradient_boosting": "Histogram gradient boosting",
+}
+REGRESSORS = {
+    "ridge": "Ridge regression",
+    "random_forest": "Random forest",
+    "hist_gradient_boosting": "Histogram gradient boosting",
+}
 #: Metric choices per task (all "higher is better").
 METRICS = {
-    "binary": {"accuracy": "Accuracy", "roc_auc": "ROC AUC", "f1": "F1",
-               "expected_value": "Expected value per decision"},
+    "binary": {"accuracy": "Accuracy", "roc_auc": "ROC AUC", "f1": "F1", "expected_value": "Expected value per decision"},
     "multiclass": {"accuracy": "Accuracy", "roc_auc": "ROC AUC (one-vs-rest, macro)", "f1": "F1 (macro)"},
     "regression": {"one_minus_mape": "1 − MAPE", "r2": "R²"},
 }
@@ -128,27 +133,52 @@ class ScoreSummary:
         return bool(np.isfinite(self.std) and self.std > self.std_limit)
 
     def to_dict(self) -> dict:
-        keys = ("mean", "std", "sem", "ci_low", "ci_high", "q1", "median", "q3", "min", "max", "alert_line", "z",
-                "alert_k", "std_limit")
-        return {"n": self.n, **{k: _f(getattr(self, k)) for k in keys}, "needs_diagnostics": self.needs_diagnostics,
-                "undefined": dict(self.undefined)}
+        keys = (
+            "mean",
+            "std",
+            "sem",
+            "ci_low",
+            "ci_high",
+            "q1",
+            "median",
+            "q3",
+            "min",
+            "max",
+            "alert_line",
+            "z",
+            "alert_k",
+            "std_limit",
+        )
+        return {
+            "n": self.n,
+            **{k: _f(getattr(self, k)) for k in keys},
+            "needs_diagnostics": self.needs_diagnostics,
+            "undefined": dict(self.undefined),
+        }
 
 
 def _check_scores(scores, name: str, problems: ProblemList) -> np.ndarray:
     try:
         s = np.asarray(scores, dtype=float).ravel()
     except (TypeError, ValueError):
-        problems.add("scores_not_numeric", f"{name} must be numbers; got {type(scores).__name__} with non-numeric values.",
-                     "Pass one number per run.", column=name)
+        problems.add(
+            "scores_not_numeric",
+            f"{name} must be numbers; got {type(scores).__name__} with non-numeric values.",
+            "Pass one number per run.",
+            column=name,
+        )
         return np.array([])
     if s.size == 0:
-        problems.add("scores_empty", f"{name} is empty.", "Pass at least one score (two for a standard deviation).",
-                     column=name)
+        problems.add("scores_empty", f"{name} is empty.", "Pass at least one score (two for a standard deviation).", column=name)
     bad = ~np.isfinite(s)
     if bad.any():
-        problems.add("scores_not_finite", f"{name} has {int(bad.sum())} missing or infinite value(s), at positions "
-                     f"{np.flatnonzero(bad)[:5].tolist()}.", "Remove or fix the runs that failed.", column=name,
-                     n_rows=int(bad.sum()))
+        problems.add(
+            "scores_not_finite",
+            f"{name} has {int(bad.sum())} missing or infinite value(s), at positions {np.flatnonzero(bad)[:5].tolist()}.",
+            "Remove or fix the runs that failed.",
+            column=name,
+            n_rows=int(bad.sum()),
+        )
     return s
 
 
@@ -201,9 +231,24 @@ def summarize(scores, *, z: float = 1.96, alert_k: float = 2.0, std_limit: float
         for k in ("std", "sem", "ci_low", "ci_high", "alert_line"):
             und[k] = "one score: a sample standard deviation needs at least two"
     q1, med, q3 = (float(v) for v in np.quantile(s, [0.25, 0.5, 0.75]))
-    return ScoreSummary(n=n, mean=mean, std=std, sem=sem, ci_low=mean - z * sem, ci_high=mean + z * sem, q1=q1,
-                        median=med, q3=q3, min=float(s.min()), max=float(s.max()), alert_line=mean - alert_k * std,
-                        z=float(z), alert_k=float(alert_k), std_limit=float(std_limit), undefined=und)
+    return ScoreSummary(
+        n=n,
+        mean=mean,
+        std=std,
+        sem=sem,
+        ci_low=mean - z * sem,
+        ci_high=mean + z * sem,
+        q1=q1,
+        median=med,
+        q3=q3,
+        min=float(s.min()),
+        max=float(s.max()),
+        alert_line=mean - alert_k * std,
+        z=float(z),
+        alert_k=float(alert_k),
+        std_limit=float(std_limit),
+        undefined=und,
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True, eq=False)
@@ -229,8 +274,13 @@ class SampleSizePlan:
     n_needed: int | None = None
 
     def to_dict(self) -> dict:
-        return {"sigma": _f(self.sigma), "delta": _f(self.delta), "factor": _f(self.factor), "n_eval": self.n_eval,
-                "n_needed": self.n_needed}
+        return {
+            "sigma": _f(self.sigma),
+            "delta": _f(self.delta),
+            "factor": _f(self.factor),
+            "n_eval": self.n_eval,
+            "n_needed": self.n_needed,
+        }
 
 
 def sample_size_plan(sigma: float, delta: float, *, n_eval: int | None = None) -> SampleSizePlan:
@@ -249,19 +299,28 @@ def sample_size_plan(sigma: float, delta: float, *, n_eval: int | None = None) -
     sigma_f = float(sigma) if np.isscalar(sigma) else float("nan")
     delta_f = float(delta) if np.isscalar(delta) else float("nan")
     if not (np.isfinite(sigma_f) and sigma_f >= 0):
-        problems.add("sigma_invalid", f"sigma must be a finite number >= 0; got {sigma!r}.",
-                     "Use the sample std of the repeated scores.", column="sigma")
+        problems.add(
+            "sigma_invalid",
+            f"sigma must be a finite number >= 0; got {sigma!r}.",
+            "Use the sample std of the repeated scores.",
+            column="sigma",
+        )
     if not (np.isfinite(delta_f) and delta_f > 0):
-        problems.add("delta_invalid", f"delta must be a finite number > 0; got {delta!r}.",
-                     "Enter the smallest change of the score you need to detect, e.g. 0.005.", column="delta")
+        problems.add(
+            "delta_invalid",
+            f"delta must be a finite number > 0; got {delta!r}.",
+            "Enter the smallest change of the score you need to detect, e.g. 0.005.",
+            column="delta",
+        )
     if n_eval is not None and not (isinstance(n_eval, (int, np.integer)) and n_eval > 0):
         problems.add("n_eval_invalid", f"n_eval must be a positive integer or None; got {n_eval!r}.", "", column="n_eval")
     problems.raise_if_any()
     factor = (sigma_f / delta_f) ** 2
     # round before ceil: 5.5696 * 1000 is 5569.600000000001 in floating point, never 5570.0000001
     needed = int(np.ceil(round(factor * n_eval, 9))) if n_eval is not None else None
-    return SampleSizePlan(sigma=sigma_f, delta=delta_f, factor=factor, n_eval=None if n_eval is None else int(n_eval),
-                          n_needed=needed)
+    return SampleSizePlan(
+        sigma=sigma_f, delta=delta_f, factor=factor, n_eval=None if n_eval is None else int(n_eval), n_needed=needed
+    )
 
 
 def intervals_overlap(a: ScoreSummary, b: ScoreSummary) -> bool:
@@ -331,8 +390,16 @@ def _rows_of(index: pd.Index, mask: np.ndarray) -> tuple[list[int], int]:
     return rows, int(pos.size)
 
 
-def prepare_training(frame: pd.DataFrame, target: str, *, features=None, task: str = "auto", positive=None,
-                     drop_missing_target: bool = False, min_per_class: int = 2) -> TrainingData:
+def prepare_training(
+    frame: pd.DataFrame,
+    target: str,
+    *,
+    features=None,
+    task: str = "auto",
+    positive=None,
+    drop_missing_target: bool = False,
+    min_per_class: int = 2,
+) -> TrainingData:
     """Validate a training table and split it into features and target.
 
     Parameters
@@ -367,16 +434,28 @@ def prepare_training(frame: pd.DataFrame, target: str, *, features=None, task: s
         raise InputError("The training table is empty: it needs rows and at least a target and one feature column.")
     cols = list(frame.columns)
     if target not in cols:
-        problems.add("missing_column", f"The target column {target!r} is not in the table (columns: {cols[:20]}).",
-                     "Pick one of the table's columns as the target.", column=str(target))
+        problems.add(
+            "missing_column",
+            f"The target column {target!r} is not in the table (columns: {cols[:20]}).",
+            "Pick one of the table's columns as the target.",
+            column=str(target),
+        )
     feats = [c for c in cols if c != target] if features is None else list(features)
     missing = [c for c in feats if c not in cols]
     if missing:
-        problems.add("missing_column", f"Feature columns not in the table: {missing[:10]}.", "Pick existing columns.",
-                     column=str(missing[0]))
+        problems.add(
+            "missing_column",
+            f"Feature columns not in the table: {missing[:10]}.",
+            "Pick existing columns.",
+            column=str(missing[0]),
+        )
     if target in feats:
-        problems.add("column_in_two_roles", f"{target!r} is both the target and a feature.",
-                     "Remove the target from the features (it would leak the answer).", column=str(target))
+        problems.add(
+            "column_in_two_roles",
+            f"{target!r} is both the target and a feature.",
+            "Remove the target from the features (it would leak the answer).",
+            column=str(target),
+        )
     if not feats:
         problems.add("no_features", "No feature column is selected.", "Select at least one feature.")
     if task not in ("auto", "binary", "multiclass", "regression"):
@@ -388,9 +467,14 @@ def prepare_training(frame: pd.DataFrame, target: str, *, features=None, task: s
     if miss.any():
         if not drop_missing_target:
             rows, n = _rows_of(frame.index, miss)
-            problems.add("target_missing", f"The target {target!r} is missing in {n} row(s).",
-                         "Confirm dropping these rows, or fill the target in the file.", column=str(target), rows=rows,
-                         n_rows=n)
+            problems.add(
+                "target_missing",
+                f"The target {target!r} is missing in {n} row(s).",
+                "Confirm dropping these rows, or fill the target in the file.",
+                column=str(target),
+                rows=rows,
+                n_rows=n,
+            )
         else:
             n_dropped = int(miss.sum())
     keep = ~miss
@@ -415,15 +499,25 @@ def prepare_training(frame: pd.DataFrame, target: str, *, features=None, task: s
     pos = None
     if task == "regression":
         if not pd.api.types.is_numeric_dtype(y_s):
-            problems.add("target_not_numeric", f"A regression target must be numeric; {target!r} has text values.",
-                         "Pick a numeric target or a classification task.", column=str(target))
+            problems.add(
+                "target_not_numeric",
+                f"A regression target must be numeric; {target!r} has text values.",
+                "Pick a numeric target or a classification task.",
+                column=str(target),
+            )
             y = y_s.to_numpy()
         else:
             y = y_s.to_numpy(dtype=float)
             if not np.isfinite(y).all():
                 rows, n = _rows_of(X.index, ~np.isfinite(y))
-                problems.add("target_not_finite", f"The target {target!r} has {n} infinite value(s).", "Fix them.",
-                             column=str(target), rows=rows, n_rows=n)
+                problems.add(
+                    "target_not_finite",
+                    f"The target {target!r} has {n} infinite value(s).",
+                    "Fix them.",
+                    column=str(target),
+                    rows=rows,
+                    n_rows=n,
+                )
     else:
         y = y_s.to_numpy()
         if y.dtype == object:
@@ -431,16 +525,27 @@ def prepare_training(frame: pd.DataFrame, target: str, *, features=None, task: s
         vals, cnt = np.unique(y, return_counts=True)
         classes = tuple(v.item() if hasattr(v, "item") else v for v in vals)
         if len(vals) < 2:
-            problems.add("target_one_class", f"The target {target!r} has one class ({classes[:1]}).",
-                         "A classifier needs at least two classes.", column=str(target))
+            problems.add(
+                "target_one_class",
+                f"The target {target!r} has one class ({classes[:1]}).",
+                "A classifier needs at least two classes.",
+                column=str(target),
+            )
         elif task == "binary" and len(vals) != 2:
-            problems.add("target_not_binary", f"A binary target has two classes; {target!r} has {len(vals)}.",
-                         "Choose the multiclass task.", column=str(target))
+            problems.add(
+                "target_not_binary",
+                f"A binary target has two classes; {target!r} has {len(vals)}.",
+                "Choose the multiclass task.",
+                column=str(target),
+            )
         small = [f"{v!r} ({c})" for v, c in zip(classes, cnt) if c < min_per_class]
         if small and len(vals) >= 2:
-            problems.add("class_too_small", f"Classes with fewer than {min_per_class} rows: {', '.join(small[:10])}.",
-                         "Every class needs at least one row per fold: use fewer folds or merge rare classes.",
-                         column=str(target))
+            problems.add(
+                "class_too_small",
+                f"Classes with fewer than {min_per_class} rows: {', '.join(small[:10])}.",
+                "Every class needs at least one row per fold: use fewer folds or merge rare classes.",
+                column=str(target),
+            )
         if task == "binary" and len(vals) == 2:
             i = positive_index(classes, positive)
             if i is not None:
@@ -450,11 +555,16 @@ def prepare_training(frame: pd.DataFrame, target: str, *, features=None, task: s
                 # the larger of the two sorted values, as documented
                 pos = classes[1]
             else:
-                problems.add("positive_not_found", f"The positive class {positive!r} is not a value of {target!r} "
-                             f"({list(classes)}).", "Pick one of the target's values.", column=str(target))
+                problems.add(
+                    "positive_not_found",
+                    f"The positive class {positive!r} is not a value of {target!r} ({list(classes)}).",
+                    "Pick one of the target's values.",
+                    column=str(target),
+                )
     problems.raise_if_any()
-    return TrainingData(X=X, y=y, task=task, classes=classes, positive=pos, target=str(target), features=tuple(feats),
-                        n_dropped=n_dropped)
+    return TrainingData(
+        X=X, y=y, task=task, classes=classes, positive=pos, target=str(target), features=tuple(feats), n_dropped=n_dropped
+    )
 
 
 def make_model(name: str, *, task: str, X: pd.DataFrame, random_state: int | None = None):
@@ -465,8 +575,12 @@ def make_model(name: str, *, task: str, X: pd.DataFrame, random_state: int | Non
     takes missing values and categories natively.
     """
     from sklearn.compose import ColumnTransformer, make_column_selector
-    from sklearn.ensemble import (HistGradientBoostingClassifier, HistGradientBoostingRegressor,
-                                  RandomForestClassifier, RandomForestRegressor)
+    from sklearn.ensemble import (
+        HistGradientBoostingClassifier,
+        HistGradientBoostingRegressor,
+        RandomForestClassifier,
+        RandomForestRegressor,
+    )
     from sklearn.impute import SimpleImputer
     from sklearn.linear_model import LogisticRegression, Ridge
     from sklearn.pipeline import make_pipeline
@@ -488,8 +602,9 @@ def make_model(name: str, *, task: str, X: pd.DataFrame, random_state: int | Non
         est = Ridge() if regression else LogisticRegression(max_iter=2000)
     else:
         num_pipe = SimpleImputer(strategy="median")
-        cat_pipe = make_pipeline(SimpleImputer(strategy="most_frequent"),
-                                 OrdinalEncoder(handle_unknown="use_encoded_value", unknown_value=-1))
+        cat_pipe = make_pipeline(
+            SimpleImputer(strategy="most_frequent"), OrdinalEncoder(handle_unknown="use_encoded_value", unknown_value=-1)
+        )
         cls = RandomForestRegressor if regression else RandomForestClassifier
         est = cls(n_estimators=100, random_state=random_state, n_jobs=-1)  # both cores: 50k rows take ~20 s a fit
     transformers = [("num", num_pipe, num)] + ([("cat", cat_pipe, cat)] if has_cat else [])
@@ -568,13 +683,26 @@ class CVResult:
 
     def to_dict(self) -> dict:
         return {
-            "model": self.model, "metric": self.metric, "task": self.task, "status": self.status,
-            "n_planned": self.n_planned, "n_done": self.n_done, "n_splits": self.n_splits,
-            "n_repeats": self.n_repeats, "seed": self.seed, "model_randomness": self.model_randomness,
-            "threshold": _f(self.threshold), "elapsed": _f(self.elapsed),
-            "scores": [_f(s) for s in self.scores], "train_scores": [_f(s) for s in self.train_scores],
-            "repeat": self.repeat.tolist(), "fold": self.fold.tolist(), "model_seed": self.model_seed.tolist(),
-            "n_train": self.n_train.tolist(), "n_test": self.n_test.tolist(), "warnings": list(self.warnings),
+            "model": self.model,
+            "metric": self.metric,
+            "task": self.task,
+            "status": self.status,
+            "n_planned": self.n_planned,
+            "n_done": self.n_done,
+            "n_splits": self.n_splits,
+            "n_repeats": self.n_repeats,
+            "seed": self.seed,
+            "model_randomness": self.model_randomness,
+            "threshold": _f(self.threshold),
+            "elapsed": _f(self.elapsed),
+            "scores": [_f(s) for s in self.scores],
+            "train_scores": [_f(s) for s in self.train_scores],
+            "repeat": self.repeat.tolist(),
+            "fold": self.fold.tolist(),
+            "model_seed": self.model_seed.tolist(),
+            "n_train": self.n_train.tolist(),
+            "n_test": self.n_test.tolist(),
+            "warnings": list(self.warnings),
             "summary": summarize(self.scores).to_dict() if self.n_done else None,
         }
 
@@ -622,10 +750,20 @@ def _splits(data: TrainingData, n_splits: int, n_repeats: int, split_seed: int):
     return cls(n_splits=n_splits, n_repeats=n_repeats, random_state=split_seed).split(np.zeros(data.n), data.y)
 
 
-def repeated_cv(data: TrainingData, *, model: str = "logistic_regression", metric: str = "accuracy",
-                n_splits: int = 5, n_repeats: int = 10, seed: int = 0, model_randomness: str = "free",
-                table=None, threshold: float = 0.5, progress: Callable[[int, int, str], None] | None = None,
-                should_stop: Callable[[], bool] | None = None) -> CVResult:
+def repeated_cv(
+    data: TrainingData,
+    *,
+    model: str = "logistic_regression",
+    metric: str = "accuracy",
+    n_splits: int = 5,
+    n_repeats: int = 10,
+    seed: int = 0,
+    model_randomness: str = "free",
+    table=None,
+    threshold: float = 0.5,
+    progress: Callable[[int, int, str], None] | None = None,
+    should_stop: Callable[[], bool] | None = None,
+) -> CVResult:
     """Repeated (stratified) K-fold cross-validation of one model.
 
     Parameters
@@ -678,8 +816,11 @@ def repeated_cv(data: TrainingData, *, model: str = "logistic_regression", metri
     if task != "regression" and isinstance(n_splits, (int, np.integer)) and n_splits >= 2:
         smallest = min(data.class_counts.values())
         if smallest < n_splits:
-            problems.add("class_too_small", f"The smallest class has {smallest} rows, fewer than the {n_splits} folds.",
-                         "Use fewer folds or merge rare classes.")
+            problems.add(
+                "class_too_small",
+                f"The smallest class has {smallest} rows, fewer than the {n_splits} folds.",
+                "Use fewer folds or merge rare classes.",
+            )
     if isinstance(n_splits, (int, np.integer)) and data.n < n_splits:
         problems.add("too_few_rows", f"{data.n} rows cannot make {n_splits} folds.", "Use fewer folds.")
     problems.raise_if_any()
@@ -704,23 +845,48 @@ def repeated_cv(data: TrainingData, *, model: str = "logistic_regression", metri
             est.fit(X.iloc[tr], y[tr])
             s_te = _score(metric, task, est, X.iloc[te], y[te], data, table, threshold)
             s_tr = _score(metric, task, est, X.iloc[tr], y[tr], data, table, threshold)
-        caught.update(f"{type(m.message).__name__ if isinstance(m.message, Warning) else m.category.__name__}: "
-                      f"{str(m.message).splitlines()[0][:160]}" for m in w)
-        for k, v in (("scores", s_te), ("train", s_tr), ("repeat", i // n_splits), ("fold", i % n_splits),
-                     ("seed", int(seeds[i])), ("test", te), ("n_train", tr.size), ("n_test", te.size)):
+        caught.update(
+            f"{type(m.message).__name__ if isinstance(m.message, Warning) else m.category.__name__}: "
+            f"{str(m.message).splitlines()[0][:160]}"
+            for m in w
+        )
+        for k, v in (
+            ("scores", s_te),
+            ("train", s_tr),
+            ("repeat", i // n_splits),
+            ("fold", i % n_splits),
+            ("seed", int(seeds[i])),
+            ("test", te),
+            ("n_train", tr.size),
+            ("n_test", te.size),
+        ):
             out[k].append(v)
         if progress is not None:
-            progress(i + 1, total, f"{models[model]}: fit {i + 1} of {total} (repeat {i // n_splits + 1}, "
-                                   f"fold {i % n_splits + 1})")
+            progress(
+                i + 1, total, f"{models[model]}: fit {i + 1} of {total} (repeat {i // n_splits + 1}, fold {i % n_splits + 1})"
+            )
     return CVResult(
-        scores=np.asarray(out["scores"], dtype=float), train_scores=np.asarray(out["train"], dtype=float),
-        repeat=np.asarray(out["repeat"], dtype=int), fold=np.asarray(out["fold"], dtype=int),
-        model_seed=np.asarray(out["seed"], dtype=np.int64), test_idx=tuple(out["test"]),
-        n_train=np.asarray(out["n_train"], dtype=int), n_test=np.asarray(out["n_test"], dtype=int),
-        status=status, n_planned=total, model=model, metric=metric, task=task, model_randomness=model_randomness,
-        n_splits=int(n_splits), n_repeats=int(n_repeats), seed=int(seed),
+        scores=np.asarray(out["scores"], dtype=float),
+        train_scores=np.asarray(out["train"], dtype=float),
+        repeat=np.asarray(out["repeat"], dtype=int),
+        fold=np.asarray(out["fold"], dtype=int),
+        model_seed=np.asarray(out["seed"], dtype=np.int64),
+        test_idx=tuple(out["test"]),
+        n_train=np.asarray(out["n_train"], dtype=int),
+        n_test=np.asarray(out["n_test"], dtype=int),
+        status=status,
+        n_planned=total,
+        model=model,
+        metric=metric,
+        task=task,
+        model_randomness=model_randomness,
+        n_splits=int(n_splits),
+        n_repeats=int(n_repeats),
+        seed=int(seed),
         threshold=float(threshold) if metric == "expected_value" else float("nan"),
-        elapsed=time.perf_counter() - t0, warnings=tuple(f"{m} (×{c})" for m, c in caught.most_common()))
+        elapsed=time.perf_counter() - t0,
+        warnings=tuple(f"{m} (×{c})" for m, c in caught.most_common()),
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -732,7 +898,8 @@ CONSERVATIVE_NOTE = (
     "(a hard fold is hard for both), so two intervals can overlap although one model wins on almost every fold. The "
     "paired test looks at the per-fold differences, which cancels that shared variation. A plain paired t-test on CV "
     "folds would be too confident in turn (folds share training rows, so their differences are correlated); the "
-    "Nadeau–Bengio correction widens its variance by the test/train size ratio.")
+    "Nadeau–Bengio correction widens its variance by the test/train size ratio."
+)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True, eq=False)
@@ -784,10 +951,26 @@ class PairedTest:
         return float(stats.t.ppf(0.5 + self.level / 2, self.n - 1)) if self.n > 1 else float("nan")
 
     def to_dict(self) -> dict:
-        keys = ("mean_diff", "std_diff", "test_train_ratio", "naive_se", "corrected_se", "t", "p_value", "naive_t",
-                "naive_p", "ci_low", "ci_high", "level")
-        return {"n": self.n, **{k: _f(getattr(self, k)) for k in keys}, "significant": self.significant,
-                "undefined": dict(self.undefined)}
+        keys = (
+            "mean_diff",
+            "std_diff",
+            "test_train_ratio",
+            "naive_se",
+            "corrected_se",
+            "t",
+            "p_value",
+            "naive_t",
+            "naive_p",
+            "ci_low",
+            "ci_high",
+            "level",
+        )
+        return {
+            "n": self.n,
+            **{k: _f(getattr(self, k)) for k in keys},
+            "significant": self.significant,
+            "undefined": dict(self.undefined),
+        }
 
 
 def paired_test(scores_a, scores_b, *, test_train_ratio: float, level: float = 0.95) -> PairedTest:
@@ -818,8 +1001,11 @@ def paired_test(scores_a, scores_b, *, test_train_ratio: float, level: float = 0
     a = _check_scores(scores_a, "scores_a", problems)
     b = _check_scores(scores_b, "scores_b", problems)
     if a.size != b.size:
-        problems.add("length_mismatch", f"scores_a has {a.size} values, scores_b {b.size}; matched folds need the same.",
-                     "Run both models on the same folds (same seed and settings).")
+        problems.add(
+            "length_mismatch",
+            f"scores_a has {a.size} values, scores_b {b.size}; matched folds need the same.",
+            "Run both models on the same folds (same seed and settings).",
+        )
     if a.size == b.size and a.size < 2:
         problems.add("too_few_folds", "A paired test needs at least two matched folds.", "Run more folds or repeats.")
     r = positive_number(test_train_ratio)
@@ -845,9 +1031,22 @@ def paired_test(scores_a, scores_b, *, test_train_ratio: float, level: float = 0
     t, p = t_and_p(corr_se)
     nt, npv = t_and_p(naive_se)
     q = stats.t.ppf(0.5 + level / 2, J - 1)
-    return PairedTest(n=J, mean_diff=mean, std_diff=float(np.sqrt(s2)), test_train_ratio=r, naive_se=float(naive_se),
-                      corrected_se=float(corr_se), t=float(t), p_value=p, naive_t=float(nt), naive_p=npv,
-                      ci_low=mean - q * corr_se, ci_high=mean + q * corr_se, level=float(level), undefined=und)
+    return PairedTest(
+        n=J,
+        mean_diff=mean,
+        std_diff=float(np.sqrt(s2)),
+        test_train_ratio=r,
+        naive_se=float(naive_se),
+        corrected_se=float(corr_se),
+        t=float(t),
+        p_value=p,
+        naive_t=float(nt),
+        naive_p=npv,
+        ci_low=mean - q * corr_se,
+        ci_high=mean + q * corr_se,
+        level=float(level),
+        undefined=und,
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True, eq=False)
@@ -867,14 +1066,24 @@ class CVComparison:
         p = self.paired
         if p.significant:
             better = self.a if p.mean_diff > 0 else self.b
-            return (f"{better} is better on matched folds (corrected paired test, p = {p.p_value:.3g})"
-                    + ("; the intervals overlap, so the simple view would have missed it." if self.overlap else "."))
-        return ("No significant difference on matched folds (corrected paired test"
-                + (f", p = {p.p_value:.3g})." if np.isfinite(p.p_value) else ")."))
+            return f"{better} is better on matched folds (corrected paired test, p = {p.p_value:.3g})" + (
+                "; the intervals overlap, so the simple view would have missed it." if self.overlap else "."
+            )
+        return "No significant difference on matched folds (corrected paired test" + (
+            f", p = {p.p_value:.3g})." if np.isfinite(p.p_value) else ")."
+        )
 
     def to_dict(self) -> dict:
-        return {"a": self.a, "b": self.b, "summary_a": self.summary_a.to_dict(), "summary_b": self.summary_b.to_dict(),
-                "overlap": self.overlap, "paired": self.paired.to_dict(), "verdict": self.verdict, "note": self.note}
+        return {
+            "a": self.a,
+            "b": self.b,
+            "summary_a": self.summary_a.to_dict(),
+            "summary_b": self.summary_b.to_dict(),
+            "overlap": self.overlap,
+            "paired": self.paired.to_dict(),
+            "verdict": self.verdict,
+            "note": self.note,
+        }
 
 
 def compare_cv(a: CVResult, b: CVResult, *, level: float = 0.95) -> CVComparison:
@@ -885,14 +1094,22 @@ def compare_cv(a: CVResult, b: CVResult, *, level: float = 0.95) -> CVComparison
     InputError
         The runs do not have the same folds (or one was cancelled part-way at a different fit).
     """
-    same = (a.n_done == b.n_done and a.n_done >= 2 and all(np.array_equal(x, y) for x, y in zip(a.test_idx, b.test_idx)))
+    same = a.n_done == b.n_done and a.n_done >= 2 and all(np.array_equal(x, y) for x, y in zip(a.test_idx, b.test_idx))
     if not same:
-        raise InputError("The two runs do not share their folds (different seed, fold settings, table, or a run "
-                         "stopped part-way); run both models with the same settings.")
+        raise InputError(
+            "The two runs do not share their folds (different seed, fold settings, table, or a run "
+            "stopped part-way); run both models with the same settings."
+        )
     ratio = float(np.mean(a.n_test / a.n_train))
     sa, sb = a.summary(), b.summary()
-    return CVComparison(a=a.model, b=b.model, summary_a=sa, summary_b=sb, overlap=intervals_overlap(sa, sb),
-                        paired=paired_test(a.scores, b.scores, test_train_ratio=ratio, level=level))
+    return CVComparison(
+        a=a.model,
+        b=b.model,
+        summary_a=sa,
+        summary_b=sb,
+        overlap=intervals_overlap(sa, sb),
+        paired=paired_test(a.scores, b.scores, test_train_ratio=ratio, level=level),
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -923,10 +1140,14 @@ class FoldProfile:
     row_ids: np.ndarray
 
     def to_dict(self) -> dict:
-        return {"n": self.n, "class_counts": {str(k): v for k, v in self.class_counts.items()},
-                "overall_class_counts": {str(k): v for k, v in self.overall_class_counts.items()},
-                "missing_rate": _f(self.missing_rate), "overall_missing_rate": _f(self.overall_missing_rate),
-                "row_ids": self.row_ids.tolist()}
+        return {
+            "n": self.n,
+            "class_counts": {str(k): v for k, v in self.class_counts.items()},
+            "overall_class_counts": {str(k): v for k, v in self.overall_class_counts.items()},
+            "missing_rate": _f(self.missing_rate),
+            "overall_missing_rate": _f(self.overall_missing_rate),
+            "row_ids": self.row_ids.tolist(),
+        }
 
 
 def _counts(y) -> dict:
@@ -940,11 +1161,14 @@ def fold_profile(data: TrainingData, test_idx) -> FoldProfile:
     Xf = data.X.iloc[idx]
     cells = max(Xf.size, 1)
     regression = data.task == "regression"
-    return FoldProfile(n=int(idx.size), class_counts={} if regression else _counts(data.y[idx]),
-                       overall_class_counts={} if regression else data.class_counts,
-                       missing_rate=float(Xf.isna().to_numpy().sum() / cells),
-                       overall_missing_rate=float(data.X.isna().to_numpy().sum() / max(data.X.size, 1)),
-                       row_ids=np.asarray(Xf.index))
+    return FoldProfile(
+        n=int(idx.size),
+        class_counts={} if regression else _counts(data.y[idx]),
+        overall_class_counts={} if regression else data.class_counts,
+        missing_rate=float(Xf.isna().to_numpy().sum() / cells),
+        overall_missing_rate=float(data.X.isna().to_numpy().sum() / max(data.X.size, 1)),
+        row_ids=np.asarray(Xf.index),
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -973,30 +1197,45 @@ def diagnostics(data: TrainingData | None, result: CVResult | None = None) -> li
     """
     names = ("Small data", "Imbalance without stratification", "Missing values", "Model complexity", "Leakage")
     if data is None:
-        return [Check(name=n, status="not computed", detail="needs the training table (only scores were uploaded)")
-                for n in names]
+        return [
+            Check(name=n, status="not computed", detail="needs the training table (only scores were uploaded)") for n in names
+        ]
     out = []
     n, d = data.n, data.d
     per_fold = n / result.n_splits if result is not None else float("nan")
     small = n < 20 * d or (np.isfinite(per_fold) and per_fold < 50)
-    out.append(Check(name=names[0], status="flag" if small else "ok",
-                     detail=f"N = {n:,} rows, d = {d} features (20·d = {20 * d:,})"
-                            + (f", about {per_fold:,.0f} rows per test fold" if np.isfinite(per_fold) else "")))
+    out.append(
+        Check(
+            name=names[0],
+            status="flag" if small else "ok",
+            detail=f"N = {n:,} rows, d = {d} features (20·d = {20 * d:,})"
+            + (f", about {per_fold:,.0f} rows per test fold" if np.isfinite(per_fold) else ""),
+        )
+    )
     if data.task == "regression":
         out.append(Check(name=names[1], status="ok", detail="regression target: no classes"))
     else:
         cc = data.class_counts
         share = min(cc.values()) / n
         strat = result is None or result.task != "regression"
-        out.append(Check(name=names[1], status="flag" if share < 0.1 and not strat else "ok",
-                         detail=f"smallest class {share:.1%} of rows; folds are "
-                                + ("stratified by class" if strat else "NOT stratified")))
+        out.append(
+            Check(
+                name=names[1],
+                status="flag" if share < 0.1 and not strat else "ok",
+                detail=f"smallest class {share:.1%} of rows; folds are " + ("stratified by class" if strat else "NOT stratified"),
+            )
+        )
     miss = data.X.isna().mean()
     rate = float(data.X.isna().to_numpy().mean()) if data.X.size else 0.0
     worst = miss.sort_values(ascending=False)
-    out.append(Check(name=names[2], status="flag" if rate > 0.01 or worst.iloc[0] > 0.2 else "ok",
-                     detail=f"{rate:.1%} of feature cells missing" + (
-                         f"; most in {worst.index[0]!r} ({worst.iloc[0]:.0%})" if worst.iloc[0] > 0 else "")))
+    out.append(
+        Check(
+            name=names[2],
+            status="flag" if rate > 0.01 or worst.iloc[0] > 0.2 else "ok",
+            detail=f"{rate:.1%} of feature cells missing"
+            + (f"; most in {worst.index[0]!r} ({worst.iloc[0]:.0%})" if worst.iloc[0] > 0 else ""),
+        )
+    )
     if result is None or result.n_done == 0:
         out.append(Check(name=names[3], status="not computed", detail="needs a cross-validation run"))
     else:
@@ -1007,8 +1246,13 @@ def diagnostics(data: TrainingData | None, result: CVResult | None = None) -> li
         else:
             detail = f"mean train − test gap {gap:+.3f} of the metric"
             flag = gap > 0.05
-        out.append(Check(name=names[3], status="flag" if flag else "ok",
-                         detail=detail + ("; a large gap means the model fits noise (overfits)" if flag else "")))
+        out.append(
+            Check(
+                name=names[3],
+                status="flag" if flag else "ok",
+                detail=detail + ("; a large gap means the model fits noise (overfits)" if flag else ""),
+            )
+        )
     out.append(_leakage_check(data, names[4]))
     return out
 

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._json import json_float as _nan_none
 from ._errors import InputError, ProblemList
+from ._json import json_float as _nan_none
 from .counts import Confusion, ScoreCounts, _check_all, _check_resolution, _check_threshold, _score_counts, metrics_from_cells
 
 __all__ = [
@@ -94,12 +94,20 @@ class ValueTable:
             try:
                 fv = float(v)
             except (TypeError, ValueError):
-                problems.add("amount_not_numeric", f"Amount of {_CELL_WORDS[cell]} must be a number; got {v!r}.",
-                             "Enter the money gained per event (a cost is negative).", column=cell)
+                problems.add(
+                    "amount_not_numeric",
+                    f"Amount of {_CELL_WORDS[cell]} must be a number; got {v!r}.",
+                    "Enter the money gained per event (a cost is negative).",
+                    column=cell,
+                )
                 continue
             if not np.isfinite(fv):
-                problems.add("amount_not_finite", f"Amount of {_CELL_WORDS[cell]} must be finite; got {v!r}.",
-                             "Enter the money gained per event (a cost is negative).", column=cell)
+                problems.add(
+                    "amount_not_finite",
+                    f"Amount of {_CELL_WORDS[cell]} must be finite; got {v!r}.",
+                    "Enter the money gained per event (a cost is negative).",
+                    column=cell,
+                )
             object.__setattr__(self, cell, fv)
         if self.confidence is None:
             conf = {}
@@ -107,12 +115,20 @@ class ValueTable:
             conf = dict(self.confidence)
         else:
             conf = {}
-            problems.add("confidence_not_mapping", f"confidence must map cells to multipliers, e.g. {{'fp': 0.5}}; "
-                         f"got {type(self.confidence).__name__}.", "Pass a dict keyed by tp, fp, fn, tn.", column="confidence")
+            problems.add(
+                "confidence_not_mapping",
+                f"confidence must map cells to multipliers, e.g. {{'fp': 0.5}}; got {type(self.confidence).__name__}.",
+                "Pass a dict keyed by tp, fp, fn, tn.",
+                column="confidence",
+            )
         unknown = set(conf) - set(CELLS)
         if unknown:
-            problems.add("confidence_unknown_cell", f"confidence has unknown cells {sorted(map(str, unknown))}; expected tp, fp, fn, tn.",
-                         "Use the cell names tp, fp, fn, tn.", column="confidence")
+            problems.add(
+                "confidence_unknown_cell",
+                f"confidence has unknown cells {sorted(map(str, unknown))}; expected tp, fp, fn, tn.",
+                "Use the cell names tp, fp, fn, tn.",
+                column="confidence",
+            )
         for cell in CELLS:
             c = conf.get(cell, 1.0)
             try:
@@ -120,8 +136,12 @@ class ValueTable:
             except (TypeError, ValueError):
                 c = float("nan")
             if not (np.isfinite(c) and 0.0 < c <= 1.0):
-                problems.add("confidence_out_of_range", f"Confidence of {_CELL_WORDS[cell]} must be in (0, 1]; got {conf.get(cell)!r}.",
-                             "Use 1 when the amount is known exactly, less when it is a rough estimate.", column=f"confidence.{cell}")
+                problems.add(
+                    "confidence_out_of_range",
+                    f"Confidence of {_CELL_WORDS[cell]} must be in (0, 1]; got {conf.get(cell)!r}.",
+                    "Use 1 when the amount is known exactly, less when it is a rough estimate.",
+                    column=f"confidence.{cell}",
+                )
             conf[cell] = c
         object.__setattr__(self, "confidence", {k: conf[k] for k in CELLS})
         if self.prevalence is not None:
@@ -130,8 +150,12 @@ class ValueTable:
             except (TypeError, ValueError):
                 p = float("nan")
             if not (np.isfinite(p) and 0.0 < p < 1.0):
-                problems.add("prevalence_out_of_range", f"Production prevalence must be in (0, 1) or empty; got {self.prevalence!r}.",
-                             "Enter the share of positive cases in production, e.g. 0.02, or leave it empty.", column="prevalence")
+                problems.add(
+                    "prevalence_out_of_range",
+                    f"Production prevalence must be in (0, 1) or empty; got {self.prevalence!r}.",
+                    "Enter the share of positive cases in production, e.g. 0.02, or leave it empty.",
+                    column="prevalence",
+                )
             else:
                 object.__setattr__(self, "prevalence", p)
         object.__setattr__(self, "descriptions", dict(self.descriptions or {}))
@@ -154,26 +178,40 @@ class ValueTable:
             v = getattr(self, cell)
             if v != 0 and np.sign(v) != _EXPECTED_SIGN[cell]:
                 usual = "a gain (positive)" if _EXPECTED_SIGN[cell] > 0 else "a cost (negative)"
-                out.append(f"{_CELL_WORDS[cell]} is {v:+,.2f}: this is usually {usual}. "
-                           "Values are money gained per event; enter costs as negative numbers.")
+                out.append(
+                    f"{_CELL_WORDS[cell]} is {v:+,.2f}: this is usually {usual}. "
+                    "Values are money gained per event; enter costs as negative numbers."
+                )
         e = self.effective()
         dp, dn = e["tp"] - e["fn"], e["tn"] - e["fp"]  # gain of acting on a positive; cost of acting on a negative
         if dp <= 0 and dn <= 0:
-            out.append("Acting on a positive case gains nothing over not acting (TP ≤ FN) and acting on a negative "
-                       "case costs nothing (FP ≥ TN): the table rewards the wrong decisions; check the signs.")
+            out.append(
+                "Acting on a positive case gains nothing over not acting (TP ≤ FN) and acting on a negative "
+                "case costs nothing (FP ≥ TN): the table rewards the wrong decisions; check the signs."
+            )
         elif dp <= 0:
-            out.append("Acting on a positive case is worth no more than not acting (TP ≤ FN): "
-                       "acting on no one is optimal for every model.")
+            out.append(
+                "Acting on a positive case is worth no more than not acting (TP ≤ FN): "
+                "acting on no one is optimal for every model."
+            )
         elif dn <= 0:
-            out.append("Acting on a negative case costs nothing compared to not acting (FP ≥ TN): "
-                       "acting on everyone is optimal for every model.")
+            out.append(
+                "Acting on a negative case costs nothing compared to not acting (FP ≥ TN): "
+                "acting on everyone is optimal for every model."
+            )
         return out
 
     def with_amounts(self, **amounts) -> "ValueTable":
         """A copy with some amounts (tp/fp/fn/tn) or other fields replaced."""
         d = {c: getattr(self, c) for c in CELLS}
-        d.update(confidence=dict(self.confidence), prevalence=self.prevalence, unit=self.unit,
-                 descriptions=dict(self.descriptions), sources=dict(self.sources), name=self.name)
+        d.update(
+            confidence=dict(self.confidence),
+            prevalence=self.prevalence,
+            unit=self.unit,
+            descriptions=dict(self.descriptions),
+            sources=dict(self.sources),
+            name=self.name,
+        )
         d.update(amounts)
         return ValueTable(**d)
 
@@ -244,16 +282,17 @@ def bayes_threshold(table: ValueTable, *, base_rate: float | None = None) -> tup
     nan = float("nan")
     v = table.effective()
     if table.prevalence is not None and not (base_rate is not None and 0.0 < base_rate < 1.0):
-        return nan, ("a production prevalence needs a validation base rate in (0, 1) to reweight; "
-                     f"got {base_rate!r}")
+        return nan, (f"a production prevalence needs a validation base rate in (0, 1) to reweight; got {base_rate!r}")
     alpha, beta = table.weights(base_rate if base_rate is not None else nan)
     dp = alpha * (v["tp"] - v["fn"])
     dn = beta * (v["tn"] - v["fp"])
     if dp == 0 and dn == 0:
         return nan, "acting and not acting are worth the same for every case (TP = FN, FP = TN): every threshold is optimal"
     if dp < 0 and dn < 0:
-        return nan, ("acting loses on positives (TP < FN) and gains on negatives (FP > TN): no threshold "
-                     "'act iff p ≥ t' is optimal; the table looks inverted")
+        return nan, (
+            "acting loses on positives (TP < FN) and gains on negatives (FP > TN): no threshold "
+            "'act iff p ≥ t' is optimal; the table looks inverted"
+        )
     if dp < 0:
         return nan, "acting on a positive loses against not acting (TP < FN): act on no one"
     if dn < 0:
@@ -479,16 +518,23 @@ def _negate(x):
 def _check_options(score_kind, flat_tol, problems: ProblemList | None = None) -> ProblemList:
     problems = ProblemList() if problems is None else problems
     if not isinstance(score_kind, str) or score_kind not in SCORE_KINDS:
-        problems.add("score_kind_invalid", f"score_kind must be one of {', '.join(SCORE_KINDS)}; got {score_kind!r}.",
-                     'Use "probability" for probabilities in [0, 1], "score" for raw scores, "decision" for hard 0/1.',
-                     column="score_kind")
+        problems.add(
+            "score_kind_invalid",
+            f"score_kind must be one of {', '.join(SCORE_KINDS)}; got {score_kind!r}.",
+            'Use "probability" for probabilities in [0, 1], "score" for raw scores, "decision" for hard 0/1.',
+            column="score_kind",
+        )
     try:
         ft = float(flat_tol)
     except (TypeError, ValueError):
         ft = float("nan")
     if isinstance(flat_tol, bool) or not (np.isfinite(ft) and ft >= 0):
-        problems.add("flat_tol_invalid", f"flat_tol must be a finite number >= 0; got {flat_tol!r}.",
-                     "Use e.g. 0.01 for a band of 1% of |EV(t_opt)|.", column="flat_tol")
+        problems.add(
+            "flat_tol_invalid",
+            f"flat_tol must be a finite number >= 0; got {flat_tol!r}.",
+            "Use e.g. 0.01 for a band of 1% of |EV(t_opt)|.",
+            column="flat_tol",
+        )
     return problems
 
 
@@ -512,13 +558,26 @@ def _check_score_kind_values(scores: np.ndarray, score_kind: str, problems: Prob
     n_bad = int(bad.sum())
     if n_bad:
         what = f"{n_bad} values are not" if rows else "some scores are not"
-        problems.add(f"y_score_not_{score_kind}", f"y_score was declared as {score_kind}, but {rule}; {what} "
-                     f"(e.g. {scores[bad][:3].tolist()}).", fix, column="y_score",
-                     rows=(np.flatnonzero(bad)[:5] + 2).tolist() if rows else (), n_rows=n_bad if rows else 0)
+        problems.add(
+            f"y_score_not_{score_kind}",
+            f"y_score was declared as {score_kind}, but {rule}; {what} (e.g. {scores[bad][:3].tolist()}).",
+            fix,
+            column="y_score",
+            rows=(np.flatnonzero(bad)[:5] + 2).tolist() if rows else (),
+            n_rows=n_bad if rows else 0,
+        )
 
 
-def value_curve(y_true, y_score, table: ValueTable, *, sample_weight=None, resolution=None,
-                score_kind: str = "probability", flat_tol: float = 0.01) -> ValueCurve:
+def value_curve(
+    y_true,
+    y_score,
+    table: ValueTable,
+    *,
+    sample_weight=None,
+    resolution=None,
+    score_kind: str = "probability",
+    flat_tol: float = 0.01,
+) -> ValueCurve:
     """The exact threshold–value curve over every distinct score.
 
     Parameters
@@ -566,8 +625,12 @@ def value_curve(y_true, y_score, table: ValueTable, *, sample_weight=None, resol
     """
     problems = _check_options(score_kind, flat_tol, _check_resolution(resolution))
     if not isinstance(table, ValueTable):
-        problems.add("table_type", f"table must be a ValueTable; got {type(table).__name__}.",
-                     "Build it with ValueTable(tp=…, fp=…, fn=…, tn=…).", column="table")
+        problems.add(
+            "table_type",
+            f"table must be a ValueTable; got {type(table).__name__}.",
+            "Build it with ValueTable(tp=…, fp=…, fn=…, tn=…).",
+            column="table",
+        )
     y, s, w = _check_all(problems, y_true, y_score, sample_weight)
     if len(y) == 0:
         problems.add("no_rows", "value_curve needs at least one row; got 0.", "Pass the validation predictions.", column="y_true")
@@ -577,8 +640,14 @@ def value_curve(y_true, y_score, table: ValueTable, *, sample_weight=None, resol
     return _price(counts, table, score_kind, float(flat_tol), None)
 
 
-def price_curve(counts: ScoreCounts, table: ValueTable, *, score_kind: str = "probability",
-                flat_tol: float = 0.01, base_rate: float | None = None) -> ValueCurve:
+def price_curve(
+    counts: ScoreCounts,
+    table: ValueTable,
+    *,
+    score_kind: str = "probability",
+    flat_tol: float = 0.01,
+    base_rate: float | None = None,
+) -> ValueCurve:
     """Price per-score counts with a value table: O(#distinct scores), no rows needed.
 
     Parameters
@@ -601,19 +670,31 @@ def price_curve(counts: ScoreCounts, table: ValueTable, *, score_kind: str = "pr
     """
     problems = _check_options(score_kind, flat_tol)
     if not isinstance(counts, ScoreCounts):
-        problems.add("counts_type", f"counts must be a ScoreCounts; got {type(counts).__name__}.",
-                     "Build it with evalcore.score_counts(y_true, y_score).", column="counts")
+        problems.add(
+            "counts_type",
+            f"counts must be a ScoreCounts; got {type(counts).__name__}.",
+            "Build it with evalcore.score_counts(y_true, y_score).",
+            column="counts",
+        )
     if not isinstance(table, ValueTable):
-        problems.add("table_type", f"table must be a ValueTable; got {type(table).__name__}.",
-                     "Build it with ValueTable(tp=…, fp=…, fn=…, tn=…).", column="table")
+        problems.add(
+            "table_type",
+            f"table must be a ValueTable; got {type(table).__name__}.",
+            "Build it with ValueTable(tp=…, fp=…, fn=…, tn=…).",
+            column="table",
+        )
     if base_rate is not None:
         try:
             br = float(base_rate)
         except (TypeError, ValueError):
             br = float("nan")
         if not (np.isfinite(br) and 0.0 <= br <= 1.0):
-            problems.add("base_rate_invalid", f"base_rate must be in [0, 1] or None; got {base_rate!r}.",
-                         "Pass the validation positive rate, or None to use the counts' own.", column="base_rate")
+            problems.add(
+                "base_rate_invalid",
+                f"base_rate must be in [0, 1] or None; got {base_rate!r}.",
+                "Pass the validation positive rate, or None to use the counts' own.",
+                column="base_rate",
+            )
     problems.raise_if_any()
     k = len(counts.scores)
     if k and score_kind in ("probability", "decision"):
@@ -647,8 +728,10 @@ def _price(counts: ScoreCounts, table: ValueTable, score_kind: str, flat_tol: fl
     if k == 0 or n_val <= 0:
         reason = "no rows with positive weight"
     elif table.prevalence is not None and not (0.0 < rate < 1.0):
-        reason = (f"a production prevalence ({table.prevalence:g}) cannot be applied: the validation set has "
-                  f"{'no positive' if rate == 0 else 'no negative'} cases to reweight")
+        reason = (
+            f"a production prevalence ({table.prevalence:g}) cannot be applied: the validation set has "
+            f"{'no positive' if rate == 0 else 'no negative'} cases to reweight"
+        )
     alpha, beta = table.weights(rate) if not reason else (1.0, 1.0)
     n_pos, n_neg = n_pos_val * alpha, n_neg_val * beta
     n = n_pos + n_neg
@@ -667,16 +750,33 @@ def _price(counts: ScoreCounts, table: ValueTable, score_kind: str, flat_tol: fl
             undefined["bayes_threshold"] = why
     else:
         bt = nan
-        undefined["bayes_threshold"] = ("t* needs calibrated probabilities; these are raw scores"
-                                        if score_kind == "score" else "t* needs probabilities; these are hard 0/1 decisions")
+        undefined["bayes_threshold"] = (
+            "t* needs calibrated probabilities; these are raw scores"
+            if score_kind == "score"
+            else "t* needs probabilities; these are hard 0/1 decisions"
+        )
     lo_s = float(thresholds[-1]) if k else nan
     hi_s = float(thresholds[1]) if k else nan
     sharp_window = 0.02 if score_kind != "score" else 0.02 * (hi_s - lo_s)
 
-    base = dict(thresholds=thresholds, ev=ev, cum=cum, ev_all=float(ev[-1]), ev_none=float(ev[0]),
-                flat_tol=flat_tol, sharp_window=sharp_window, bayes_threshold=bt, score_kind=score_kind,
-                n=n_val, n_pos=n_pos_val, n_rows=counts.n_rows, n_weighted=n, weights=(alpha, beta), table=table,
-                resolution=counts.resolution)
+    base = dict(
+        thresholds=thresholds,
+        ev=ev,
+        cum=cum,
+        ev_all=float(ev[-1]),
+        ev_none=float(ev[0]),
+        flat_tol=flat_tol,
+        sharp_window=sharp_window,
+        bayes_threshold=bt,
+        score_kind=score_kind,
+        n=n_val,
+        n_pos=n_pos_val,
+        n_rows=counts.n_rows,
+        n_weighted=n,
+        weights=(alpha, beta),
+        table=table,
+        resolution=counts.resolution,
+    )
     if reason or score_kind == "decision":
         reason = reason or "hard 0/1 decisions give a single operating point, not a curve"
         fields = ("t_opt", "t_opt_interval", "ev_opt", "flatness", "sharpness")
@@ -684,8 +784,17 @@ def _price(counts: ScoreCounts, table: ValueTable, score_kind: str, flat_tol: fl
             fields += ("ev", "ev_all", "ev_none")
         for f in fields:
             undefined[f] = reason
-        return ValueCurve(t_opt=nan, t_opt_interval=(nan, nan), t_opt_intervals=(), policy="undefined", ev_opt=nan,
-                          flatness=(nan, nan), sharpness=nan, undefined=undefined, **base)
+        return ValueCurve(
+            t_opt=nan,
+            t_opt_interval=(nan, nan),
+            t_opt_intervals=(),
+            policy="undefined",
+            ev_opt=nan,
+            flatness=(nan, nan),
+            sharpness=nan,
+            undefined=undefined,
+            **base,
+        )
 
     def bounds(i0: int, i1: int) -> tuple[float, float]:
         # points i0..i1 cover (thresholds[i1+1], thresholds[i0]]; -inf below the lowest score
@@ -714,8 +823,8 @@ def _price(counts: ScoreCounts, table: ValueTable, score_kind: str, flat_tol: fl
     ev_opt = float(ev[_point_index(thresholds, t_opt)])
     # flatness: grow the optimum's run while EV stays within flat_tol·|ev_opt|
     floor = ev_opt - flat_tol * abs(ev_opt) - tol
-    a = i0 - _run_length(ev[i0 - 1::-1] if i0 > 0 else ev[:0], floor)
-    b = i1 + _run_length(ev[i1 + 1:], floor)
+    a = i0 - _run_length(ev[i0 - 1 :: -1] if i0 > 0 else ev[:0], floor)
+    b = i1 + _run_length(ev[i1 + 1 :], floor)
     f_low, f_high = bounds(a, b)
     flatness = (max(f_low, lo_s), min(f_high, hi_s))
     # sharpness: every point whose threshold range meets [centre - w, centre + w]
@@ -728,8 +837,17 @@ def _price(counts: ScoreCounts, table: ValueTable, score_kind: str, flat_tol: fl
     else:
         centre = hi_s if t_opt == np.inf else t_opt
         sharpness = _sharpness(thresholds, ev, centre, sharp_window, ev_opt)
-    return ValueCurve(t_opt=float(t_opt), t_opt_interval=(low, high), t_opt_intervals=intervals, policy=policy,
-                      ev_opt=ev_opt, flatness=flatness, sharpness=sharpness, undefined=undefined, **base)
+    return ValueCurve(
+        t_opt=float(t_opt),
+        t_opt_interval=(low, high),
+        t_opt_intervals=intervals,
+        policy=policy,
+        ev_opt=ev_opt,
+        flatness=flatness,
+        sharpness=sharpness,
+        undefined=undefined,
+        **base,
+    )
 
 
 def threshold_between(low, high):
@@ -758,7 +876,7 @@ def _run_length(values: np.ndarray, floor: float) -> int:
     band costs a short scan, not a pass over the whole curve."""
     done, size = 0, 1024
     while done < len(values):
-        below = values[done:done + size] < floor
+        below = values[done : done + size] < floor
         j = int(np.argmax(below))
         if below[j]:
             return done + j
@@ -772,7 +890,7 @@ def _sharpness(thresholds, ev, centre, window, ev_opt) -> float:
     # thresholds[i] >= c - w and thresholds[i+1] < c + w; those points are one index range
     first = _point_index(thresholds, centre + window)  # first point with lower bound < c + w
     last = _point_index(thresholds, centre - window)  # last point with upper bound >= c - w
-    return float(np.max(np.abs(ev[first:last + 1] - ev_opt)) / abs(ev_opt))
+    return float(np.max(np.abs(ev[first : last + 1] - ev_opt)) / abs(ev_opt))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True, eq=False)
@@ -816,14 +934,29 @@ class SegmentCurves:
 
     def to_dict(self) -> dict:
         return {
-            str(level): {"n": float(self.n[i]), "ev": _nan_none(self.ev_deployed[i]), "t_opt": _nan_none(self.t_opt[i]),
-                         "ev_opt": _nan_none(self.ev_opt[i])}
+            str(level): {
+                "n": float(self.n[i]),
+                "ev": _nan_none(self.ev_deployed[i]),
+                "t_opt": _nan_none(self.t_opt[i]),
+                "ev_opt": _nan_none(self.ev_opt[i]),
+            }
             for i, level in enumerate(self.levels)
         }
 
 
-def segment_curves(y_true, y_score, segments, table: ValueTable, *, column: str = "segment", deployed: float = 0.5,
-                   grid=None, n_grid: int = 101, sample_weight=None, score_kind: str = "probability") -> SegmentCurves:
+def segment_curves(
+    y_true,
+    y_score,
+    segments,
+    table: ValueTable,
+    *,
+    column: str = "segment",
+    deployed: float = 0.5,
+    grid=None,
+    n_grid: int = 101,
+    sample_weight=None,
+    score_kind: str = "probability",
+) -> SegmentCurves:
     """Per-segment value curves on a shared threshold grid (the threshold × segment heatmap).
 
     Parameters
@@ -855,23 +988,37 @@ def segment_curves(y_true, y_score, segments, table: ValueTable, *, column: str 
     """
     problems = _check_options(score_kind, 0.01, _check_threshold(deployed))
     if not isinstance(table, ValueTable):
-        problems.add("table_type", f"table must be a ValueTable; got {type(table).__name__}.",
-                     "Build it with ValueTable(tp=…, fp=…, fn=…, tn=…).", column="table")
+        problems.add(
+            "table_type",
+            f"table must be a ValueTable; got {type(table).__name__}.",
+            "Build it with ValueTable(tp=…, fp=…, fn=…, tn=…).",
+            column="table",
+        )
     if grid is not None:
         g = np.asarray(grid)
         if g.ndim != 1 or g.dtype.kind not in "iuf" or not np.isfinite(g).all() or len(g) == 0:
-            problems.add("grid_invalid", f"grid must be a non-empty 1-D array of finite thresholds; got shape {g.shape}, dtype {g.dtype}.",
-                         "Pass e.g. numpy.linspace(0, 1, 101), or None for the default.", column="grid")
+            problems.add(
+                "grid_invalid",
+                f"grid must be a non-empty 1-D array of finite thresholds; got shape {g.shape}, dtype {g.dtype}.",
+                "Pass e.g. numpy.linspace(0, 1, 101), or None for the default.",
+                column="grid",
+            )
     elif isinstance(n_grid, bool) or not isinstance(n_grid, (int, np.integer)) or n_grid < 1:
         problems.add("n_grid_invalid", f"n_grid must be an integer >= 1; got {n_grid!r}.", "Use e.g. 101.", column="n_grid")
     seg = np.asarray(segments)
     n_rows = np.shape(y_true)
     if seg.ndim != 1 or seg.shape != n_rows:
-        problems.add("segments_shape", f"segments must have one value per row ({n_rows[0] if n_rows else 0}); got shape {seg.shape}.",
-                     "Pass the segment column of the same rows.", column="segments")
+        problems.add(
+            "segments_shape",
+            f"segments must have one value per row ({n_rows[0] if n_rows else 0}); got shape {seg.shape}.",
+            "Pass the segment column of the same rows.",
+            column="segments",
+        )
     y, s, w = _check_all(problems, y_true, y_score, sample_weight)
     if len(y) == 0:
-        problems.add("no_rows", "segment_curves needs at least one row; got 0.", "Pass the validation predictions.", column="y_true")
+        problems.add(
+            "no_rows", "segment_curves needs at least one row; got 0.", "Pass the validation predictions.", column="y_true"
+        )
     _check_score_kind_values(s, score_kind, problems)
     problems.raise_if_any()
     seg = seg.astype(str)
@@ -889,7 +1036,15 @@ def segment_curves(y_true, y_score, segments, table: ValueTable, *, column: str 
         n.append(float(w[m].sum()))
     dep = np.float64(deployed)
     return SegmentCurves(
-        column=column, levels=tuple(levels.tolist()), n=np.array(n), grid=grid, ev=np.array(evs).reshape(len(levels), len(grid)),
-        t_opt=np.array([c.t_opt for c in curves]), ev_opt=np.array([c.ev_opt for c in curves]),
-        ev_deployed=np.array([c.ev[_point_index(c.thresholds, float(dep))] for c in curves]), deployed=float(deployed),
-        curves=tuple(curves), base_rate=base_rate)
+        column=column,
+        levels=tuple(levels.tolist()),
+        n=np.array(n),
+        grid=grid,
+        ev=np.array(evs).reshape(len(levels), len(grid)),
+        t_opt=np.array([c.t_opt for c in curves]),
+        ev_opt=np.array([c.ev_opt for c in curves]),
+        ev_deployed=np.array([c.ev[_point_index(c.thresholds, float(dep))] for c in curves]),
+        deployed=float(deployed),
+        curves=tuple(curves),
+        base_rate=base_rate,
+    )

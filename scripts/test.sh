@@ -15,23 +15,10 @@ fi
 source "$(dirname "$0")/_setup.sh" requirements-dev.txt
 export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
 
-# Lint (config in pyproject.toml [tool.ruff]) before any test, in both modes.
-# TODO(issue 20): make blocking after the mass fix — set LINT_BLOCKING=1 once `ruff check .` and
-# `ruff format --check .` pass on the whole tree; until then violations are reported, not fatal.
-LINT_BLOCKING=0
-lint_failed=0
-if [ "$LINT_BLOCKING" = 1 ]; then ruff_report=(); else ruff_report=(--statistics); fi  # counts per rule while advisory
-if ! .venv/bin/ruff check --quiet "${ruff_report[@]}" .; then lint_failed=1; fi
-if ! unformatted=$(.venv/bin/ruff format --check --output-format concise . 2>&1); then
-  echo "ruff format --check: $(grep -c "File would be reformatted" <<<"$unformatted") files would be reformatted" >&2
-  lint_failed=1
-fi
-if [ "$lint_failed" = 1 ]; then
-  if [ "$LINT_BLOCKING" = 1 ]; then
-    echo "Lint failed (see .venv/bin/ruff check . and .venv/bin/ruff format --diff .)." >&2
-    exit 1
-  fi
-  echo "Note: lint violations above (advisory until the mass fix, issue 20; details: .venv/bin/ruff check .)." >&2
+# Lint (config in pyproject.toml [tool.ruff]) before any test, in both modes: blocking.
+if ! .venv/bin/ruff check --quiet . || ! .venv/bin/ruff format --check --quiet .; then
+  echo "Lint failed: see .venv/bin/ruff check . and .venv/bin/ruff format --diff . (ruff format . fixes the layout)." >&2
+  exit 1
 fi
 
 # The layer contracts of board/ and evalcore (.importlinter): blocking, they hold today.

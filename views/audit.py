@@ -15,9 +15,17 @@ except governance.Forbidden as err:  # defence in depth: the page is only in an 
     st.stop()
 actions = sorted({e.action for e in entries})
 chosen = st.multiselect("Actions", actions, default=actions, key="audit_actions")
-rows = [{"when (UTC)": e.at.strftime("%Y-%m-%d %H:%M:%S"), "who": e.username, "what": e.action, "on": e.target,
-         "detail": ", ".join(f"{k}={v}" for k, v in e.detail.items() if k != "amounts")}
-        for e in entries if e.action in chosen]
+rows = [
+    {
+        "when (UTC)": e.at.strftime("%Y-%m-%d %H:%M:%S"),
+        "who": e.username,
+        "what": e.action,
+        "on": e.target,
+        "detail": ", ".join(f"{k}={v}" for k, v in e.detail.items() if k != "amounts"),
+    }
+    for e in entries
+    if e.action in chosen
+]
 st.caption(f"{len(rows)} of {len(entries)} entries, newest first.")
 st.dataframe(rows, hide_index=True, width="stretch")
 st.subheader("Accounts")

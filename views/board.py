@@ -22,57 +22,91 @@ user = state.current_user()
 unit = table.unit
 figs = export.board_figures(result, font_size=15 if present else 13)
 if present:
-    st.html("<style>[data-testid='stSidebar'],[data-testid='stSidebarCollapsedControl'],[data-testid='stHeader'],"
-            "[data-testid='stToolbar']{display:none !important}"
-            "[data-testid='stMainBlockContainer']{padding:0.6rem 1.6rem 0 1.6rem;max-width:100%}"
-            "html{font-size:18px}</style>")
+    st.html(
+        "<style>[data-testid='stSidebar'],[data-testid='stSidebarCollapsedControl'],[data-testid='stHeader'],"
+        "[data-testid='stToolbar']{display:none !important}"
+        "[data-testid='stMainBlockContainer']{padding:0.6rem 1.6rem 0 1.6rem;max-width:100%}"
+        "html{font-size:18px}</style>"
+    )
 else:
-    st.html("<style>[data-testid='stMainBlockContainer']{padding-top:3.4rem;padding-bottom:0}"
-            "[data-testid='stMainBlockContainer'] [data-testid='stVerticalBlock']{gap:0.6rem}</style>")
+    st.html(
+        "<style>[data-testid='stMainBlockContainer']{padding-top:3.4rem;padding-bottom:0}"
+        "[data-testid='stMainBlockContainer'] [data-testid='stVerticalBlock']{gap:0.6rem}</style>"
+    )
 
-meta = (f"{rec.name}{' (' + state.lake_describe(rec) + ')' if rec.is_aggregate else ''} · value table “{table.name}” {version} · {result.n_rows:,} decisions · "
-        + (f"{result.config.level:.0%} {result.config.method} bootstrap, {result.config.scheme} scheme, "
-           f"{result.config.n_resamples} replicates" if result.config.n_resamples else "no bootstrap"))
+meta = (
+    f"{rec.name}{' (' + state.lake_describe(rec) + ')' if rec.is_aggregate else ''} · value table “{table.name}” {version} · {result.n_rows:,} decisions · "
+    + (
+        f"{result.config.level:.0%} {result.config.method} bootstrap, {result.config.scheme} scheme, "
+        f"{result.config.n_resamples} replicates"
+        if result.config.n_resamples
+        else "no bootstrap"
+    )
+)
 title, tools = st.columns([3, 2], vertical_alignment="center") if not present else (st.container(), None)
-title.markdown(f"<h1 style='font-size:1.9rem;font-weight:700;line-height:1.1;padding:0;margin:0'>Decision board</h1>"
-               f"<div style='font-size:0.9rem;color:#555'>{html.escape(meta)}</div>", unsafe_allow_html=True)
+title.markdown(
+    f"<h1 style='font-size:1.9rem;font-weight:700;line-height:1.1;padding:0;margin:0'>Decision board</h1>"
+    f"<div style='font-size:0.9rem;color:#555'>{html.escape(meta)}</div>",
+    unsafe_allow_html=True,
+)
 if tools is not None:
     from board.access import governance
 
     export_meta = {"dataset_id": rec.id, "table_version": version}
     may_export = governance.allowed(user, "export")
     b1, b2, b3, b4 = tools.columns(4)
-    b1.link_button("Present", f"?present=1&dataset={rec.id}&" + "&".join(f"t_{m}={t:.6g}" for m, t in thresholds.items()),
-                   icon=":material/slideshow:", help="The same board full-screen without controls (URL + present=1).")
-    b2.download_button("HTML", export.board_html(result, dataset_name=rec.name, table_version=version),
-                       file_name="evalboard.html", mime="text/html", icon=":material/download:", key="board_html",
-                       on_click=state.record_export, args=("board HTML", export_meta), disabled=not may_export,
-                       help="A self-contained file that opens offline.")
+    b1.link_button(
+        "Present",
+        f"?present=1&dataset={rec.id}&" + "&".join(f"t_{m}={t:.6g}" for m, t in thresholds.items()),
+        icon=":material/slideshow:",
+        help="The same board full-screen without controls (URL + present=1).",
+    )
+    b2.download_button(
+        "HTML",
+        export.board_html(result, dataset_name=rec.name, table_version=version),
+        file_name="evalboard.html",
+        mime="text/html",
+        icon=":material/download:",
+        key="board_html",
+        on_click=state.record_export,
+        args=("board HTML", export_meta),
+        disabled=not may_export,
+        help="A self-contained file that opens offline.",
+    )
     with b3.popover("PDF / PNG", icon=":material/picture_as_pdf:", disabled=not may_export):
         # a render is offered for download only while the board it shows is this one
         shown = (rec.id, rec.sha256, state.table_json(table), repr(sorted(result.config.to_dict().items())), version)
         if st.button("Render with Chromium", key="board_render"):
             try:
                 page_html = export.board_html(result, dataset_name=rec.name, table_version=version)
-                st.session_state[RENDERED] = (shown, export.render_bytes(page_html, "pdf"),
-                                              export.render_bytes(page_html, "png"))
+                st.session_state[RENDERED] = (shown, export.render_bytes(page_html, "pdf"), export.render_bytes(page_html, "png"))
                 state.record_export("board PDF and PNG", export_meta)
             except export.ExportError as err:
                 st.error(str(err))
         rendered = st.session_state.get(RENDERED)
         if rendered is not None and rendered[0] == shown:
-            st.download_button("Download PDF", rendered[1], "evalboard.pdf", "application/pdf",
-                               key="board_dl_pdf", on_click="ignore")
-            st.download_button("Download PNG", rendered[2], "evalboard.png", "image/png",
-                               key="board_dl_png", on_click="ignore")
+            st.download_button(
+                "Download PDF", rendered[1], "evalboard.pdf", "application/pdf", key="board_dl_pdf", on_click="ignore"
+            )
+            st.download_button("Download PNG", rendered[2], "evalboard.png", "image/png", key="board_dl_png", on_click="ignore")
         elif rendered is not None:
-            st.caption("The last render showed another board (dataset, value table or settings changed): "
-                       "render again to download this one.")
+            st.caption(
+                "The last render showed another board (dataset, value table or settings changed): "
+                "render again to download this one."
+            )
     saveable = version_rec is not None and governance.allowed(user, "save_evaluation")
-    if b4.button("Snapshot", icon=":material/history:", key="board_save", disabled=not saveable,
-                 help=("Keep this board (inputs, numbers and the value-table version) so next week can be compared with it."
-                       if saveable else "Save the value table first (a snapshot records a stored version), "
-                       "or ask an analyst: your role cannot save boards.")):
+    if b4.button(
+        "Snapshot",
+        icon=":material/history:",
+        key="board_save",
+        disabled=not saveable,
+        help=(
+            "Keep this board (inputs, numbers and the value-table version) so next week can be compared with it."
+            if saveable
+            else "Save the value table first (a snapshot records a stored version), "
+            "or ask an analyst: your role cannot save boards."
+        ),
+    ):
         state.save_snapshot(result, rec, version, version_rec)
 
 previous = state.last_snapshot(result, rec)
@@ -83,14 +117,26 @@ with left:  # module 1: headline CI bars and the uplift
     for col, n in zip(mcols, names):
         m = result.models[n]
         prev = state.snapshot_value(previous, f"models.{n}.at_threshold.ev")
-        col.metric(f"EV {n} @ {m.threshold:.3g}", ui.fmt(m.ev, unit=unit, signed=True),
-                   delta=None if prev is None else f"{m.ev - prev:+,.2f} vs last saved", border=True)
+        col.metric(
+            f"EV {n} @ {m.threshold:.3g}",
+            ui.fmt(m.ev, unit=unit, signed=True),
+            delta=None if prev is None else f"{m.ev - prev:+,.2f} vs last saved",
+            border=True,
+        )
     if result.comparison:
         c = result.comparison
-        mcols[-1].metric(f"Uplift {c.b} − {c.a}", ui.fmt(c.diff.estimate, unit=unit, signed=True),
-                         delta=f"P({c.b} better) {ui.percent(c.p_b_better, 0)}", delta_color="off", border=True)
-    st.plotly_chart(figs["headline"].update_layout(height=215, title=None, margin=dict(t=30, b=30)), key="board_headline",
-                    config={"displayModeBar": False})
+        mcols[-1].metric(
+            f"Uplift {c.b} − {c.a}",
+            ui.fmt(c.diff.estimate, unit=unit, signed=True),
+            delta=f"P({c.b} better) {ui.percent(c.p_b_better, 0)}",
+            delta_color="off",
+            border=True,
+        )
+    st.plotly_chart(
+        figs["headline"].update_layout(height=215, title=None, margin=dict(t=30, b=30)),
+        key="board_headline",
+        config={"displayModeBar": False},
+    )
 with right:  # module 4: the drift lights
     if result.drift is None:
         st.info(f"Drift lights: {result.drift_undefined}.")
@@ -99,11 +145,13 @@ with right:  # module 4: the drift lights
             light = result.drift.lights[fam]
             was = state.snapshot_value(previous, f"drift.{fam}.light")
             change = f" (last saved: {was})" if was and was != light.color else ""
-            st.markdown(f"<div style='padding:6px 10px;border:1px solid #ddd;border-radius:8px;margin-bottom:6px'>"
-                        f"<span style='display:inline-block;width:16px;height:16px;border-radius:50%;vertical-align:-2px;"
-                        f"background:{LIGHT_COLORS[light.color]}'></span> <b>{fam.title()} drift: {light.color}</b>{change}<br>"
-                        f"<span style='font-size:0.85em;color:#444'>{html.escape(light.reason)}</span></div>",
-                        unsafe_allow_html=True)
+            st.markdown(
+                f"<div style='padding:6px 10px;border:1px solid #ddd;border-radius:8px;margin-bottom:6px'>"
+                f"<span style='display:inline-block;width:16px;height:16px;border-radius:50%;vertical-align:-2px;"
+                f"background:{LIGHT_COLORS[light.color]}'></span> <b>{fam.title()} drift: {light.color}</b>{change}<br>"
+                f"<span style='font-size:0.85em;color:#444'>{html.escape(light.reason)}</span></div>",
+                unsafe_allow_html=True,
+            )
         st.page_link("views/drift.py", label="Drill down on the Drift page", icon=":material/arrow_forward:")
 
 h1, h2 = st.columns(2, gap="medium")
@@ -121,8 +169,11 @@ for c in action.clauses:
     color = "#b00020" if c.kind == "hold" else "#1a1a1a"
     spans.append(f"<span title='{tip}' style='color:{color}'>{html.escape(c.text)}</span>")
 with st.container(key="board_action"):
-    st.markdown("<div style='font-size:1.2rem;line-height:1.4;padding:10px 16px;border-left:6px solid #0B5FFF;"
-                f"background:#f3f6ff'>{' '.join(spans)}</div>", unsafe_allow_html=True)
+    st.markdown(
+        "<div style='font-size:1.2rem;line-height:1.4;padding:10px 16px;border-left:6px solid #0B5FFF;"
+        f"background:#f3f6ff'>{' '.join(spans)}</div>",
+        unsafe_allow_html=True,
+    )
     pages = {"uncertainty": "views/uncertainty.py", "drift": "views/drift.py", "threshold": "views/threshold_value.py"}
     links = st.columns(6)
     for col, page in zip(links, dict.fromkeys(c.page for c in action.clauses if c.page in pages)):

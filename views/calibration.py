@@ -5,10 +5,10 @@ import math
 
 import streamlit as st
 
-from board.services import aggregate_view
 from board import charts, services
 from board.app import state, ui
 from board.charts import calibration as cc
+from board.services import aggregate_view
 from evalcore import InputError, auc_from_counts, cross_fit_calibration, price_curve, score_counts
 from evalcore.aggregate import calibration_intervals_of, reliability_of
 
@@ -24,8 +24,15 @@ STRATEGIES = {"uniform": "uniform (equal-width)", "quantile": "quantile (equal-c
 def _calibration(ds, sha, model, n_bins, strategy, _agg):
     """Bins and metrics from the cells' sums; intervals from the rows the exact cells stand for."""
     part = _agg.part(model)
-    ci, why = calibration_intervals_of(part, resolution=_agg.resolution[model], weighted=_agg.weighted,
-                                       n_bins=n_bins, strategy=strategy, n_resamples=N_RESAMPLES, rng=SEED)
+    ci, why = calibration_intervals_of(
+        part,
+        resolution=_agg.resolution[model],
+        weighted=_agg.weighted,
+        n_bins=n_bins,
+        strategy=strategy,
+        n_resamples=N_RESAMPLES,
+        rng=SEED,
+    )
     rel = reliability_of(part, n_bins=n_bins, strategy=strategy)
     if why:
         rel.undefined["intervals"] = why
@@ -39,25 +46,43 @@ def _segments(ds, sha, model, column, n_bins, strategy, _agg):
 
 @st.cache_resource(max_entries=16, show_spinner="Cross-fitting the recalibration …")
 def _recalibrated(ds, sha, model, method, n_bins, strategy, _preds):
-    cf = cross_fit_calibration(_preds.y_true, _preds.scores[model], method=method, n_folds=N_FOLDS, rng=SEED,
-                               score_kind=_preds.score_kinds[model], sample_weight=_preds.sample_weight,
-                               n_bins=n_bins, strategy=strategy)
+    cf = cross_fit_calibration(
+        _preds.y_true,
+        _preds.scores[model],
+        method=method,
+        n_folds=N_FOLDS,
+        rng=SEED,
+        score_kind=_preds.score_kinds[model],
+        sample_weight=_preds.sample_weight,
+        n_bins=n_bins,
+        strategy=strategy,
+    )
     return cf, score_counts(_preds.y_true, cf.calibrated, sample_weight=_preds.sample_weight)
 
 
 def _cards(rel, ci):
     """Six metric cards, each with its interval (— when undefined; the reasons follow as captions)."""
-    items = [("Brier", "brier", "mean (p − y)²"), (f"log loss (p clipped at {rel.log_loss_clip:g})", "log_loss", ""),
-             (f"ECE ({rel.n_bins} {rel.strategy} bins)", "ece", "Σ (n_b/N)·|observed − predicted|"),
-             ("O/E (calibration-in-the-large)", "oe_ratio", "observed ÷ expected positives; ideal 1"),
-             ("calibration slope", "slope", "logistic fit of y on logit(p); ideal 1, < 1: over-confident"),
-             ("calibration intercept", "intercept", "ideal 0")]
+    items = [
+        ("Brier", "brier", "mean (p − y)²"),
+        (f"log loss (p clipped at {rel.log_loss_clip:g})", "log_loss", ""),
+        (f"ECE ({rel.n_bins} {rel.strategy} bins)", "ece", "Σ (n_b/N)·|observed − predicted|"),
+        ("O/E (calibration-in-the-large)", "oe_ratio", "observed ÷ expected positives; ideal 1"),
+        ("calibration slope", "slope", "logistic fit of y on logit(p); ideal 1, < 1: over-confident"),
+        ("calibration intercept", "intercept", "ideal 0"),
+    ]
     for i, (label, field, help_) in enumerate(items):
         if i % 3 == 0:
             row = st.columns(3)
         lo, hi = ci.get(field, (math.nan, math.nan))
-        row[i % 3].metric(label, ui.fmt(getattr(rel, field)), delta=f"95% CI {ui.fmt(lo)} – {ui.fmt(hi)}", delta_color="off",
-                          delta_arrow="off", border=True, help=help_ or None)
+        row[i % 3].metric(
+            label,
+            ui.fmt(getattr(rel, field)),
+            delta=f"95% CI {ui.fmt(lo)} – {ui.fmt(hi)}",
+            delta_color="off",
+            delta_arrow="off",
+            border=True,
+            help=help_ or None,
+        )
     if any(math.isnan(v) for _, f, _ in items for v in ci.get(f, (math.nan, math.nan))):
         st.caption("An interval shows — when the metric is undefined or fewer than half the bootstrap replicates define it.")
 
@@ -73,24 +98,36 @@ kinds = preds.score_kinds
 probs = [m for m in models if kinds[m] == "probability"]
 
 st.title("Calibration")
-st.caption("Do the predicted probabilities mean what they say? Among cases given 10%, about 10% should be positive. "
-           "The Bayes threshold t* on the Threshold–value page is only right for calibrated probabilities.")
+st.caption(
+    "Do the predicted probabilities mean what they say? Among cases given 10%, about 10% should be positive. "
+    "The Bayes threshold t* on the Threshold–value page is only right for calibrated probabilities."
+)
 a, b, _ = st.columns([1.2, 1, 3])
-strategy = a.segmented_control("Bins", ["uniform", "quantile"], format_func=STRATEGIES.get, default="uniform",
-                               required=True, key="cal_strategy", help="Equal-width: [0, 0.1), …, [0.9, 1]. "
-                               "Quantile: equal counts per bin (duplicate edges collapsed).")
+strategy = a.segmented_control(
+    "Bins",
+    ["uniform", "quantile"],
+    format_func=STRATEGIES.get,
+    default="uniform",
+    required=True,
+    key="cal_strategy",
+    help="Equal-width: [0, 0.1), …, [0.9, 1]. Quantile: equal counts per bin (duplicate edges collapsed).",
+)
 n_bins = int(b.number_input("Number of bins", min_value=2, max_value=50, value=10, step=1, key="cal_n_bins"))
 
 for col, m in zip(st.columns(len(models)), models):
     with col:
         st.subheader(m)
         if kinds[m] == "decision":
-            st.info(f"{m} is a hard 0/1 decision: calibration does not apply (there are no probabilities to compare "
-                    "with observed rates).")
+            st.info(
+                f"{m} is a hard 0/1 decision: calibration does not apply (there are no probabilities to compare "
+                "with observed rates)."
+            )
             continue
         if kinds[m] == "score":
-            st.info(f"{m} gives raw scores, not probabilities: calibration needs a recalibration to [0, 1] first. "
-                    "Choose Platt or isotonic under **Recalibration** below.")
+            st.info(
+                f"{m} gives raw scores, not probabilities: calibration needs a recalibration to [0, 1] first. "
+                "Choose Platt or isotonic under **Recalibration** below."
+            )
             continue
         rel, ci = _calibration(*key, m, n_bins, strategy, preds)
         st.plotly_chart(cc.reliability_figure({m: rel}, height=480), key=f"cal_rel_{m}")
@@ -99,12 +136,18 @@ for col, m in zip(st.columns(len(models)), models):
             st.caption(f"{rel.undefined['bins']}: drawn as empty, never as a point at 0.")
         ui.undefined_notes({k: v for k, v in rel.undefined.items() if k != "bins"}, prefix=f"{m}: ")
 if probs:
-    st.caption("Bins, Brier, log loss, ECE and O/E from the counts by score (exact); slope and intercept from the "
-               f"logistic fit. Intervals: 95% percentile bootstrap over rows ({N_RESAMPLES} resamples, seed {SEED}, bin "
-               "edges fixed; scores binned to a grid give — with the reason below); slope and intercept: Wald. "
-               "Per-bin bars: Wilson intervals."
-               + (" Rows are resampled independently: repeat customers (groups) are not clustered, so these intervals "
-                  "may be too narrow." if services.has_groups(preds) else ""))
+    st.caption(
+        "Bins, Brier, log loss, ECE and O/E from the counts by score (exact); slope and intercept from the "
+        f"logistic fit. Intervals: 95% percentile bootstrap over rows ({N_RESAMPLES} resamples, seed {SEED}, bin "
+        "edges fixed; scores binned to a grid give — with the reason below); slope and intercept: Wald. "
+        "Per-bin bars: Wilson intervals."
+        + (
+            " Rows are resampled independently: repeat customers (groups) are not clustered, so these intervals "
+            "may be too narrow."
+            if services.has_groups(preds)
+            else ""
+        )
+    )
 
 if probs and preds.segments:
     st.header("By segment")
@@ -115,23 +158,35 @@ if probs and preds.segments:
     worst = seg[seg["worst"]]
     st.dataframe(cc.segment_styler(seg), hide_index=True, width="stretch", key="cal_seg_table")
     if len(worst):
-        st.caption(f"Highlighted: the worst segment by ECE ({n_bins} {strategy} bins within each "
-                   f"segment): {seg_col} = {', '.join(map(str, worst['segment']))} (ECE {ui.fmt(worst['ece'].iloc[0])}).")
+        st.caption(
+            f"Highlighted: the worst segment by ECE ({n_bins} {strategy} bins within each "
+            f"segment): {seg_col} = {', '.join(map(str, worst['segment']))} (ECE {ui.fmt(worst['ece'].iloc[0])})."
+        )
 
 recal = [m for m in models if kinds[m] != "decision"]
 rows = None
 if recal:
     st.header("Recalibration (cross-fitted)")
-    rows = state.current_rows("Cross-fitted recalibration", why="it fits a map on some rows and applies it to the "
-                              "others, row by row")
+    rows = state.current_rows(
+        "Cross-fitted recalibration", why="it fits a map on some rows and applies it to the others, row by row"
+    )
 if rows is not None:
-    st.caption(f"{N_FOLDS}-fold stratified cross-fitting (seed {SEED}): each row is calibrated by a map fitted on the "
-               "other folds, so no row is scored by a map fitted on itself. Cross-fitting changes AUC slightly because "
-               "each fold has its own map (and isotonic maps create ties).")
+    st.caption(
+        f"{N_FOLDS}-fold stratified cross-fitting (seed {SEED}): each row is calibrated by a map fitted on the "
+        "other folds, so no row is scored by a map fitted on itself. Cross-fitting changes AUC slightly because "
+        "each fold has its own map (and isotonic maps create ties)."
+    )
     options = [k for k in METHODS if k != "temperature" or probs]
-    method = st.segmented_control("Method", options, format_func=METHODS.get, default="platt", required=True,
-                                  key="cal_method", help="Platt: logistic on logit(p) (or on the raw score). Isotonic: "
-                                  "monotone step map. Temperature: one scale of logit(p); probabilities only.")
+    method = st.segmented_control(
+        "Method",
+        options,
+        format_func=METHODS.get,
+        default="platt",
+        required=True,
+        key="cal_method",
+        help="Platt: logistic on logit(p) (or on the raw score). Isotonic: "
+        "monotone step map. Temperature: one scale of logit(p); probabilities only.",
+    )
     for col, m in zip(st.columns(len(recal)), recal):
         with col:
             st.subheader(f"{m}: {METHODS[method]}")
@@ -145,8 +200,9 @@ if rows is not None:
                 continue
             st.plotly_chart(cc.recalibration_figure(cf.before, cf.after, METHODS[method], height=480), key=f"cal_recal_{m}")
             counts_before = state.counts_for(preds, m)
-            comp = cc.comparison_table(cf.before, cf.after, auc_before=auc_from_counts(counts_before),
-                                       auc_after=auc_from_counts(counts_after))
+            comp = cc.comparison_table(
+                cf.before, cf.after, auc_before=auc_from_counts(counts_before), auc_after=auc_from_counts(counts_after)
+            )
             st.dataframe(comp.map(ui.fmt), width="stretch", key=f"cal_compare_{m}")
             if cf.before is None:
                 st.caption("before: raw scores are not probabilities, so their calibration is undefined (—).")
@@ -160,17 +216,28 @@ if rows is not None:
             st.dataframe(effect.map(ui.fmt), width="stretch", key=f"cal_effect_{m}")
             if verdict:
                 st.markdown(verdict)
-            st.caption("A recalibration keeps the ranking (up to the per-fold maps and isotonic ties), so it adds little "
-                       "value at the optimum; what it fixes is where the threshold sits, so that t* can be used.")
+            st.caption(
+                "A recalibration keeps the ranking (up to the per-fold maps and isotonic ties), so it adds little "
+                "value at the optimum; what it fixes is where the threshold sits, so that t* can be used."
+            )
             ui.undefined_notes({k: v for k, v in before.undefined.items() if k == "bayes_threshold"}, prefix="before: ")
             with st.expander("Threshold–value curve before and after"):
                 curves = {f"after ({METHODS[method]})": after} if kinds[m] == "score" else {"before": before, "after": after}
-                st.plotly_chart(charts.value_curve_figure(curves, {}, unit=table.unit, height=420,
-                                                          log_x=services.positive_rate_of(preds) < 0.1),
-                                key=f"cal_curve_{m}")
-            st.download_button(f"Download the {METHODS[method]} map of {m} (CSV lookup table)",
-                               cf.final_map.lookup_table().to_csv(index=False).encode("utf-8"),
-                               file_name=f"calibration_{m}_{method}.csv", mime="text/csv", key=f"cal_download_{m}",
-                               icon=":material/download:")
-            st.caption(f"The deployment map is fitted on all {rows.n_rows:,} rows; the numbers shown above are "
-                       "cross-fitted. Interpolate linearly between the table's rows.")
+                st.plotly_chart(
+                    charts.value_curve_figure(
+                        curves, {}, unit=table.unit, height=420, log_x=services.positive_rate_of(preds) < 0.1
+                    ),
+                    key=f"cal_curve_{m}",
+                )
+            st.download_button(
+                f"Download the {METHODS[method]} map of {m} (CSV lookup table)",
+                cf.final_map.lookup_table().to_csv(index=False).encode("utf-8"),
+                file_name=f"calibration_{m}_{method}.csv",
+                mime="text/csv",
+                key=f"cal_download_{m}",
+                icon=":material/download:",
+            )
+            st.caption(
+                f"The deployment map is fitted on all {rows.n_rows:,} rows; the numbers shown above are "
+                "cross-fitted. Interpolate linearly between the table's rows."
+            )

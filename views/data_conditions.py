@@ -5,23 +5,33 @@ experiment that says whether, on this data, the normalized score is steadier tha
 import pandas as pd
 import streamlit as st
 
-from board.charts import stability as cs
 from board.app import stability_view as sv
 from board.app import ui
+from board.charts import stability as cs
 from evalcore import InputError
 from evalcore.normalized import RAW_METRICS
 
 TASKS = {"classification": "Classification (binary or multiclass)", "regression": "Regression", "clustering": "Clustering"}
-MODELS = {"classification": {"logistic_regression": "Logistic regression", "random_forest": "Random forest",
-                             "hist_gradient_boosting": "Histogram gradient boosting"},
-          "regression": {"ridge": "Ridge", "random_forest": "Random forest regressor",
-                         "hist_gradient_boosting": "Histogram gradient boosting regressor"}}
+MODELS = {
+    "classification": {
+        "logistic_regression": "Logistic regression",
+        "random_forest": "Random forest",
+        "hist_gradient_boosting": "Histogram gradient boosting",
+    },
+    "regression": {
+        "ridge": "Ridge",
+        "random_forest": "Random forest regressor",
+        "hist_gradient_boosting": "Histogram gradient boosting regressor",
+    },
+}
 METRIC_NAMES = {"accuracy": "Accuracy", "f1": "F1", "recall": "Recall", "one_minus_mape": "1 − MAPE"}
 
 st.title("Data conditions")
-st.caption("The conditions a score was earned under — training rows N, features d, class balance — and the "
-           "normalized score of SPEC §3.8. N, d and class counts come from the training rows only. The normalized "
-           "scores are heuristics: read each factor, and the learning-curve evidence below, before trusting them.")
+st.caption(
+    "The conditions a score was earned under — training rows N, features d, class balance — and the "
+    "normalized score of SPEC §3.8. N, d and class counts come from the training rows only. The normalized "
+    "scores are heuristics: read each factor, and the learning-curve evidence below, before trusting them."
+)
 sv.aggregate_notice("Data conditions")
 sv.collect("dc_lc")
 picked = sv.training_table("dc")
@@ -32,10 +42,10 @@ cols = list(frame.columns)
 
 a, b, c, d = st.columns([1.3, 1, 1.3, 1.2])
 task = a.selectbox("Task", list(TASKS), format_func=TASKS.get, key="dc_task")
-target = b.selectbox("Label column (NMI)" if task == "clustering" else "Target", cols,
-                     index=cols.index(sv.default_target(frame)), key="dc_target")
-leave_out = c.multiselect("Leave out columns (all others are features)", [x for x in cols if x != target],
-                          key="dc_leave_out")
+target = b.selectbox(
+    "Label column (NMI)" if task == "clustering" else "Target", cols, index=cols.index(sv.default_target(frame)), key="dc_target"
+)
+leave_out = c.multiselect("Leave out columns (all others are features)", [x for x in cols if x != target], key="dc_leave_out")
 e, f, g, h = st.columns(4)
 if task == "clustering":
     model, metric = "k-means", "nmi"
@@ -44,8 +54,12 @@ if task == "clustering":
 else:
     k = None
     model = d.selectbox("Model", list(MODELS[task]), format_func=MODELS[task].get, key=f"dc_model_{task}")
-    metric = e.selectbox("Raw metric", list(RAW_METRICS["binary" if task == "classification" else "regression"]),
-                         format_func=METRIC_NAMES.get, key=f"dc_metric_{task}")
+    metric = e.selectbox(
+        "Raw metric",
+        list(RAW_METRICS["binary" if task == "classification" else "regression"]),
+        format_func=METRIC_NAMES.get,
+        key=f"dc_metric_{task}",
+    )
 seed = int(f.number_input("Seed", 0, 2**31 - 1, 0, key="dc_seed"))
 features = tuple(x for x in cols if x != target and x not in leave_out)
 core_task = {"classification": "auto", "regression": "regression", "clustering": "multiclass"}[task]
@@ -62,19 +76,25 @@ st.session_state[sv.DC_LAST_KEY] = ts
 sv.data_conditions_card(ts)
 
 st.subheader("Learning-curve experiment: is the normalized score steadier than the raw one here?")
-st.caption("The raw metric on growing stratified training subsets (each scored on the same held-out rows of its "
-           "repeat), next to the normalized and robust scores. If the adjustment works on this data, the normalized "
-           "curve is flatter than the raw one — especially before N = 20·d, where f(N, d) acts.")
+st.caption(
+    "The raw metric on growing stratified training subsets (each scored on the same held-out rows of its "
+    "repeat), next to the normalized and robust scores. If the adjustment works on this data, the normalized "
+    "curve is flatter than the raw one — especially before N = 20·d, where f(N, d) acts."
+)
 repeats = int(g.number_input("Learning-curve repeats", 1, 20, 5, key="dc_repeats"))
 lc_settings = {**settings, "n_repeats": repeats}
 if task == "clustering":
     lc_settings["model"] = None
 if h.button("Run learning-curve experiment", type="primary", icon=":material/play_arrow:", key="dc_run_lc"):
-    lc_settings_core = {**lc_settings, "model": model if task != "clustering" else "logistic_regression",
-                        "metric": None if task == "clustering" else metric}
+    lc_settings_core = {
+        **lc_settings,
+        "model": model if task != "clustering" else "logistic_regression",
+        "metric": None if task == "clustering" else metric,
+    }
     sv.start("dc_lc", lc_settings, sv.lc_runner(data, lc_settings_core), label=f"Learning curve, {repeats} repeats")
-lc = sv.finished_or_stop("dc_lc", lc_settings,
-                         hint="Press **Run learning-curve experiment** (above, right) to fit the model on growing subsets.")
+lc = sv.finished_or_stop(
+    "dc_lc", lc_settings, hint="Press **Run learning-curve experiment** (above, right) to fit the model on growing subsets."
+)
 if lc.status == "cancelled":
     st.warning("**Cancelled**: the experiment stopped early; the curve below is partial.", icon=":material/cancel:")
 left, right = st.columns([1.6, 1])
@@ -82,9 +102,15 @@ left.plotly_chart(cs.learning_curve_figure(lc), key="dc_lc_fig")
 with right:
     verdict = lc.steadier.get("normalized")
     (st.success if verdict == "steadier" else st.warning)(lc.verdict)
-    mad = pd.DataFrame({v: [ui.fmt(lc.mad[v][r], 3) for r in ("before", "after", "all")]
-                        + [ui.fmt(lc.rel_mad[v]["all"], 3)] for v in ("raw", "normalized", "robust")},
-                       index=[f"MAD, N < {lc.boundary:,}", f"MAD, N ≥ {lc.boundary:,}", "MAD, all N", "MAD / |mean|, all N"])
+    mad = pd.DataFrame(
+        {
+            v: [ui.fmt(lc.mad[v][r], 3) for r in ("before", "after", "all")] + [ui.fmt(lc.rel_mad[v]["all"], 3)]
+            for v in ("raw", "normalized", "robust")
+        },
+        index=[f"MAD, N < {lc.boundary:,}", f"MAD, N ≥ {lc.boundary:,}", "MAD, all N", "MAD / |mean|, all N"],
+    )
     st.dataframe(mad, width="stretch")
-    st.caption("MAD = mean absolute deviation around the mean of all (repeat, N) values in the region; — when a "
-               "region has fewer than two points. The verdict compares MAD / |mean| (normalizing rescales by g).")
+    st.caption(
+        "MAD = mean absolute deviation around the mean of all (repeat, N) values in the region; — when a "
+        "region has fewer than two points. The verdict compares MAD / |mean| (normalizing rescales by g)."
+    )

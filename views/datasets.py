@@ -3,23 +3,40 @@
 import pandas as pd
 import streamlit as st
 
-from board.engines import lake
 from board.app import state
+from board.engines import lake
 
 st.title("Datasets")
 s = state.store()
 records = s.list_datasets()
 current = state.current_dataset_id()
-st.caption("The dataset chosen here (or in the sidebar) is used by every page. Files are stored by content: "
-           "uploading the same file again reuses it. A dataset registered by path keeps only its aggregate; pages that "
-           "need rows say so.")
-rows = [{"id": r.id, "in use": "●" if r.id == current else "", "name": r.name, "kind": lake.describe(r),
-         "file": "(aggregate only)" if r.is_aggregate else r.filename, "rows": r.n_rows,
-         "positive rate": r.report.get("positive_rate"), "models": ", ".join(r.mapping.get("scores", {})),
-         "uploaded": r.created_at.strftime("%Y-%m-%d %H:%M UTC") if r.created_at else "", "by": r.uploader,
-         "sha256": r.sha256[:12]} for r in records]
-st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
-             column_config={"positive rate": st.column_config.NumberColumn(format="percent")})
+st.caption(
+    "The dataset chosen here (or in the sidebar) is used by every page. Files are stored by content: "
+    "uploading the same file again reuses it. A dataset registered by path keeps only its aggregate; pages that "
+    "need rows say so."
+)
+rows = [
+    {
+        "id": r.id,
+        "in use": "●" if r.id == current else "",
+        "name": r.name,
+        "kind": lake.describe(r),
+        "file": "(aggregate only)" if r.is_aggregate else r.filename,
+        "rows": r.n_rows,
+        "positive rate": r.report.get("positive_rate"),
+        "models": ", ".join(r.mapping.get("scores", {})),
+        "uploaded": r.created_at.strftime("%Y-%m-%d %H:%M UTC") if r.created_at else "",
+        "by": r.uploader,
+        "sha256": r.sha256[:12],
+    }
+    for r in records
+]
+st.dataframe(
+    pd.DataFrame(rows),
+    hide_index=True,
+    width="stretch",
+    column_config={"positive rate": st.column_config.NumberColumn(format="percent")},
+)
 
 
 def _use(ds_id):

@@ -2,10 +2,10 @@
 
 import streamlit as st
 
-from board.charts import drift as cd
-from board.app import drift_view as dv
 from board.access import governance
+from board.app import drift_view as dv
 from board.app import state, ui
+from board.charts import drift as cd
 
 preds = state.current_data()  # rows, or the stored aggregate (its per-day tables)
 if preds is None:
@@ -33,25 +33,42 @@ with st.expander("Settings — saved with this dataset", icon=":material/setting
     with st.form("drift_settings", border=False):
         a, b, c, d = st.columns(4)
         first, last = dv.day_range(preds)
-        a.date_input("Reference window starts on", key=dv.K_START, min_value=first, max_value=last,
-                     help="Default: the first day with data.")
+        a.date_input(
+            "Reference window starts on",
+            key=dv.K_START,
+            min_value=first,
+            max_value=last,
+            help="Default: the first day with data.",
+        )
         b.number_input("Reference length (days)", min_value=1, max_value=365, step=1, key=dv.K_REF_DAYS)
-        c.number_input("Window length (days)", min_value=1, max_value=365, step=1, key=dv.K_WINDOW,
-                       help="Each current window covers this many days and slides by one day.")
+        c.number_input(
+            "Window length (days)",
+            min_value=1,
+            max_value=365,
+            step=1,
+            key=dv.K_WINDOW,
+            help="Each current window covers this many days and slides by one day.",
+        )
         d.number_input("Consecutive windows for red", min_value=1, max_value=60, step=1, key=dv.K_RED)
-        a.number_input("KS threshold (numeric features)", min_value=0.01, max_value=1.0, step=0.01, format="%.2f",
-                       key=dv.K_KS)
+        a.number_input("KS threshold (numeric features)", min_value=0.01, max_value=1.0, step=0.01, format="%.2f", key=dv.K_KS)
         b.number_input("PSI yellow (categorical)", min_value=0.01, max_value=5.0, step=0.01, format="%.2f", key=dv.K_PSI_Y)
         c.number_input("PSI red (categorical)", min_value=0.01, max_value=5.0, step=0.01, format="%.2f", key=dv.K_PSI_R)
         st.multiselect("Features that count", dv.feature_names(preds), key=dv.K_FEATURES)
         may_edit = governance.allowed(state.current_user(), "edit_settings")
-        st.form_submit_button("Save settings", type="primary", key="drift_save", disabled=not may_edit,
-                              on_click=dv.save_form, args=(store, rec.id, config, preds))
-    st.button("Reset to defaults", key="drift_reset", disabled=not may_edit, on_click=dv.reset_form,
-              args=(store, rec.id))
+        st.form_submit_button(
+            "Save settings",
+            type="primary",
+            key="drift_save",
+            disabled=not may_edit,
+            on_click=dv.save_form,
+            args=(store, rec.id, config, preds),
+        )
+    st.button("Reset to defaults", key="drift_reset", disabled=not may_edit, on_click=dv.reset_form, args=(store, rec.id))
     if not may_edit:
-        st.caption("These settings change the board for everyone: only an analyst, business, risk, model-owner or "
-                   "admin account can save them. You can try values here; they are not saved.")
+        st.caption(
+            "These settings change the board for everyone: only an analyst, business, risk, model-owner or "
+            "admin account can save them. You can try values here; they are not saved."
+        )
     kind, text = st.session_state.pop(dv.MESSAGE, (None, None))
     if kind:
         getattr(st, kind)(text)
@@ -70,27 +87,38 @@ with tab_f:
         st.info(view.lights["feature"].reason)
     else:
         st.plotly_chart(cd.feature_heatmap_figure(fd), key="drift_heatmap")
-        st.caption("Each cell: the statistic of the window ending that day, coloured by statistic ÷ red threshold. "
-                   "(grey) = below its 95% noise floor, indistinguishable from sampling noise; × = too few rows to judge.")
+        st.caption(
+            "Each cell: the statistic of the window ending that day, coloured by statistic ÷ red threshold. "
+            "(grey) = below its 95% noise floor, indistinguishable from sampling noise; × = too few rows to judge."
+        )
         if fd.windows and agg:
-            st.caption("From the stored aggregate (per-day counts): " + (
-                "KS is exact, as from the rows." if fd.ks_method == "exact" else
-                "KS is computed on the reference grid, within the bound stated in each reason.")
-                + " The distributions below are drawn on the reference grid.")
+            st.caption(
+                "From the stored aggregate (per-day counts): "
+                + (
+                    "KS is exact, as from the rows."
+                    if fd.ks_method == "exact"
+                    else "KS is computed on the reference grid, within the bound stated in each reason."
+                )
+                + " The distributions below are drawn on the reference grid."
+            )
         if fd.windows:
             a, b = st.columns([1, 2])
             worst = fd.worst if fd.worst in fd.features else fd.features[0]
             feature = a.selectbox("Feature", list(fd.features), index=fd.features.index(worst), key="drift_feature")
             labels = [w.label for w in fd.windows]
-            window = b.selectbox("Window", range(len(labels)), index=len(labels) - 1, format_func=labels.__getitem__,
-                                 key="drift_window")
+            window = b.selectbox(
+                "Window", range(len(labels)), index=len(labels) - 1, format_func=labels.__getitem__, key="drift_window"
+            )
             st.plotly_chart(cd.feature_distribution_figure(fd, feature, window=window), key="drift_distribution")
-        st.dataframe({"feature": list(fd.features), "light": list(fd.colors), "reason": list(fd.reasons)},
-                     hide_index=True, width="stretch")
+        st.dataframe(
+            {"feature": list(fd.features), "light": list(fd.colors), "reason": list(fd.reasons)}, hide_index=True, width="stretch"
+        )
 with tab_l:
     if ld.label_definition_change:
-        st.warning("**Possible label-definition change:** the positive rate moved while the features did not. "
-                   "Check whether what counts as a positive changed before reading this as a change in production.")
+        st.warning(
+            "**Possible label-definition change:** the positive rate moved while the features did not. "
+            "Check whether what counts as a positive changed before reading this as a change in production."
+        )
     st.plotly_chart(cd.label_rate_figure(ld), key="drift_label")
     st.caption(view.lights["label"].reason)
 with tab_c:

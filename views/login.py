@@ -22,13 +22,16 @@ if notice:
 
 if s.count_users() == 0:
     st.title("Create the admin account")
-    st.markdown("No account exists yet. The first account is the **admin**, who adds the others "
-                "(`python -m board users add …` or later here). Until the deployment says otherwise, the app "
-                "listens on **127.0.0.1** only (`.streamlit/config.toml`, `server.address`).")
+    st.markdown(
+        "No account exists yet. The first account is the **admin**, who adds the others "
+        "(`python -m board users add …` or later here). Until the deployment says otherwise, the app "
+        "listens on **127.0.0.1** only (`.streamlit/config.toml`, `server.address`)."
+    )
     with st.form("first_admin"):
         username = st.text_input("Admin username", key="first_admin_username")
-        pw1 = st.text_input("Password", type="password", key="first_admin_pw1",
-                            help=f"At least {auth.MIN_PASSWORD_CHARS} characters.")
+        pw1 = st.text_input(
+            "Password", type="password", key="first_admin_pw1", help=f"At least {auth.MIN_PASSWORD_CHARS} characters."
+        )
         pw2 = st.text_input("Repeat the password", type="password", key="first_admin_pw2")
         create = st.form_submit_button("Create the admin account", type="primary")
     if create:

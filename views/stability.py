@@ -4,16 +4,18 @@ diagnostics, the worst fold, and two models compared on the same folds."""
 
 import streamlit as st
 
-from board.charts import stability as cs
 from board.app import stability_view as sv
 from board.app import state, ui
+from board.charts import stability as cs
 from evalcore import InputError, read_table
 from evalcore.stability import CLASSIFIERS, CONSERVATIVE_NOTE, METRICS, diagnostics, fold_profile, sample_size_plan, summarize
 
 st.title("Stability")
-st.caption("How much does the score move when the model is trained again on other rows? Repeated cross-validation "
-           "measures the random error of **training** (folds and model seeds). The Uncertainty page measures "
-           "something else: a fixed model on a finite test set.")
+st.caption(
+    "How much does the score move when the model is trained again on other rows? Repeated cross-validation "
+    "measures the random error of **training** (folds and model seeds). The Uncertainty page measures "
+    "something else: a fixed model on a finite test set."
+)
 sv.aggregate_notice("Stability")
 sv.collect("stab")
 source = st.radio("Scores from", ["Repeated cross-validation", "Uploaded scores"], horizontal=True, key="stab_source")
@@ -30,11 +32,15 @@ if source == "Uploaded scores":
         ui.show_problems(err)
         st.stop()
     numeric = [c for c in table.columns if table[c].dtype.kind in "fiu"]
-    picked = st.multiselect("Score columns (one or two models)", numeric, default=numeric[:1], max_selections=2,
-                            key="stab_score_cols")
+    picked = st.multiselect(
+        "Score columns (one or two models)", numeric, default=numeric[:1], max_selections=2, key="stab_score_cols"
+    )
     if not picked:
-        st.info("Choose one or two score columns." if numeric else
-                f"“{up.name}” has no numeric column: upload one column of scores per model, one row per run.")
+        st.info(
+            "Choose one or two score columns."
+            if numeric
+            else f"“{up.name}” has no numeric column: upload one column of scores per model, one row per run."
+        )
         st.stop()
     try:
         runs = {c: (table[c].to_numpy(float), summarize(table[c].to_numpy(float))) for c in picked}
@@ -54,43 +60,77 @@ else:
         target = a.selectbox("Target", cols, index=cols.index(sv.default_target(frame)), key="stab_target")
         leave_out = b.multiselect("Leave out columns (all others are features)", cols, key="stab_leave_out")
         model = c.selectbox("Model", list(CLASSIFIERS), format_func=CLASSIFIERS.get, key="stab_model")
-        model_b = d.selectbox("Compare with (same folds)", [None, *CLASSIFIERS], key="stab_model_b",
-                              format_func=lambda m: "— none —" if m is None else CLASSIFIERS[m])
+        model_b = d.selectbox(
+            "Compare with (same folds)",
+            [None, *CLASSIFIERS],
+            key="stab_model_b",
+            format_func=lambda m: "— none —" if m is None else CLASSIFIERS[m],
+        )
         e, f, g, h, i, j = st.columns(6)
         metric = e.selectbox("Metric", list(METRICS["binary"]), format_func=metrics.get, key="stab_metric")
-        threshold = f.number_input("Threshold (expected value)", 0.0, 1.0, 0.5, 0.01, key="stab_threshold",
-                                   help="Act when the predicted probability ≥ t; priced with the session's value table.")
+        threshold = f.number_input(
+            "Threshold (expected value)",
+            0.0,
+            1.0,
+            0.5,
+            0.01,
+            key="stab_threshold",
+            help="Act when the predicted probability ≥ t; priced with the session's value table.",
+        )
         n_splits = g.number_input("Folds K", 2, 20, 5, key="stab_k")
         n_repeats = h.number_input("Repeats R", 1, 100, 10, key="stab_r")
         seed = i.number_input("Seed", 0, 2**31 - 1, 0, key="stab_seed")
-        free = j.toggle("Model randomness free", True, key="stab_free",
-                        help="On: each fit gets its own random_state (drawn from the seed). Off: one for all fits, "
-                             "so only the folds vary.")
+        free = j.toggle(
+            "Model randomness free",
+            True,
+            key="stab_free",
+            help="On: each fit gets its own random_state (drawn from the seed). Off: one for all fits, so only the folds vary.",
+        )
         submitted = st.form_submit_button("Run cross-validation", type="primary", icon=":material/play_arrow:", key="stab_run")
     features = tuple(x for x in cols if x != target and x not in leave_out)
     vt = state.committed_table()[0] if metric == "expected_value" else None
-    settings = dict(sha=sha, target=target, features=features, model=model, model_b=model_b, metric=metric,
-                    n_splits=int(n_splits), n_repeats=int(n_repeats), seed=int(seed), randomness="free" if free else "fixed",
-                    threshold=float(threshold) if vt else None, table=state.table_json(vt) if vt else None)
+    settings = dict(
+        sha=sha,
+        target=target,
+        features=features,
+        model=model,
+        model_b=model_b,
+        metric=metric,
+        n_splits=int(n_splits),
+        n_repeats=int(n_repeats),
+        seed=int(seed),
+        randomness="free" if free else "fixed",
+        threshold=float(threshold) if vt else None,
+        table=state.table_json(vt) if vt else None,
+    )
     try:
         data = sv.prepared(sha, target, features, "auto", False, int(n_splits), frame)
         if data.task == "regression":
-            raise InputError(f"{target!r} looks like a numeric (regression) target; the Stability page compares "
-                             "classifiers: pick a class column (regression is on the Data conditions page).")
+            raise InputError(
+                f"{target!r} looks like a numeric (regression) target; the Stability page compares "
+                "classifiers: pick a class column (regression is on the Data conditions page)."
+            )
     except InputError as err:
         ui.show_problems(err, title="The training table cannot be used with these settings")
         st.stop()
     auto = sv.result("stab") is None and sv.running("stab") is None and not st.session_state.get("stab_auto_done")
     if submitted or auto:
         st.session_state["stab_auto_done"] = True
-        sv.start("stab", settings, sv.cv_runner(data, settings, vt),
-                 label=f"{CLASSIFIERS[model]}{' vs ' + CLASSIFIERS[model_b] if model_b else ''}, {n_splits}×{n_repeats}")
+        sv.start(
+            "stab",
+            settings,
+            sv.cv_runner(data, settings, vt),
+            label=f"{CLASSIFIERS[model]}{' vs ' + CLASSIFIERS[model_b] if model_b else ''}, {n_splits}×{n_repeats}",
+        )
     out = sv.finished_or_stop("stab", settings, hint="Press **Run cross-validation** to start.")
     res = {k: v for k, v in out.items() if v is not None and v.n_done}
     for r in out.values():
         if r is not None and r.status == "cancelled":
-            st.warning(f"**Cancelled**: {CLASSIFIERS[r.model]} stopped after {r.n_done} of {r.n_planned} fits. "
-                       "The numbers below are from this partial run.", icon=":material/cancel:")
+            st.warning(
+                f"**Cancelled**: {CLASSIFIERS[r.model]} stopped after {r.n_done} of {r.n_planned} fits. "
+                "The numbers below are from this partial run.",
+                icon=":material/cancel:",
+            )
         if r is not None and r.warnings:
             st.caption(f"{CLASSIFIERS[r.model]}: the fits raised warnings: " + "; ".join(r.warnings[:3]))
     if not res or min(r.n_done for r in res.values()) < 2:
@@ -115,30 +155,41 @@ t1.dataframe(sv.summary_table({n: s for n, (_, s) in runs.items()}), width="stre
 with t2:
     st.markdown("**Sample-size planner** — to detect a change δ, evaluation data must grow by (σ/δ)².")
     p, q = st.columns(2)
-    sigma = p.number_input("σ (std of the score)", 0.0, 1e6, float(round(s_a.std, 6)) if s_a.n > 1 else 0.01,
-                           format="%.5f", key="stab_sigma")
+    sigma = p.number_input(
+        "σ (std of the score)", 0.0, 1e6, float(round(s_a.std, 6)) if s_a.n > 1 else 0.01, format="%.5f", key="stab_sigma"
+    )
     delta = q.number_input("Target change δ", 1e-6, 1e6, 0.005, format="%.4f", key="stab_delta")
     n_eval = int(run_a.n_test.mean()) if data is not None else None
     plan = sample_size_plan(sigma, delta, n_eval=n_eval)
-    st.markdown(f"(σ/δ)² = **{plan.factor:,.2f}×** the current evaluation data"
-                + (f" — about **{plan.n_needed:,} test rows** per evaluation instead of {n_eval:,}." if n_eval else "."))
+    st.markdown(
+        f"(σ/δ)² = **{plan.factor:,.2f}×** the current evaluation data"
+        + (f" — about **{plan.n_needed:,} test rows** per evaluation instead of {n_eval:,}." if n_eval else ".")
+    )
 
 if s_a.needs_diagnostics or st.toggle("Show the diagnostics checklist anyway", key="stab_diag_toggle"):
-    std_text = (f"std {s_a.std:.4f} {'>' if s_a.needs_diagnostics else '≤'} {s_a.std_limit:g}" if s_a.n > 1
-                else "std —: one run has no spread")
+    std_text = (
+        f"std {s_a.std:.4f} {'>' if s_a.needs_diagnostics else '≤'} {s_a.std_limit:g}"
+        if s_a.n > 1
+        else "std —: one run has no spread"
+    )
     st.subheader(f"Diagnostics ({std_text})")
     sv.checklist(diagnostics(data, run_a if data is not None else None))
 
 if data is not None:
     w = run_a.worst
-    with st.expander(f"Worst fold: repeat {run_a.repeat[w] + 1}, fold {run_a.fold[w] + 1} — {metric_label} "
-                     f"{run_a.scores[w]:.4g} ({names[0]})", icon=":material/search:"):
+    with st.expander(
+        f"Worst fold: repeat {run_a.repeat[w] + 1}, fold {run_a.fold[w] + 1} — {metric_label} {run_a.scores[w]:.4g} ({names[0]})",
+        icon=":material/search:",
+    ):
         prof = fold_profile(data, run_a.test_idx[w])
         total = sum(prof.overall_class_counts.values())
-        ratio = ", ".join(f"{k}: {v} ({v / prof.n:.1%}; table {prof.overall_class_counts[k] / total:.1%})"
-                          for k, v in prof.class_counts.items())
-        st.markdown(f"**{prof.n} test rows** · class ratio {ratio} · missing values {prof.missing_rate:.2%} of cells "
-                    f"(table {prof.overall_missing_rate:.2%})")
+        ratio = ", ".join(
+            f"{k}: {v} ({v / prof.n:.1%}; table {prof.overall_class_counts[k] / total:.1%})" for k, v in prof.class_counts.items()
+        )
+        st.markdown(
+            f"**{prof.n} test rows** · class ratio {ratio} · missing values {prof.missing_rate:.2%} of cells "
+            f"(table {prof.overall_missing_rate:.2%})"
+        )
         st.dataframe(frame.loc[prof.row_ids], height=260, width="stretch")
         st.caption("Row ids are the file's row numbers (header = row 1).")
 
@@ -154,10 +205,16 @@ if len(runs) == 2:
     pt = cmp_view.paired
     a, b, c = st.columns(3)
     a.metric("Simple view: intervals", "overlap → no difference" if cmp_view.overlap else "apart → different")
-    b.metric("Mean difference (A − B)", ui.fmt(pt.mean_diff, 4, signed=True),
-             help=f"{pt.level:.0%} corrected interval [{ui.fmt(pt.ci_low, 4)}, {ui.fmt(pt.ci_high, 4)}]")
-    c.metric("Corrected paired test p", ui.fmt(pt.p_value, 3), help=f"t = {ui.fmt(pt.t, 4)} with {pt.n - 1} df; "
-             f"naive p = {ui.fmt(pt.naive_p, 3)}")
+    b.metric(
+        "Mean difference (A − B)",
+        ui.fmt(pt.mean_diff, 4, signed=True),
+        help=f"{pt.level:.0%} corrected interval [{ui.fmt(pt.ci_low, 4)}, {ui.fmt(pt.ci_high, 4)}]",
+    )
+    c.metric(
+        "Corrected paired test p",
+        ui.fmt(pt.p_value, 3),
+        help=f"t = {ui.fmt(pt.t, 4)} with {pt.n - 1} df; naive p = {ui.fmt(pt.naive_p, 3)}",
+    )
     (st.success if pt.significant else st.info)(cmp_view.verdict)
     diffs = runs[names[0]][0] - runs[names[1]][0]
     st.plotly_chart(cs.paired_figure(cmp_view, diffs, metric=metric_label), key="stab_paired")

@@ -15,8 +15,10 @@ table, _ = state.committed_table()
 unit = table.unit
 st.title("Threshold–value curve")
 res_note = services.resolution_note(preds) if state.dataset_record().is_aggregate else "Exact: no threshold grid."
-st.caption(f"Expected VALUE per decision (gains positive) at every distinct score, priced with “{table.name}”. "
-           f"Act when score ≥ t. {res_note}")
+st.caption(
+    f"Expected VALUE per decision (gains positive) at every distinct score, priced with “{table.name}”. "
+    f"Act when score ≥ t. {res_note}"
+)
 
 models = list(preds.score_kinds)
 deployed = {}
@@ -29,25 +31,41 @@ for col, m in zip(cols, models):
         st.session_state[f"committed_{key}"] = st.session_state[key]
 
     value = min(max(state.deployed_threshold(preds, m), rng.low), rng.high)
-    deployed[m] = col.slider(f"Deployed threshold of {m} ({preds.score_kinds[m]})", rng.low, rng.high, value, rng.step,
-                             key=key, on_change=_commit, format="%.3f")
+    deployed[m] = col.slider(
+        f"Deployed threshold of {m} ({preds.score_kinds[m]})",
+        rng.low,
+        rng.high,
+        value,
+        rng.step,
+        key=key,
+        on_change=_commit,
+        format="%.3f",
+    )
 
 curves = {m: price_curve(state.counts_for(preds, m), table, score_kind=preds.score_kinds[m]) for m in models}
-log_x = st.toggle("Log threshold axis (for rare positives, where the optimum sits at small scores)", key="tv_log_x",
-                  value=all(k == "probability" for k in preds.score_kinds.values())
-                  and services.positive_rate_of(preds) < 0.1)
+log_x = st.toggle(
+    "Log threshold axis (for rare positives, where the optimum sits at small scores)",
+    key="tv_log_x",
+    value=all(k == "probability" for k in preds.score_kinds.values()) and services.positive_rate_of(preds) < 0.1,
+)
 bands = uv.bands_for(preds, table, models)
 st.plotly_chart(charts.value_curve_figure(curves, deployed, unit=unit, log_x=log_x, bands=bands), key="tv_curve")
-st.caption("The shaded bootstrap band appears once the Uncertainty page has run for these settings."
-           if bands is None else "Shaded: pointwise bootstrap interval of EV(t) from the Uncertainty page's last run.")
+st.caption(
+    "The shaded bootstrap band appears once the Uncertainty page has run for these settings."
+    if bands is None
+    else "Shaded: pointwise bootstrap interval of EV(t) from the Uncertainty page's last run."
+)
 for note in services.calibration_gap_notes(curves):
     st.warning(note)
 
 rows = services.operating_table(curves, deployed, unit)
 metric_cols = st.columns(len(models))
 for col, r in zip(metric_cols, rows):
-    col.metric(f"{r['model']}: EV per decision at deployed t", ui.fmt(r["EV at deployed"], unit=unit, signed=True),
-               delta=ui.fmt(r["EV at optimum"] - r["EV at deployed"], unit=unit, signed=True) + " available at the optimum")
+    col.metric(
+        f"{r['model']}: EV per decision at deployed t",
+        ui.fmt(r["EV at deployed"], unit=unit, signed=True),
+        delta=ui.fmt(r["EV at optimum"] - r["EV at deployed"], unit=unit, signed=True) + " available at the optimum",
+    )
 st.dataframe(pd.DataFrame(rows).set_index("model").T.map(ui.cell), width="stretch")
 for m, c in curves.items():
     if c.score_kind == "decision":

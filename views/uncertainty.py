@@ -4,10 +4,10 @@ intervals of the metrics at the deployed threshold."""
 
 import streamlit as st
 
-from board.charts import uncertainty as cu
 from board import services
 from board.app import state, ui
 from board.app import uncertainty_view as uv
+from board.charts import uncertainty as cu
 from evalcore import InputError, price_curve
 
 preds = state.current_data()  # the dataset's aggregate: the bootstrap draws its cells
@@ -20,8 +20,10 @@ deployed = {m: state.deployed_threshold(preds, m) for m in models}
 opts, note = uv.applied_options(preds)
 
 st.title("Uncertainty")
-st.caption(f"Value table “{table.name}” · {services.n_rows_of(preds):,} decisions · expected VALUE per decision (gains positive). "
-           + uv.MEASURES)
+st.caption(
+    f"Value table “{table.name}” · {services.n_rows_of(preds):,} decisions · expected VALUE per decision (gains positive). "
+    + uv.MEASURES
+)
 
 with st.expander("Bootstrap options", icon=":material/settings:", expanded=False):
     uv.seed_form(opts, preds)
@@ -30,9 +32,14 @@ with st.expander("Bootstrap options", icon=":material/settings:", expanded=False
         a.number_input("Replicates", min_value=50, max_value=20_000, step=50, key=uv.K_N)
         b.selectbox("Interval method", list(uv.METHODS), format_func=uv.METHODS.get, key=uv.K_METHOD)
         labels = {s: uv.scheme_label(s, preds) for s in uv.schemes(preds)}  # resolved now, not at format time
-        c.selectbox("Resampling scheme", list(labels), format_func=labels.get,
-                    key=uv.K_SCHEME, help="Only the schemes this dataset supports: stratified needs a segment "
-                                          "column, clustered needs a group id (e.g. customer id).")
+        c.selectbox(
+            "Resampling scheme",
+            list(labels),
+            format_func=labels.get,
+            key=uv.K_SCHEME,
+            help="Only the schemes this dataset supports: stratified needs a segment "
+            "column, clustered needs a group id (e.g. customer id).",
+        )
         d.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key=uv.K_SEED)
         e.number_input("Confidence level (%)", min_value=50.0, max_value=99.9, step=0.5, format="%.1f", key=uv.K_LEVEL)
         st.form_submit_button("Run bootstrap", type="primary", key="unc_run", on_click=uv.apply_form)
@@ -40,9 +47,11 @@ if note:
     st.warning(note)
 st.caption(uv.scheme_caption(opts, preds))
 if state.dataset_record().is_aggregate:  # a registered path: say how exact its stored counts are
-    st.caption(services.resolution_note(preds) + " The bootstrap draws the aggregate's cells (a cell's rows move "
-               "together only under the cluster scheme); a scheme or thresholds the stored aggregate was not cut for "
-               "read the source again with DuckDB.")
+    st.caption(
+        services.resolution_note(preds) + " The bootstrap draws the aggregate's cells (a cell's rows move "
+        "together only under the cluster scheme); a scheme or thresholds the stored aggregate was not cut for "
+        "read the source again with DuckDB."
+    )
 
 # instant numbers: the exact EV and its analytic standard error need no resampling
 curves = {m: price_curve(state.counts_for(preds, m), table, score_kind=preds.score_kinds[m]) for m in models}
@@ -50,11 +59,15 @@ se = uv.analytic_se(preds, table, deployed)
 z = uv.z_value(opts.level)
 top = st.columns(max(5, len(models)))
 for col, m in zip(top, models):
-    col.metric(f"EV of {m} at deployed t={deployed[m]:.4g}", ui.fmt(curves[m].ev_at(deployed[m]), unit=unit, signed=True),
-               help="Exact on this data. The ± below is the analytic standard error (std of the per-row value ÷ √N), "
-                    "which assumes independent rows; quote the bootstrap interval.")
-    col.caption(f"± {ui.fmt(z * se[m], unit=unit)} ({opts.level * 100:g}%, analytic SE {ui.fmt(se[m], unit=unit)}, "
-                "independent rows)")
+    col.metric(
+        f"EV of {m} at deployed t={deployed[m]:.4g}",
+        ui.fmt(curves[m].ev_at(deployed[m]), unit=unit, signed=True),
+        help="Exact on this data. The ± below is the analytic standard error (std of the per-row value ÷ √N), "
+        "which assumes independent rows; quote the bootstrap interval.",
+    )
+    col.caption(
+        f"± {ui.fmt(z * se[m], unit=unit)} ({opts.level * 100:g}%, analytic SE {ui.fmt(se[m], unit=unit)}, independent rows)"
+    )
 verdict_box = st.container()
 metrics = uv.wilson(curves, deployed, opts.level)
 
@@ -71,17 +84,25 @@ except InputError as err:
 comp = res.comparison
 left, right = st.columns(2) if comp is not None else (None, st.container())
 if comp is not None:
-    top[2].metric(f"{comp.b} − {comp.a}: EV difference", ui.fmt(comp.diff.estimate, unit=unit, signed=True),
-                  help="Per decision, on the same rows; the bootstrap draws the same rows for both models.")
+    top[2].metric(
+        f"{comp.b} − {comp.a}: EV difference",
+        ui.fmt(comp.diff.estimate, unit=unit, signed=True),
+        help="Per decision, on the same rows; the bootstrap draws the same rows for both models.",
+    )
     top[3].metric(f"{opts.level * 100:g}% interval of the difference ({unit or 'value'})", uv.interval_text(comp.diff))
-    top[4].metric(f"P({comp.b} better)", ui.percent(comp.p_b_better),
-                  help="Share of bootstrap replicates in which B's EV exceeds A's (ties count as not better).")
+    top[4].metric(
+        f"P({comp.b} better)",
+        ui.percent(comp.p_b_better),
+        help="Share of bootstrap replicates in which B's EV exceeds A's (ties count as not better).",
+    )
     getattr(verdict_box, uv.VERDICT_BOX[comp.verdict])(comp.verdict_text)
     left.markdown(f"**Is {comp.b} better than {comp.a}?** Paired: both models on the same resampled rows.")
     left.plotly_chart(cu.comparison_figure(comp, unit=unit, height=400), key="unc_comparison")
-right.markdown("**1. What is the deployed threshold worth?** EV at the deployed threshold, fixed in every replicate.  \n"
-               "**2. How good is the best threshold we could pick?** EV after re-optimising the threshold in every "
-               "replicate (optimistic: picked on the same data).")
+right.markdown(
+    "**1. What is the deployed threshold worth?** EV at the deployed threshold, fixed in every replicate.  \n"
+    "**2. How good is the best threshold we could pick?** EV after re-optimising the threshold in every "
+    "replicate (optimistic: picked on the same data)."
+)
 rows, colors = [], []
 for j, m in enumerate(models):
     rows.append((f"1. {m}: EV at deployed t={deployed[m]:.4g}", res.deployed[m]))
@@ -101,16 +122,24 @@ for col, m in zip(st.columns(max(1, len(with_opt))), with_opt):
 st.subheader("AUC and the metrics at the deployed threshold")
 left, right = st.columns([1, 2])
 if with_opt:
-    left.plotly_chart(cu.ci_bars_figure([(f"AUC {m}", res.optimum[m].auc) for m in with_opt], zero_line=False,
-                                        title="AUC", subtitle=f"{opts.level * 100:g}% {opts.method} bootstrap", height=440),
-                      key="unc_auc")
+    left.plotly_chart(
+        cu.ci_bars_figure(
+            [(f"AUC {m}", res.optimum[m].auc) for m in with_opt],
+            zero_line=False,
+            title="AUC",
+            subtitle=f"{opts.level * 100:g}% {opts.method} bootstrap",
+            height=440,
+        ),
+        key="unc_auc",
+    )
 for col, m in zip(right.columns(len(models)), models):
     fig = cu.metric_intervals_figure(metrics[m], threshold=deployed[m], height=440)
     fig.update_layout(title_text=f"{m}: " + fig.layout.title.text)
     col.plotly_chart(fig, key=f"unc_metrics_{m}")
 
 with st.expander("All intervals as numbers", icon=":material/table:"):
-    st.dataframe(uv.summary_frame(res, se, metrics), hide_index=True, width="stretch", key="unc_table",
-                 column_config=uv.TABLE_FORMAT)
+    st.dataframe(
+        uv.summary_frame(res, se, metrics), hide_index=True, width="stretch", key="unc_table", column_config=uv.TABLE_FORMAT
+    )
 for line in uv.undefined_notes(res):
     st.caption(line)

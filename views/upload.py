@@ -11,15 +11,23 @@ from evalcore.data import ColumnMapping, guess_mapping, label_values, read_table
 MAX_MB = st.get_option("server.maxUploadSize")
 
 st.title("Add validation predictions")
-mode = st.segmented_control("How", ["upload", "path"], default="upload", required=True, key="upload_mode",
-                            format_func={"upload": "Upload a file", "path": "Register a path on the server (large data)"}.get)
+mode = st.segmented_control(
+    "How",
+    ["upload", "path"],
+    default="upload",
+    required=True,
+    key="upload_mode",
+    format_func={"upload": "Upload a file", "path": "Register a path on the server (large data)"}.get,
+)
 if mode == "path":
     from board.app import register_view
 
     register_view.render()
     st.stop()
-st.caption(f"CSV (any of , ; tab | delimiters; UTF-8 or GBK/GB18030) or Parquet, one row per decision, up to {MAX_MB} MB. "
-           "Nothing is stored until the file validates and you press Save.")
+st.caption(
+    f"CSV (any of , ; tab | delimiters; UTF-8 or GBK/GB18030) or Parquet, one row per decision, up to {MAX_MB} MB. "
+    "Nothing is stored until the file validates and you press Save."
+)
 
 up = st.file_uploader("Predictions file", type=["csv", "txt", "tsv", "parquet", "pq"], key="upload_file")
 if up is None:
@@ -28,8 +36,11 @@ if up is None:
 
 raw = up.getvalue()
 try:  # parsed once per file (by its hash) in this session, within the configured row and column limits
-    frame = state.session_memo("upload_parsed", (services.sha256(raw), up.name),
-                               lambda: read_table(raw, up.name, max_bytes=MAX_MB * 2**20, **upload_limits()))
+    frame = state.session_memo(
+        "upload_parsed",
+        (services.sha256(raw), up.name),
+        lambda: read_table(raw, up.name, max_bytes=MAX_MB * 2**20, **upload_limits()),
+    )
 except InputError as err:
     ui.show_problems(err)
     st.stop()
@@ -52,10 +63,18 @@ if len(set(names.values())) != len(names):
     st.warning("Give the two models different names.")
     st.stop()
 
-mapping = ColumnMapping(label=label, scores={names[c]: c for c in score_cols},
-                        score_kinds={names[c]: kinds[c] for c in score_cols}, positive=roles["positive"],
-                        segments=tuple(roles["segments"]), time=roles["time"], group=roles["group"],
-                        features=tuple(roles["features"]), weight=roles["weight"], drop_missing_labels=drop_missing)
+mapping = ColumnMapping(
+    label=label,
+    scores={names[c]: c for c in score_cols},
+    score_kinds={names[c]: kinds[c] for c in score_cols},
+    positive=roles["positive"],
+    segments=tuple(roles["segments"]),
+    time=roles["time"],
+    group=roles["group"],
+    features=tuple(roles["features"]),
+    weight=roles["weight"],
+    drop_missing_labels=drop_missing,
+)
 try:
     preds = validate(frame, mapping)
 except InputError as err:
@@ -63,8 +82,11 @@ except InputError as err:
     st.stop()
 
 summary = preds.summary()
-st.success(f"Valid: {preds.n_rows:,} rows, positive rate {ui.percent(summary['positive_rate'], 2)}"
-           + (f", {preds.dropped_rows:,} rows with a missing label dropped (you confirmed)" if preds.dropped_rows else "") + ".")
+st.success(
+    f"Valid: {preds.n_rows:,} rows, positive rate {ui.percent(summary['positive_rate'], 2)}"
+    + (f", {preds.dropped_rows:,} rows with a missing label dropped (you confirmed)" if preds.dropped_rows else "")
+    + "."
+)
 st.json(summary, expanded=1)
 
 name = st.text_input("Dataset name", value=up.name.rsplit(".", 1)[0], key="upload_dsname")
@@ -77,8 +99,9 @@ def _save():
     user = state.current_user()
     # the role is checked again (the navigation hides this page from other roles); file, row and audit entry
     # are stored in one transaction
-    rec = governance.upload_dataset(s, user, name=name, filename=up.name, raw=raw, mapping=mapping.to_dict(),
-                                    report=summary, n_rows=preds.n_rows)
+    rec = governance.upload_dataset(
+        s, user, name=name, filename=up.name, raw=raw, mapping=mapping.to_dict(), report=summary, n_rows=preds.n_rows
+    )
     st.session_state[state.DATASET_KEY] = rec.id  # switch the shared sidebar to it
     st.session_state["upload_saved"] = rec.id
 

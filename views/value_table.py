@@ -4,11 +4,12 @@ from datetime import date
 
 import streamlit as st
 
-from board.access import auth, governance as gov
+from board.access import auth
+from board.access import governance as gov
 from board.app import state
-from board.store import ConflictError, StoreError
 from board.app.valuetable_form import frame_from_table, table_from_frame
 from board.services import signoff
+from board.store import ConflictError, StoreError
 from evalcore import InputError, ValueTable
 
 user = state.current_user()
@@ -17,33 +18,49 @@ table, row_version = state.committed_table()
 st.title(f"Value table · {table.name or name}")
 current = gov.current_version(state.store(), name)
 if current is not None and current.status == "approved":
-    st.caption(f"In force: **{current.label}** (approved, effective {current.effective_date}). Edits below go to the "
-               "open draft, which becomes a new version once proposed and signed by business, risk and model owner.")
+    st.caption(
+        f"In force: **{current.label}** (approved, effective {current.effective_date}). Edits below go to the "
+        "open draft, which becomes a new version once proposed and signed by business, risk and model owner."
+    )
 st.markdown(
     "**Each amount is the money GAINED per event; enter a cost as a negative number.** "
     "Example (loan anti-fraud): TP **+18,500** (fraud loss avoided), FP **−3,200** (complaint cost, lost customer "
     "value), FN **−22,000** (fraud loss), TN **+120** (review cost saved). The effective amount is amount × "
-    "confidence; confidence in (0, 1] says how well the amount can be measured.")
+    "confidence; confidence in (0, 1] says how well the amount can be measured."
+)
 
 epoch = st.session_state.setdefault("vt_epoch", 0)
 c1, c2 = st.columns([1, 1])
 unit = c1.text_input("Currency / unit", value=table.unit, key=f"vt_unit_{epoch}")
-use_prev = c2.checkbox("Production prevalence differs from the validation set", value=table.prevalence is not None,
-                       key=f"vt_use_prev_{epoch}")
+use_prev = c2.checkbox(
+    "Production prevalence differs from the validation set", value=table.prevalence is not None, key=f"vt_use_prev_{epoch}"
+)
 prevalence = None
 if use_prev:
-    prevalence = c2.number_input("Production prevalence π (share of positives in production)", min_value=0.0, max_value=1.0,
-                                 value=float(table.prevalence or 0.02), step=0.001, format="%.4f", key=f"vt_prev_{epoch}")
+    prevalence = c2.number_input(
+        "Production prevalence π (share of positives in production)",
+        min_value=0.0,
+        max_value=1.0,
+        value=float(table.prevalence or 0.02),
+        step=0.001,
+        format="%.4f",
+        key=f"vt_prev_{epoch}",
+    )
 
 edited = st.data_editor(
-    frame_from_table(table), key=f"vt_editor_{epoch}", num_rows="fixed", hide_index=True, width="stretch",
+    frame_from_table(table),
+    key=f"vt_editor_{epoch}",
+    num_rows="fixed",
+    hide_index=True,
+    width="stretch",
     disabled=["outcome", "meaning"],
     column_config={
         "amount": st.column_config.NumberColumn("amount per event (gain +, cost −)", format="%.2f", required=True),
         "confidence": st.column_config.NumberColumn("confidence (0–1]", min_value=0.0, max_value=1.0, step=0.05, format="%.2f"),
         "description": st.column_config.TextColumn("description", width="large"),
         "source": st.column_config.TextColumn("data source", width="medium"),
-    })
+    },
+)
 
 new_table, problems = table_from_frame(edited, unit=unit, prevalence=prevalence, name=table.name or name)
 if problems:
@@ -55,8 +72,12 @@ else:
     for w in table.sign_warnings():
         st.warning(w)
     eff = table.effective()
-    st.caption("Effective amounts (amount × confidence): " + ", ".join(f"{c.upper()} {v:+,.2f}" for c, v in eff.items())
-               + (f" {table.unit}" if table.unit else "") + ".")
+    st.caption(
+        "Effective amounts (amount × confidence): "
+        + ", ".join(f"{c.upper()} {v:+,.2f}" for c, v in eff.items())
+        + (f" {table.unit}" if table.unit else "")
+        + "."
+    )
 
     saved = state.store().get_value_table_draft(name)
     # compared with the open draft, or (no draft) with the version in force: nothing to save when equal
@@ -66,16 +87,23 @@ else:
 
     def _save():
         try:
-            rec = gov.save_draft(state.store(), user, name, table.to_dict(), reason=reason,
-                                 expected_row_version=row_version if saved is not None else 0)
+            rec = gov.save_draft(
+                state.store(),
+                user,
+                name,
+                table.to_dict(),
+                reason=reason,
+                expected_row_version=row_version if saved is not None else 0,
+            )
             state.set_committed_table(table, rec.row_version)
             st.session_state["vt_flash"] = f"Draft saved (revision {rec.row_version})."
         except (ConflictError, gov.Forbidden) as err:
             st.session_state["vt_flash"] = f"CONFLICT: {err}"
 
     st.button("Save draft", type="primary", disabled=not dirty, on_click=_save, key="vt_save")
-    st.caption("Unsaved changes: they already re-price every page in this session; save to keep them."
-               if dirty else "All changes saved.")
+    st.caption(
+        "Unsaved changes: they already re-price every page in this session; save to keep them." if dirty else "All changes saved."
+    )
 flash = st.session_state.pop("vt_flash", None)
 if flash:
     (st.error if flash.startswith("CONFLICT") else st.success)(flash)
@@ -109,9 +137,12 @@ if draft is not None and gov.allowed(user, "propose_version"):
         eff = c2.date_input("Effective date", value=date.today(), key="vt_prop_date")
         why = st.text_input("Reason for the change", value=draft.reason, key="vt_prop_reason")
         if st.form_submit_button("Propose version", type="primary"):
-            _act(lambda: gov.propose_version(store, user, name, label=label, effective_date=eff, reason=why,
-                                             expected_row_version=draft.row_version),
-                 f"Version {label} proposed; waiting for business, risk and model owner.")
+            _act(
+                lambda: gov.propose_version(
+                    store, user, name, label=label, effective_date=eff, reason=why, expected_row_version=draft.row_version
+                ),
+                f"Version {label} proposed; waiting for business, risk and model owner.",
+            )
             st.rerun()
 elif draft is None and gov.allowed(user, "edit_draft"):
     if st.button("Start a new draft from the version in force", key="vt_new_draft"):
@@ -123,9 +154,17 @@ versions = store.list_value_table_versions(name)
 rows = []
 for v in versions:
     signs = store.list_signoffs(v.id)
-    rows.append({"version": v.label, "status": v.status, "effective": str(v.effective_date or ""), "author": v.author,
-                 "reason": v.reason, "signed by": ", ".join(f"{s.role}: {s.username}" for s in signs),
-                 "comment": v.decision_comment})
+    rows.append(
+        {
+            "version": v.label,
+            "status": v.status,
+            "effective": str(v.effective_date or ""),
+            "author": v.author,
+            "reason": v.reason,
+            "signed by": ", ".join(f"{s.role}: {s.username}" for s in signs),
+            "comment": v.decision_comment,
+        }
+    )
 if rows:
     st.dataframe(rows, hide_index=True, width="stretch")
 
@@ -137,17 +176,18 @@ for v in (v for v in versions if v.status == "pending"):
         c1, c2, c3 = st.columns([1, 2, 1])
         if c1.button(f"Sign {v.label} as {auth.ROLE_LABELS[user.role]}", key=f"vt_sign_{v.id}", type="primary"):
             with st.spinner("Signing (the last signature re-evaluates the stored boards) …"):
-                _act(lambda: signoff.sign_version(store, user, v.id), f"Signed {v.label}.")
+                _act(lambda v=v: signoff.sign_version(store, user, v.id), f"Signed {v.label}.")
             st.rerun()
-        comment = c2.text_input("Rejection comment", key=f"vt_reject_comment_{v.id}", label_visibility="collapsed",
-                                placeholder="why it is rejected")
+        comment = c2.text_input(
+            "Rejection comment", key=f"vt_reject_comment_{v.id}", label_visibility="collapsed", placeholder="why it is rejected"
+        )
         if c3.button(f"Reject {v.label}", key=f"vt_reject_{v.id}"):
-            _act(lambda: gov.reject_version(store, user, v.id, comment=comment), f"Rejected {v.label}.")
+            _act(lambda v=v, comment=comment: gov.reject_version(store, user, v.id, comment=comment), f"Rejected {v.label}.")
             st.rerun()
 for v in (v for v in versions if v.status == "rejected"):
     if gov.allowed(user, "reopen_version") and draft is None:
         if st.button(f"Reopen {v.label} as the draft (to fix and propose again)", key=f"vt_reopen_{v.id}"):
-            _act(lambda: gov.reopen_version(store, user, v.id), f"{v.label} reopened as the draft.")
+            _act(lambda v=v: gov.reopen_version(store, user, v.id), f"{v.label} reopened as the draft.")
             st.rerun()
 
 gflash = st.session_state.pop("vt_gov_flash", None)
@@ -164,17 +204,32 @@ if reports:
         if "error" in e:
             st.warning(f"Evaluation #{e['evaluation_id']} could not be re-evaluated: {e['error']}")
             continue
-        st.markdown(f"Evaluation **#{e['evaluation_id']}** ({e.get('dataset_name') or 'dataset ' + str(e['dataset_id'])})"
-                    + (" — **ranking changed**" if e["rank_changed"] else " — ranking unchanged")
-                    + (" — **action changed**" if e["action_changed"] else " — action unchanged"))
+        st.markdown(
+            f"Evaluation **#{e['evaluation_id']}** ({e.get('dataset_name') or 'dataset ' + str(e['dataset_id'])})"
+            + (" — **ranking changed**" if e["rank_changed"] else " — ranking unchanged")
+            + (" — **action changed**" if e["action_changed"] else " — action unchanged")
+        )
 
         def _fmt(x, spec):
             return "—" if x is None else format(x, spec)
 
-        st.dataframe([{"model": m, "EV before": _fmt(r["ev_before"], ",.2f"), "EV after": _fmt(r["ev_after"], ",.2f"),
-                       "ΔEV": _fmt(r["ev_change"], "+,.2f"), "rank before": r["rank_before"], "rank after": r["rank_after"],
-                       "t_opt before": _fmt(r["t_opt_before"], ".4f"), "t_opt after": _fmt(r["t_opt_after"], ".4f"),
-                       "t_opt moved": _fmt(r["t_opt_moved"], "+.4f")} for m, r in e["models"].items()],
-                     hide_index=True, width="stretch")
+        st.dataframe(
+            [
+                {
+                    "model": m,
+                    "EV before": _fmt(r["ev_before"], ",.2f"),
+                    "EV after": _fmt(r["ev_after"], ",.2f"),
+                    "ΔEV": _fmt(r["ev_change"], "+,.2f"),
+                    "rank before": r["rank_before"],
+                    "rank after": r["rank_after"],
+                    "t_opt before": _fmt(r["t_opt_before"], ".4f"),
+                    "t_opt after": _fmt(r["t_opt_after"], ".4f"),
+                    "t_opt moved": _fmt(r["t_opt_moved"], "+.4f"),
+                }
+                for m, r in e["models"].items()
+            ],
+            hide_index=True,
+            width="stretch",
+        )
         if e["action_changed"]:
             st.caption(f"Action before: {e['action_before']}  \nAction after: {e['action_after']}")

@@ -7,15 +7,24 @@ from itertools import combinations
 import pandas as pd
 import streamlit as st
 
-from board.charts import value_tools as cvt
 from board.app import state, ui
+from board.charts import value_tools as cvt
 from evalcore import InputError
 from evalcore.ahp import CR_LIMIT, SAATY_SCALE, ahp_amounts, ahp_weights, pairwise_matrix
 from evalcore.sensitivity import value_sensitivity
 
 ITEMS = ("TP", "FP", "FN", "TN")
-WORDS = {1: "equal", 2: "slightly", 3: "moderately", 4: "moderately+", 5: "strongly", 6: "strongly+", 7: "very strongly",
-         8: "very strongly+", 9: "extremely"}
+WORDS = {
+    1: "equal",
+    2: "slightly",
+    3: "moderately",
+    4: "moderately+",
+    5: "strongly",
+    6: "strongly+",
+    7: "very strongly",
+    8: "very strongly+",
+    9: "extremely",
+}
 PERTURBATION, N_RANDOM, SEED = 0.30, 200, 0
 
 table, row_version = state.committed_table()
@@ -24,24 +33,30 @@ st.title("Value tools")
 st.caption(f"Helpers for the value table “{table.name}” (money gained per event; costs negative).")
 
 st.header("Amounts from judgement (AHP)")
-st.caption("When the amounts are only known qualitatively: for each pair of outcomes, which matters more to the "
-           "business and by how much (Saaty's scale: 1 equal, 3 moderately, 5 strongly, 7 very strongly, 9 extremely). "
-           "Weights are the principal eigenvector; a consistency ratio CR above 0.1 means the answers contradict each other.")
+st.caption(
+    "When the amounts are only known qualitatively: for each pair of outcomes, which matters more to the "
+    "business and by how much (Saaty's scale: 1 equal, 3 moderately, 5 strongly, 7 very strongly, 9 extremely). "
+    "Weights are the principal eigenvector; a consistency ratio CR above 0.1 means the answers contradict each other."
+)
 
 
 def _say(a, b):
     def fmt(v):
         k = round(v if v >= 1 else 1 / v)
         return "equal" if k == 1 else f"{a if v > 1 else b} {WORDS[k]} more ({k})"
+
     return fmt
 
 
 with st.form("vt_tools_ahp_form"):
     st.caption("Slide left when the first outcome of the pair matters more, right when the second does.")
     cols = st.columns(3)
-    judgements = {(a, b): cols[k % 3].select_slider(f"{a} vs {b}", options=SAATY_SCALE, value=1.0, format_func=_say(a, b),
-                                                    key=f"vt_tools_pair_{a}_{b}")
-                  for k, (a, b) in enumerate(combinations(ITEMS, 2))}
+    judgements = {
+        (a, b): cols[k % 3].select_slider(
+            f"{a} vs {b}", options=SAATY_SCALE, value=1.0, format_func=_say(a, b), key=f"vt_tools_pair_{a}_{b}"
+        )
+        for k, (a, b) in enumerate(combinations(ITEMS, 2))
+    }
     c1, c2, c3, c4 = st.columns(4)
     gains = c1.multiselect("Gains (the others are costs)", ITEMS, default=["TP", "TN"], key="vt_tools_gains")
     mode = c2.radio("Scale by", ["anchor", "money per unit weight"], key="vt_tools_mode", horizontal=True)
@@ -52,7 +67,9 @@ with st.form("vt_tools_ahp_form"):
 
 try:
     res = ahp_weights(pairwise_matrix(judgements, ITEMS), items=ITEMS)
-    amounts = ahp_amounts(res, gains=gains, **({"anchor": (anchor_item, anchor_amount)} if mode == "anchor" else {"scale": scale}))
+    amounts = ahp_amounts(
+        res, gains=gains, **({"anchor": (anchor_item, anchor_amount)} if mode == "anchor" else {"scale": scale})
+    )
 except InputError as err:
     ui.show_problems(err, title="The judgements cannot be turned into amounts yet")
     res = amounts = None
@@ -68,17 +85,27 @@ if res is not None:
         if res.inconsistent:
             (a, b), r = res.worst_pair, res.worst_pair_implied
             more, less, r = (a, b, r) if r >= 1 else (b, a, 1 / r)
-            st.warning(f"CR {res.cr:.3f} > {CR_LIMIT}: the judgements are inconsistent. Revisit {a} vs {b} first — "
-                       f"the other answers imply {more} matters about {r:.2g}× as much as {less}.")
+            st.warning(
+                f"CR {res.cr:.3f} > {CR_LIMIT}: the judgements are inconsistent. Revisit {a} vs {b} first — "
+                f"the other answers imply {more} matters about {r:.2g}× as much as {less}."
+            )
         else:
             st.success(f"CR {cr_text} ≤ {CR_LIMIT}: consistent enough to use.")
         for note in res.notes.values():
             st.caption(note)
     right.plotly_chart(cvt.ahp_weights_figure(res), key="vt_tools_weights_chart")
     current = {c: float(getattr(table, c.lower())) for c in ITEMS}
-    st.container(key="vt_tools_amounts").dataframe(pd.DataFrame({
-        "weight": res.weight_of(), "role": {c: "gain" if c in gains else "cost" for c in ITEMS},
-        f"proposed amount {unit}".strip(): amounts, f"current amount {unit}".strip(): current}), width="stretch")
+    st.container(key="vt_tools_amounts").dataframe(
+        pd.DataFrame(
+            {
+                "weight": res.weight_of(),
+                "role": {c: "gain" if c in gains else "cost" for c in ITEMS},
+                f"proposed amount {unit}".strip(): amounts,
+                f"current amount {unit}".strip(): current,
+            }
+        ),
+        width="stretch",
+    )
     if st.button("Use these amounts", key="vt_tools_use", type="primary"):
         sources = {c.lower(): f"AHP pairwise judgement (CR {cr_text})" for c in ITEMS}
         new_table = table.with_amounts(**{c.lower(): v for c, v in amounts.items()}, sources={**table.sources, **sources})
@@ -91,10 +118,12 @@ if res is not None:
         st.warning(w)
 
 st.header("Sensitivity of the decision to the amounts")
-st.caption(f"Every amount × (1 ± {PERTURBATION:.0%}) one at a time, and {N_RANDOM} random tables with every amount × "
-           f"U({1 - PERTURBATION:.1f}, {1 + PERTURBATION:.1f}) independently (seed {SEED}). Robust: every model's optimal "
-           "threshold moves by less than 0.05 (5% of the score range for raw scores) and the ranking of the models by "
-           "EV at their optimum never changes.")
+st.caption(
+    f"Every amount × (1 ± {PERTURBATION:.0%}) one at a time, and {N_RANDOM} random tables with every amount × "
+    f"U({1 - PERTURBATION:.1f}, {1 + PERTURBATION:.1f}) independently (seed {SEED}). Robust: every model's optimal "
+    "threshold moves by less than 0.05 (5% of the score range for raw scores) and the ranking of the models by "
+    "EV at their optimum never changes."
+)
 preds = state.current_data()  # the dataset's aggregate: only the counts are used
 if preds is None:
     st.info("Choose a dataset in the sidebar to test the table against its models.")
@@ -105,9 +134,18 @@ run_key = (state.current_dataset_id(), state.table_json(table), json.dumps(deplo
 if st.button(f"Run the sensitivity check (±{PERTURBATION:.0%}, {N_RANDOM} random draws)", key="vt_tools_run"):
     counts = {m: state.counts_for(preds, m) for m in models}
     try:
-        st.session_state["vt_tools_sens"] = (run_key, value_sensitivity(
-            counts, table, score_kinds=preds.score_kinds, deployed=deployed, perturbation=PERTURBATION,
-            n_random=N_RANDOM, rng=SEED))
+        st.session_state["vt_tools_sens"] = (
+            run_key,
+            value_sensitivity(
+                counts,
+                table,
+                score_kinds=preds.score_kinds,
+                deployed=deployed,
+                perturbation=PERTURBATION,
+                n_random=N_RANDOM,
+                rng=SEED,
+            ),
+        )
     except InputError as err:
         ui.show_problems(err, title="The sensitivity check cannot run")
 stored = st.session_state.get("vt_tools_sens")

@@ -62,8 +62,14 @@ __all__ = [
 
 #: Roles, least to most privileged in administration (signing roles are peers).
 ROLES = ("viewer", "analyst", "business", "risk", "model_owner", "admin")
-ROLE_LABELS = {"viewer": "Viewer", "analyst": "Analyst", "business": "Business", "risk": "Risk",
-               "model_owner": "Model owner", "admin": "Admin"}
+ROLE_LABELS = {
+    "viewer": "Viewer",
+    "analyst": "Analyst",
+    "business": "Business",
+    "risk": "Risk",
+    "model_owner": "Model owner",
+    "admin": "Admin",
+}
 MIN_PASSWORD_CHARS = 10
 MAX_PASSWORD_BYTES = 72  # bcrypt uses only the first 72 bytes; refuse longer ones rather than truncate silently
 MAX_LOCK_SECONDS = 15 * 60
@@ -186,8 +192,9 @@ def _utcnow() -> datetime:
     return datetime.now(timezone.utc)
 
 
-def authenticate(store, username: str, password: str, *, client: str | None = None,
-                 clock: Callable[[], datetime] = _utcnow) -> User:
+def authenticate(
+    store, username: str, password: str, *, client: str | None = None, clock: Callable[[], datetime] = _utcnow
+) -> User:
     """Check a login against the store; count failures and throttle, per username and per client.
 
     Parameters
@@ -215,24 +222,36 @@ def authenticate(store, username: str, password: str, *, client: str | None = No
     key = username[:_MAX_NAME_CHARS]
     client = _client_key(client)
     now = clock()
-    attempt = store.reserve_login_attempt(key, client=client, now=now, lock_seconds=lock_seconds,
-                                          client_lock_seconds=client_lock_seconds,
-                                          forget_before=now - timedelta(seconds=MAX_LOCK_SECONDS))
+    attempt = store.reserve_login_attempt(
+        key,
+        client=client,
+        now=now,
+        lock_seconds=lock_seconds,
+        client_lock_seconds=client_lock_seconds,
+        forget_before=now - timedelta(seconds=MAX_LOCK_SECONDS),
+    )
     if not attempt.allowed:
         wait = (attempt.retry_after - now).total_seconds()
         what = "this account" if attempt.locked_by == "username" else "this address"
-        raise LoginThrottled(f"Too many failed logins for {what}; try again in {wait:.0f} s.",
-                             retry_after=attempt.retry_after)
+        raise LoginThrottled(f"Too many failed logins for {what}; try again in {wait:.0f} s.", retry_after=attempt.retry_after)
     user = store.get_user(username) if username and len(username) <= _MAX_NAME_CHARS else None
     ok = verify_password(password or "", user.password_hash if user is not None else _dummy_hash(bcrypt_rounds()))
     if user is None or not ok or not user.active:
         reason = "unknown_user" if user is None else "wrong_password" if not ok else "disabled"
-        detail = {"reason": reason, "client": client, "failures": attempt.failures,
-                  "locked_until": None if attempt.locked_until is None else attempt.locked_until.isoformat()}
+        detail = {
+            "reason": reason,
+            "client": client,
+            "failures": attempt.failures,
+            "locked_until": None if attempt.locked_until is None else attempt.locked_until.isoformat(),
+        }
         store.append_audit(key, "login_failed", key, detail)
         raise LoginFailed("Wrong username or password (or the account is disabled).")
-    store.record_login_success(user.username, client=client, client_lock_seconds=client_lock_seconds,
-                               audit=(user.username, "login", user.username, {"client": client}))
+    store.record_login_success(
+        user.username,
+        client=client,
+        client_lock_seconds=client_lock_seconds,
+        audit=(user.username, "login", user.username, {"client": client}),
+    )
     return User(username=user.username, role=user.role)
 
 

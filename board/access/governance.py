@@ -109,8 +109,7 @@ def create_first_admin(store: Store, username: str, password: str) -> User:
         raise Forbidden(_FIRST_ADMIN_TAKEN)
     name = username.strip()
     try:
-        rec = store.create_first_admin(name, auth.hash_password(password),
-                                       audit=(name, "create_first_admin", name))
+        rec = store.create_first_admin(name, auth.hash_password(password), audit=(name, "create_first_admin", name))
     except StateError:
         raise Forbidden(_FIRST_ADMIN_TAKEN) from None
     return User(username=rec.username, role=rec.role)
@@ -128,8 +127,7 @@ def add_user(store: Store, actor: User, username: str, password: str, role: str)
     require(actor, "manage_users")
     _check_role(role)
     name = username.strip()
-    return store.create_user(name, auth.hash_password(password), role,
-                             audit=(actor.username, "add_user", name, {"role": role}))
+    return store.create_user(name, auth.hash_password(password), role, audit=(actor.username, "add_user", name, {"role": role}))
 
 
 def list_users(store: Store, actor: User):
@@ -143,15 +141,17 @@ def disable_user(store: Store, actor: User, username: str, *, active: bool = Fal
     require(actor, "manage_users")
     if username == actor.username and not active:
         raise Forbidden("An admin cannot disable its own account.")
-    return store.update_user(username, active=active,
-                             audit=(actor.username, "disable_user" if not active else "enable_user", username))
+    return store.update_user(
+        username, active=active, audit=(actor.username, "disable_user" if not active else "enable_user", username)
+    )
 
 
 def reset_password(store: Store, actor: User, username: str, password: str):
     """Set a new password for an account (admins only); its failed-login count is cleared."""
     require(actor, "manage_users")
-    return store.update_user(username, password_hash=auth.hash_password(password),
-                             audit=(actor.username, "reset_password", username))
+    return store.update_user(
+        username, password_hash=auth.hash_password(password), audit=(actor.username, "reset_password", username)
+    )
 
 
 # --------------------------------------------------------------------------- versions
@@ -162,24 +162,40 @@ def current_version(store: Store, name: str) -> ValueTableVersionRecord | None:
     return store.latest_approved_version(name) or store.get_value_table_draft(name)
 
 
-def save_draft(store: Store, actor: User, name: str, amounts: dict, *, expected_row_version: int | None,
-               reason: str | None = None) -> ValueTableVersionRecord:
+def save_draft(
+    store: Store, actor: User, name: str, amounts: dict, *, expected_row_version: int | None, reason: str | None = None
+) -> ValueTableVersionRecord:
     """Save the open draft with optimistic locking (``ConflictError`` shows the other's change)."""
     require(actor, "edit_draft")
     return store.save_value_table_draft(
-        name, amounts, author=actor.username, reason=reason, expected_row_version=expected_row_version,
-        audit=lambda rec: (actor.username, "edit_draft", name,
-                           {"version_id": rec.id, "row_version": rec.row_version, "amounts": amounts}))
+        name,
+        amounts,
+        author=actor.username,
+        reason=reason,
+        expected_row_version=expected_row_version,
+        audit=lambda rec: (
+            actor.username,
+            "edit_draft",
+            name,
+            {"version_id": rec.id, "row_version": rec.row_version, "amounts": amounts},
+        ),
+    )
 
 
-def propose_version(store: Store, actor: User, name: str, *, label: str, effective_date: date, reason: str,
-                    expected_row_version: int) -> ValueTableVersionRecord:
+def propose_version(
+    store: Store, actor: User, name: str, *, label: str, effective_date: date, reason: str, expected_row_version: int
+) -> ValueTableVersionRecord:
     """Propose the open draft for sign-off (status ``pending``)."""
     require(actor, "propose_version")
     return store.submit_value_table_draft(
-        name, label=label, effective_date=effective_date, reason=reason, author=actor.username,
+        name,
+        label=label,
+        effective_date=effective_date,
+        reason=reason,
+        author=actor.username,
         expected_row_version=expected_row_version,
-        audit=lambda rec: (actor.username, "propose_version", name, {"version_id": rec.id, "label": label}))
+        audit=lambda rec: (actor.username, "propose_version", name, {"version_id": rec.id, "label": label}),
+    )
 
 
 def sign(store: Store, actor: User, version_id: int, *, comment: str = ""):
@@ -191,51 +207,78 @@ def sign(store: Store, actor: User, version_id: int, *, comment: str = ""):
     require(actor, "sign_version")
 
     def audit(version: ValueTableVersionRecord) -> list[tuple]:
-        entries = [(actor.username, "sign_version", version.table_name,
-                    {"version_id": version_id, "label": version.label, "role": actor.role})]
+        entries = [
+            (
+                actor.username,
+                "sign_version",
+                version.table_name,
+                {"version_id": version_id, "label": version.label, "role": actor.role},
+            )
+        ]
         if version.status == APPROVED:
-            entries.append((actor.username, "approve_version", version.table_name,
-                            {"version_id": version_id, "label": version.label}))
+            entries.append(
+                (actor.username, "approve_version", version.table_name, {"version_id": version_id, "label": version.label})
+            )
         return entries
 
-    return store.add_signoff(version_id, role=actor.role, username=actor.username, comment=comment,
-                             required_roles=SIGNING_ROLES, audit=audit)
+    return store.add_signoff(
+        version_id, role=actor.role, username=actor.username, comment=comment, required_roles=SIGNING_ROLES, audit=audit
+    )
 
 
 def reject_version(store: Store, actor: User, version_id: int, *, comment: str) -> ValueTableVersionRecord:
     """Reject a pending version with a comment (business, risk or model owner)."""
     require(actor, "reject_version")
     return store.reject_version(
-        version_id, comment=comment,
-        audit=lambda rec: (actor.username, "reject_version", rec.table_name,
-                           {"version_id": version_id, "label": rec.label, "role": actor.role, "comment": comment}))
+        version_id,
+        comment=comment,
+        audit=lambda rec: (
+            actor.username,
+            "reject_version",
+            rec.table_name,
+            {"version_id": version_id, "label": rec.label, "role": actor.role, "comment": comment},
+        ),
+    )
 
 
 def reopen_version(store: Store, actor: User, version_id: int) -> ValueTableVersionRecord:
     """Reopen a rejected version as the draft, to fix and propose it again."""
     require(actor, "reopen_version")
     return store.reopen_version(
-        version_id, author=actor.username,
-        audit=lambda rec: (actor.username, "reopen_version", rec.table_name, {"version_id": version_id}))
+        version_id,
+        author=actor.username,
+        audit=lambda rec: (actor.username, "reopen_version", rec.table_name, {"version_id": version_id}),
+    )
 
 
 # --------------------------------------------------------------------------- audited actions of other pages
 
 
 def _upload_entry(actor: User, dataset) -> tuple:
-    return (actor.username, "upload_dataset", getattr(dataset, "name", str(dataset)),
-            {"dataset_id": getattr(dataset, "id", None), "sha256": getattr(dataset, "sha256", None)})
+    return (
+        actor.username,
+        "upload_dataset",
+        getattr(dataset, "name", str(dataset)),
+        {"dataset_id": getattr(dataset, "id", None), "sha256": getattr(dataset, "sha256", None)},
+    )
 
 
-def upload_dataset(store: Store, actor: User, *, name: str, filename: str, raw: bytes, mapping: dict, report: dict,
-                   n_rows: int):
+def upload_dataset(store: Store, actor: User, *, name: str, filename: str, raw: bytes, mapping: dict, report: dict, n_rows: int):
     """Store an uploaded file (``store.save_dataset``) and its audit entry in one transaction.
 
     Returns the ``DatasetRecord``; ``Forbidden`` (nothing stored) unless the role may upload.
     """
     require(actor, "upload_dataset")
-    return store.save_dataset(name=name, filename=filename, raw=raw, mapping=mapping, report=report, n_rows=n_rows,
-                              uploader=actor.username, audit=lambda rec: _upload_entry(actor, rec))
+    return store.save_dataset(
+        name=name,
+        filename=filename,
+        raw=raw,
+        mapping=mapping,
+        report=report,
+        n_rows=n_rows,
+        uploader=actor.username,
+        audit=lambda rec: _upload_entry(actor, rec),
+    )
 
 
 def record_upload(store: Store, actor: User, dataset) -> None:
@@ -251,17 +294,22 @@ def record_export(store: Store, actor: User, what: str, detail: dict | None = No
     store.append_audit(actor.username, "export", what, detail or {})
 
 
-def record_evaluation(store: Store, actor: User, dataset_id: int, *, table_name: str, models: Any, config: Any,
-                      result: dict) -> int:
+def record_evaluation(
+    store: Store, actor: User, dataset_id: int, *, table_name: str, models: Any, config: Any, result: dict
+) -> int:
     """Store an evaluation with the value-table version it used (the current one of ``table_name``)."""
     require(actor, "save_evaluation")
     version = current_version(store, table_name)
     vid = None if version is None else version.id
     label = None if version is None else (version.label if version.status == APPROVED else f"draft r{version.row_version}")
     return store.save_evaluation(
-        dataset_id, models=models, config=config,
-        result={**result, "table_version": result.get("table_version") or label}, value_table_version_id=vid,
-        audit=lambda ev_id: (actor.username, "save_evaluation", table_name, {"evaluation_id": ev_id, "version_id": vid}))
+        dataset_id,
+        models=models,
+        config=config,
+        result={**result, "table_version": result.get("table_version") or label},
+        value_table_version_id=vid,
+        audit=lambda ev_id: (actor.username, "save_evaluation", table_name, {"evaluation_id": ev_id, "version_id": vid}),
+    )
 
 
 def audit_log(store: Store, actor: User, *, limit: int = 1000):

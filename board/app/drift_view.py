@@ -29,18 +29,25 @@ from evalcore.drift import DriftConfig, DriftReport, Light
 
 PAGE = "views/drift.py"
 FAMILIES = ("feature", "label", "calibration")
-BADGE = {"green": ("green", "no drift"), "yellow": ("orange", "watch"), "red": ("red", "drift"),
-         "grey": ("gray", "cannot judge")}
-NEEDS_TIME = ("Drift needs a time column: it compares time windows with a reference window. This dataset has "
-              "none mapped. On the **Upload** page, upload the file again and choose its date or timestamp "
-              "column as **Time column** (one value per row, e.g. `2026-10-05 14:03`).")
-BANNER = ("**Drift: {what}.** The headline numbers rest on an evaluation set that may no longer represent "
-          "production.")
+BADGE = {"green": ("green", "no drift"), "yellow": ("orange", "watch"), "red": ("red", "drift"), "grey": ("gray", "cannot judge")}
+NEEDS_TIME = (
+    "Drift needs a time column: it compares time windows with a reference window. This dataset has "
+    "none mapped. On the **Upload** page, upload the file again and choose its date or timestamp "
+    "column as **Time column** (one value per row, e.g. `2026-10-05 14:03`)."
+)
+BANNER = "**Drift: {what}.** The headline numbers rest on an evaluation set that may no longer represent production."
 
 # the settings form (widget keys) and the session keys it uses
 K_START, K_REF_DAYS, K_WINDOW, K_KS, K_RED, K_PSI_Y, K_PSI_R, K_FEATURES = (
-    "drift_ref_start", "drift_ref_days", "drift_window_days", "drift_ks", "drift_consecutive", "drift_psi_yellow",
-    "drift_psi_red", "drift_features")
+    "drift_ref_start",
+    "drift_ref_days",
+    "drift_window_days",
+    "drift_ks",
+    "drift_consecutive",
+    "drift_psi_yellow",
+    "drift_psi_red",
+    "drift_features",
+)
 FORM_KEYS = (K_START, K_REF_DAYS, K_WINDOW, K_KS, K_RED, K_PSI_Y, K_PSI_R, K_FEATURES)
 _SEEDED_FOR = "drift_form_for"
 MESSAGE = "drift_form_message"  # (kind, text) shown once after a save or reset
@@ -94,8 +101,10 @@ def compute(preds, config: DriftConfig) -> DriftView:
     try:
         d = board_drift_of(preds, config)
     except InputError as err:
-        grey = {f: Light(family=f, color="grey", reason="Not computed: the drift settings do not fit this dataset.",
-                         details={}) for f in FAMILIES}
+        grey = {
+            f: Light(family=f, color="grey", reason="Not computed: the drift settings do not fit this dataset.", details={})
+            for f in FAMILIES
+        }
         return DriftView(lights=grey, report=None, calibration={}, skipped_models=skipped, config=config, error=err)
     return DriftView(lights=d.lights, report=d.report, calibration=d.calibration, skipped_models=d.skipped, config=config)
 
@@ -116,8 +125,10 @@ def drift_for(dataset_id: int, sha: str, preds, config: DriftConfig, *, quiet: b
     agg, source = state.aggregate_for(preds, BoardConfig(n_resamples=0, drift=config.to_dict()))
     if agg is None:
         if not quiet:
-            st.warning(f"**The source was not read again** ({source}), so the feature light cannot use these "
-                       "reference settings.", icon=":material/cloud_off:")
+            st.warning(
+                f"**The source was not read again** ({source}), so the feature light cannot use these reference settings.",
+                icon=":material/cloud_off:",
+            )
         agg, source = preds, "stored"
     return _drift(dataset_id, sha, settings_json(config), source, agg)
 
@@ -145,8 +156,11 @@ def banner() -> None:
     except (InputError, StoreError):  # an unreadable dataset: the page itself reports it, not twice
         return
     except Exception as err:  # noqa: BLE001 - a bug here must not silently remove a red light
-        st.error(f"The drift lights could not be computed ({type(err).__name__}: {err}). Until this is fixed, the "
-                 "board's advice is missing its drift check.", icon=":material/error:")
+        st.error(
+            f"The drift lights could not be computed ({type(err).__name__}: {err}). Until this is fixed, the "
+            "board's advice is missing its drift check.",
+            icon=":material/error:",
+        )
         return
     if view.any_red:
         red = view.red_families
@@ -175,8 +189,10 @@ def windows_caption(view: DriftView) -> str:
     ref = f"Reference {ld.reference.label} ({ld.reference.n:,} rows)"
     if not ld.windows:
         return ref + f" · no whole {c.window_days}-day window after it yet."
-    return (f"{ref} · {len(ld.windows)} current windows of {c.window_days} days sliding by {c.step_days} day"
-            f"{'s' if c.step_days > 1 else ''}, the latest {ld.windows[-1].label} ({ld.windows[-1].n:,} rows).")
+    return (
+        f"{ref} · {len(ld.windows)} current windows of {c.window_days} days sliding by {c.step_days} day"
+        f"{'s' if c.step_days > 1 else ''}, the latest {ld.windows[-1].label} ({ld.windows[-1].n:,} rows)."
+    )
 
 
 def too_few_notes(view: DriftView) -> list[str]:
@@ -185,10 +201,14 @@ def too_few_notes(view: DriftView) -> list[str]:
     r = view.report
     if r.feature is not None and (r.feature.level == -1).any():
         cells = int((r.feature.level == -1).sum())
-        notes.append(f"Feature drift: {cells} feature × window cell{'s' if cells > 1 else ''} had too few rows to tell "
-                     "drift from noise (crossed in the heatmap); they never light red.")
-    for name, levels in [("Label drift", r.label.level if r.label is not None else None),
-                         *[(f"Calibration drift ({m})", cd.level) for m, cd in view.calibration.items()]]:
+        notes.append(
+            f"Feature drift: {cells} feature × window cell{'s' if cells > 1 else ''} had too few rows to tell "
+            "drift from noise (crossed in the heatmap); they never light red."
+        )
+    for name, levels in [
+        ("Label drift", r.label.level if r.label is not None else None),
+        *[(f"Calibration drift ({m})", cd.level) for m, cd in view.calibration.items()],
+    ]:
         if levels is not None and (levels == -1).any():
             n = int((levels == -1).sum())
             notes.append(f"{name}: {n} window{'s' if n > 1 else ''} had too few rows (grey markers); they never light red.")
@@ -223,11 +243,18 @@ def seed_form(dataset_id: int, config: DriftConfig, preds: Aggregate) -> None:
     start = first if config.reference_start is None else pd.Timestamp(config.reference_start).date()
     names = feature_names(preds)
     chosen = names if config.features is None else [f for f in config.features if f in names]
-    st.session_state.update({
-        K_START: min(max(start, first), last), K_REF_DAYS: config.reference_days, K_WINDOW: config.window_days,
-        K_KS: float(config.ks_threshold), K_RED: config.consecutive_red, K_PSI_Y: float(config.psi_yellow),
-        K_PSI_R: float(config.psi_red), K_FEATURES: chosen,
-    })
+    st.session_state.update(
+        {
+            K_START: min(max(start, first), last),
+            K_REF_DAYS: config.reference_days,
+            K_WINDOW: config.window_days,
+            K_KS: float(config.ks_threshold),
+            K_RED: config.consecutive_red,
+            K_PSI_Y: float(config.psi_yellow),
+            K_PSI_R: float(config.psi_red),
+            K_FEATURES: chosen,
+        }
+    )
     st.session_state[_SEEDED_FOR] = signature
 
 
@@ -242,10 +269,16 @@ def save_form(store, dataset_id: int, base: DriftConfig, preds: Aggregate) -> No
     start = ss[K_START]
     try:
         config = dataclasses.replace(
-            base, reference_start=None if start == day_range(preds)[0] else start.isoformat(),
-            reference_days=int(ss[K_REF_DAYS]), window_days=int(ss[K_WINDOW]), ks_threshold=float(ss[K_KS]),
-            consecutive_red=int(ss[K_RED]), psi_yellow=float(ss[K_PSI_Y]), psi_red=float(ss[K_PSI_R]),
-            features=None if set(chosen) == set(names) else tuple(f for f in names if f in chosen))
+            base,
+            reference_start=None if start == day_range(preds)[0] else start.isoformat(),
+            reference_days=int(ss[K_REF_DAYS]),
+            window_days=int(ss[K_WINDOW]),
+            ks_threshold=float(ss[K_KS]),
+            consecutive_red=int(ss[K_RED]),
+            psi_yellow=float(ss[K_PSI_Y]),
+            psi_red=float(ss[K_PSI_R]),
+            features=None if set(chosen) == set(names) else tuple(f for f in names if f in chosen),
+        )
     except InputError as err:
         ss[MESSAGE] = ("error", "Not saved: " + " ".join(p.message for p in err.problems))
         return

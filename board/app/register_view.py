@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from evalcore import InputError
-
+from board.app import state, ui
 from board.engines import lake
 from board.services import datasets
-from board.app import state, ui
+from evalcore import InputError
 
 PENDING_SELECT = "register_select"  # read by state.sidebar() before it draws the dataset choice
 FLASH = "register_flash"
@@ -34,16 +33,18 @@ def render() -> None:
     from evalcore.data import guess_mapping
 
     roots = lake.path_roots()
-    st.caption("For data too large to upload: a Parquet file, a glob such as `logs/2026-11-*.parquet`, or a folder "
-               "**on the server**. DuckDB aggregates it out of memory; only the aggregate (counts by segment, score "
-               "and label) is stored, never the rows. Relative paths start at the first root.")
-    st.markdown("Allowed roots: " + ", ".join(f"`{r}`" for r in roots)
-                + f" (set `{lake.ROOTS_ENV}` to change them).")
+    st.caption(
+        "For data too large to upload: a Parquet file, a glob such as `logs/2026-11-*.parquet`, or a folder "
+        "**on the server**. DuckDB aggregates it out of memory; only the aggregate (counts by segment, score "
+        "and label) is stored, never the rows. Relative paths start at the first root."
+    )
+    st.markdown("Allowed roots: " + ", ".join(f"`{r}`" for r in roots) + f" (set `{lake.ROOTS_ENV}` to change them).")
     flash = st.session_state.pop(FLASH, None)
     if flash:
         st.success(flash)
-    path = st.text_input("Path (Parquet file, glob or folder)", key="register_path",
-                         placeholder=f"{roots[0]}{os.sep}logs{os.sep}2026-11-*.parquet")
+    path = st.text_input(
+        "Path (Parquet file, glob or folder)", key="register_path", placeholder=f"{roots[0]}{os.sep}logs{os.sep}2026-11-*.parquet"
+    )
     if not path.strip():
         st.info("Enter a path to read its columns.")
         return
@@ -54,8 +55,10 @@ def render() -> None:
     except InputError as err:
         ui.show_problems(err, title="The path cannot be used")
         return
-    st.write(f"**{len(src.files):,} Parquet file{'s' if len(src.files) != 1 else ''}** matched under `{src.path}` · "
-             f"{len(columns)} columns: " + ", ".join(f"`{c}` ({t})" for c, t in columns.items()))
+    st.write(
+        f"**{len(src.files):,} Parquet file{'s' if len(src.files) != 1 else ''}** matched under `{src.path}` · "
+        f"{len(columns)} columns: " + ", ".join(f"`{c}` ({t})" for c, t in columns.items())
+    )
     with st.expander("First rows (a preview; nothing is stored)"):
         st.dataframe(sample.head(8), hide_index=True, width="stretch")
     guess = guess_mapping(sample)
@@ -63,12 +66,20 @@ def render() -> None:
     if roles is None:
         return
     names = roles["names"]
-    name = st.text_input("Dataset name", value=os.path.basename(src.path.rstrip(os.sep)).split(".")[0] or "lake",
-                         key="register_dsname")
-    query = {"label": roles["label"], "scores": {names[c]: c for c in roles["score_cols"]},
-             "score_kinds": {names[c]: roles["kinds"][c] for c in roles["score_cols"]}, "positive": roles["positive"],
-             "segments": list(roles["segments"]), "group": roles["group"], "weight": roles["weight"],
-             "time": roles["time"], "features": list(roles["features"])}
+    name = st.text_input(
+        "Dataset name", value=os.path.basename(src.path.rstrip(os.sep)).split(".")[0] or "lake", key="register_dsname"
+    )
+    query = {
+        "label": roles["label"],
+        "scores": {names[c]: c for c in roles["score_cols"]},
+        "score_kinds": {names[c]: roles["kinds"][c] for c in roles["score_cols"]},
+        "positive": roles["positive"],
+        "segments": list(roles["segments"]),
+        "group": roles["group"],
+        "weight": roles["weight"],
+        "time": roles["time"],
+        "features": list(roles["features"]),
+    }
     if len(set(names.values())) != len(names):
         st.warning("Give the two models different names.")
         return
@@ -80,6 +91,7 @@ def render() -> None:
             ui.show_problems(err, title="Nothing was saved")
             return
         st.session_state[PENDING_SELECT] = rec.id
-        st.session_state[FLASH] = (f"Saved as dataset #{rec.id}: {lake.describe(rec)}. It is now selected in the "
-                                   "sidebar for every page.")
+        st.session_state[FLASH] = (
+            f"Saved as dataset #{rec.id}: {lake.describe(rec)}. It is now selected in the sidebar for every page."
+        )
         st.rerun()

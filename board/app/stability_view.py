@@ -27,15 +27,20 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
+from board.app import state, ui
 from board.app.lru import BoundedLRU
-
+from board.services.limits import upload_limits
 from evalcore import InputError, read_table
 from evalcore.normalized import TaskScore, cluster_score, learning_curve, task_score
-from evalcore.stability import (CVComparison, TrainingData, compare_cv, intervals_overlap, paired_test, prepare_training,
-                                repeated_cv)
-
-from board.app import state, ui
-from board.services.limits import upload_limits
+from evalcore.stability import (
+    CVComparison,
+    TrainingData,
+    compare_cv,
+    intervals_overlap,
+    paired_test,
+    prepare_training,
+    repeated_cv,
+)
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "data" / "example_training.csv"
 EXAMPLE_NAME = "Example: breast cancer (scikit-learn), 569 rows, target malignant"
@@ -67,11 +72,13 @@ def aggregate_notice(page: str) -> None:
     rec = state.dataset_record()
     if rec is None or not rec.is_aggregate:
         return
-    st.info(f"**{page} needs rows**: it re-trains models on a training table (features and a target), row by row. "
-            f"The dataset chosen in the sidebar, “{rec.name}”, is an aggregate of {rec.n_rows:,} rows from "
-            f"`{rec.source_path}`: only counts were stored, so it cannot be used here. This page uses the training "
-            "table below (the bundled example, or upload your own); the sidebar dataset is not involved.",
-            icon=":material/table_rows:")
+    st.info(
+        f"**{page} needs rows**: it re-trains models on a training table (features and a target), row by row. "
+        f"The dataset chosen in the sidebar, “{rec.name}”, is an aggregate of {rec.n_rows:,} rows from "
+        f"`{rec.source_path}`: only counts were stored, so it cannot be used here. This page uses the training "
+        "table below (the bundled example, or upload your own); the sidebar dataset is not involved.",
+        icon=":material/table_rows:",
+    )
 
 
 def training_table(prefix: str) -> tuple[str, str, pd.DataFrame] | None:
@@ -82,10 +89,14 @@ def training_table(prefix: str) -> tuple[str, str, pd.DataFrame] | None:
     if TABLE_KEY not in st.session_state:
         st.session_state[TABLE_KEY] = _example()
     name, sha, frame = st.session_state[TABLE_KEY]
-    with st.expander(f"Training table: **{name}** · {len(frame):,} rows × {frame.shape[1]} columns",
-                     icon=":material/table:", expanded=False):
-        up = st.file_uploader("Upload a training table (CSV or Parquet): features and a target column",
-                              type=["csv", "parquet", "txt", "tsv"], key=f"{prefix}_file")
+    with st.expander(
+        f"Training table: **{name}** · {len(frame):,} rows × {frame.shape[1]} columns", icon=":material/table:", expanded=False
+    ):
+        up = st.file_uploader(
+            "Upload a training table (CSV or Parquet): features and a target column",
+            type=["csv", "parquet", "txt", "tsv"],
+            key=f"{prefix}_file",
+        )
         if up is not None:
             raw = up.getvalue()
             new_sha = hashlib.sha256(raw).hexdigest()
@@ -100,8 +111,9 @@ def training_table(prefix: str) -> tuple[str, str, pd.DataFrame] | None:
             st.session_state[TABLE_KEY] = _example()
             name, sha, frame = st.session_state[TABLE_KEY]
         st.dataframe(frame.head(50), width="stretch", height=220)
-        st.caption("The Stability and Data conditions pages share this table. Row ids are the file's row numbers "
-                   "(header = row 1).")
+        st.caption(
+            "The Stability and Data conditions pages share this table. Row ids are the file's row numbers (header = row 1)."
+        )
     return name, sha, frame
 
 
@@ -113,13 +125,18 @@ def default_target(frame: pd.DataFrame) -> str:
     return frame.columns[-1]
 
 
-def prepared(sha: str, target: str, features: tuple, task: str, drop_missing: bool, min_per_class: int,
-             _frame: pd.DataFrame) -> TrainingData:
+def prepared(
+    sha: str, target: str, features: tuple, task: str, drop_missing: bool, min_per_class: int, _frame: pd.DataFrame
+) -> TrainingData:
     """The prepared training data, once per settings in this session (not in a process-wide
     cache: a user's table leaves with the tab)."""
-    return state.session_memo("stab_prepared", (sha, target, features, task, drop_missing, min_per_class),
-                              lambda: prepare_training(_frame, target, features=list(features), task=task,
-                                                       drop_missing_target=drop_missing, min_per_class=min_per_class))
+    return state.session_memo(
+        "stab_prepared",
+        (sha, target, features, task, drop_missing, min_per_class),
+        lambda: prepare_training(
+            _frame, target, features=list(features), task=task, drop_missing_target=drop_missing, min_per_class=min_per_class
+        ),
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -296,13 +313,23 @@ def cv_runner(data: TrainingData, settings: dict, table=None):
     def fn(progress, should_stop):
         out = {}
         for i, m in enumerate(models):
+
             def prog(done, total, text, i=i):
                 progress(i * total + done, len(models) * total, text)
 
-            out["ab"[i]] = repeated_cv(data, model=m, metric=settings["metric"], n_splits=settings["n_splits"],
-                                       n_repeats=settings["n_repeats"], seed=settings["seed"],
-                                       model_randomness=settings["randomness"], table=table,
-                                       threshold=settings.get("threshold", 0.5), progress=prog, should_stop=should_stop)
+            out["ab"[i]] = repeated_cv(
+                data,
+                model=m,
+                metric=settings["metric"],
+                n_splits=settings["n_splits"],
+                n_repeats=settings["n_repeats"],
+                seed=settings["seed"],
+                model_randomness=settings["randomness"],
+                table=table,
+                threshold=settings.get("threshold", 0.5),
+                progress=prog,
+                should_stop=should_stop,
+            )
             if out["ab"[i]].status == "cancelled":
                 break
         out.setdefault("b", None)
@@ -332,9 +359,16 @@ def uploaded_comparison(runs: dict, *, n_splits: int) -> CVComparison:
 
 def lc_runner(data: TrainingData, settings: dict):
     def fn(progress, should_stop):
-        return learning_curve(data, model=settings.get("model", "logistic_regression"), metric=settings.get("metric"),
-                              n_repeats=settings["n_repeats"], seed=settings["seed"], k=settings.get("k"),
-                              progress=progress, should_stop=should_stop)
+        return learning_curve(
+            data,
+            model=settings.get("model", "logistic_regression"),
+            metric=settings.get("metric"),
+            n_repeats=settings["n_repeats"],
+            seed=settings["seed"],
+            k=settings.get("k"),
+            progress=progress,
+            should_stop=should_stop,
+        )
 
     return fn
 
@@ -366,10 +400,16 @@ def data_conditions_card(ts: TaskScore, *, container=None) -> None:
     """
     box = (container or st).container(border=True)
     s = ts.score
-    model = {"logistic_regression": "logistic regression", "random_forest": "random forest", "ridge": "ridge",
-             "hist_gradient_boosting": "histogram gradient boosting"}.get(ts.model, ts.model)
-    box.markdown(f"**Data conditions** · {ts.task} · {model} · raw metric **{s.metric_name}** on "
-                 f"{ts.n_test:,} {'rows' if ts.task == 'clustering' else 'held-out rows'}")
+    model = {
+        "logistic_regression": "logistic regression",
+        "random_forest": "random forest",
+        "ridge": "ridge",
+        "hist_gradient_boosting": "histogram gradient boosting",
+    }.get(ts.model, ts.model)
+    box.markdown(
+        f"**Data conditions** · {ts.task} · {model} · raw metric **{s.metric_name}** on "
+        f"{ts.n_test:,} {'rows' if ts.task == 'clustering' else 'held-out rows'}"
+    )
     counts = ", ".join(f"{k}: {v:,}" for k, v in s.class_counts.items()) or "— (regression)"
     a, b, c, d = box.columns(4)
     a.metric("N (training rows)", f"{s.n:,}")
@@ -382,23 +422,41 @@ def data_conditions_card(ts: TaskScore, *, container=None) -> None:
     f.metric("× f(N, d)", ui.fmt(s.f, 5), help="1 + max(0, sigmoid(20·d/N − 1) − 0.5); 1 from N = 20·d on.")
     g.metric("× g (imbalance)", ui.fmt(s.g, 4), help="1 / (1 + ln r)")
     h.metric("= Normalized", ui.fmt(s.score, 4))
-    i.metric("SNR (dB) → m", f"{ui.fmt(s.snr_db, 3)} → {ui.fmt(s.m, 3)}",
-             help="Bonus m: ≤0 dB → 0; linear 0.125 per band up to 0.5 at ≥ 40 dB.")
+    i.metric(
+        "SNR (dB) → m",
+        f"{ui.fmt(s.snr_db, 3)} → {ui.fmt(s.m, 3)}",
+        help="Bonus m: ≤0 dB → 0; linear 0.125 per band up to 0.5 at ≥ 40 dB.",
+    )
     j.metric("Robust (≤ 1)", ui.fmt(s.robust, 4), help="min(1, metric · f · (1 + m) / (1 + ln r))")
     if s.capped:
         box.caption(f"The robust score is capped at 1 (uncapped {s.robust_uncapped:.4g}).")
-    box.caption("Heuristics: they adjust for data conditions by formula, not by evidence — check the learning-curve "
-                "experiment before trusting them.")
+    box.caption(
+        "Heuristics: they adjust for data conditions by formula, not by evidence — check the learning-curve "
+        "experiment before trusting them."
+    )
     ui.undefined_notes(s.undefined)
 
 
 def summary_table(summaries: dict) -> pd.DataFrame:
     """One column per model: mean, std, SEM, the interval, quartiles, extremes, the alert line."""
-    rows = {"runs": "n", "mean": "mean", "sample std (ddof=1)": "std", "SEM": "sem", "mean − 1.96·SEM": "ci_low",
-            "mean + 1.96·SEM": "ci_high", "min": "min", "Q1": "q1", "median": "median", "Q3": "q3", "max": "max",
-            "alert line (mean − 2·std)": "alert_line"}
-    return pd.DataFrame({name: [ui.fmt(getattr(s, f), 5) if f != "n" else f"{s.n}" for f in rows.values()]
-                         for name, s in summaries.items()}, index=list(rows))
+    rows = {
+        "runs": "n",
+        "mean": "mean",
+        "sample std (ddof=1)": "std",
+        "SEM": "sem",
+        "mean − 1.96·SEM": "ci_low",
+        "mean + 1.96·SEM": "ci_high",
+        "min": "min",
+        "Q1": "q1",
+        "median": "median",
+        "Q3": "q3",
+        "max": "max",
+        "alert line (mean − 2·std)": "alert_line",
+    }
+    return pd.DataFrame(
+        {name: [ui.fmt(getattr(s, f), 5) if f != "n" else f"{s.n}" for f in rows.values()] for name, s in summaries.items()},
+        index=list(rows),
+    )
 
 
 def summary_metrics(s, *, label: str) -> None:
@@ -407,7 +465,10 @@ def summary_metrics(s, *, label: str) -> None:
     b.metric("Sample std", ui.fmt(s.std, 3), help="ddof = 1. Above 0.015 the diagnostics checklist opens.")
     c.metric("SEM", ui.fmt(s.sem, 3), help="std / √n; runs share training rows, so this is optimistic.")
     d.metric("Mean ± 1.96·SEM", f"[{ui.fmt(s.ci_low, 4)}, {ui.fmt(s.ci_high, 4)}]")
-    e.metric("Alert line (mean − 2·std)", ui.fmt(s.alert_line, 4),
-             help="Monitoring: a new evaluation below this line is unusual for this model and data.")
+    e.metric(
+        "Alert line (mean − 2·std)",
+        ui.fmt(s.alert_line, 4),
+        help="Monitoring: a new evaluation below this line is unusual for this model and data.",
+    )
     if "std" in s.undefined:  # one run: every spread is — (the other fields share the reason)
         st.caption(f"Std, SEM, the interval and the alert line are undefined (—): {s.undefined['std']}.")

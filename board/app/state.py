@@ -12,14 +12,13 @@ import os
 
 import streamlit as st
 
+from board import services
+from board.store import Store
 from evalcore import InputError
 from evalcore.aggregate import Aggregate
 from evalcore.counts import ScoreCounts
 from evalcore.data import Predictions
 from evalcore.drift import DriftConfig
-
-from board import services
-from board.store import Store
 
 DATASET_KEY = "dataset"  # sidebar selectbox, bound to the URL (?dataset=ID)
 TABLE_KEY = "value_table_name"
@@ -87,8 +86,7 @@ def load_data(rec, s: Store | None = None) -> Aggregate:
     from board.services.drift_settings import load_config
 
     drift, _ = load_config(s, rec.id)
-    return _rows_aggregate(rec.id, rec.sha256, json.dumps(drift.to_dict(), sort_keys=True),
-                           _predictions(rec.id, rec.sha256, s))
+    return _rows_aggregate(rec.id, rec.sha256, json.dumps(drift.to_dict(), sort_keys=True), _predictions(rec.id, rec.sha256, s))
 
 
 def _report_unreadable(run):
@@ -129,10 +127,13 @@ def current_rows(what: str = "This page", *, why: str = "it works on individual 
 def needs_rows(what: str, *, why: str = "it works on individual rows", stop: bool = False) -> None:
     """An info box: ``what`` needs rows, the chosen dataset is an aggregate (counts only)."""
     rec = dataset_record()
-    st.info(f"**{what} needs rows**: {why}. The dataset “{rec.name}” is an aggregate of {rec.n_rows:,} rows "
-            f"from `{rec.source_path}`: only counts by (segment, score, label) were stored, not the rows. "
-            "To use it, upload a sample of the rows on the Upload page (files that fit in memory), "
-            "or pick an uploaded dataset in the sidebar.", icon=":material/table_rows:")
+    st.info(
+        f"**{what} needs rows**: {why}. The dataset “{rec.name}” is an aggregate of {rec.n_rows:,} rows "
+        f"from `{rec.source_path}`: only counts by (segment, score, label) were stored, not the rows. "
+        "To use it, upload a sample of the rows on the Upload page (files that fit in memory), "
+        "or pick an uploaded dataset in the sidebar.",
+        icon=":material/table_rows:",
+    )
     if stop:
         st.stop()
 
@@ -182,13 +183,24 @@ def sidebar() -> None:
         demo_id = next((r.id for r in records if r.uploader == "evalboard demo"), ids[0] if ids else None)
         st.session_state[DATASET_KEY] = demo_id
     with st.sidebar:
-        st.selectbox("Dataset", ids, format_func=lambda i: names.get(i, str(i)), key=DATASET_KEY,
-                     bind="query-params", help="Shared by every page. Upload more on the Upload page.")
+        st.selectbox(
+            "Dataset",
+            ids,
+            format_func=lambda i: names.get(i, str(i)),
+            key=DATASET_KEY,
+            bind="query-params",
+            help="Shared by every page. Upload more on the Upload page.",
+        )
         tables = s.list_value_tables() or [services.DEFAULT_TABLE_NAME]
         if st.session_state.get(TABLE_KEY) not in tables:
             st.session_state[TABLE_KEY] = tables[0]
-        st.selectbox("Value table", tables, key=TABLE_KEY, bind="query-params",
-                     help="The decision whose outcomes are priced; edit it on the Value table page.")
+        st.selectbox(
+            "Value table",
+            tables,
+            key=TABLE_KEY,
+            bind="query-params",
+            help="The decision whose outcomes are priced; edit it on the Value table page.",
+        )
 
 
 def dataset_record():
@@ -289,9 +301,12 @@ def board_result(data: Aggregate, table, config):
     rec = dataset_record()
     agg, source = aggregate_for(data, config)
     if agg is None:
-        st.warning(f"**The source was not read again** ({source}). The stored aggregate was cut for other settings "
-                   "(thresholds, resampling scheme or drift reference), so the intervals and the comparison are "
-                   "left out below; the point numbers are exact.", icon=":material/cloud_off:")
+        st.warning(
+            f"**The source was not read again** ({source}). The stored aggregate was cut for other settings "
+            "(thresholds, resampling scheme or drift reference), so the intervals and the comparison are "
+            "left out below; the point numbers are exact.",
+            icon=":material/cloud_off:",
+        )
         agg, config = data, dataclasses.replace(config, n_resamples=0)
         if data.drift_fit is not None:
             config = dataclasses.replace(config, drift=None)
@@ -312,13 +327,17 @@ def board_config(preds, thresholds: dict):
     """Board settings: the default bootstrap (1000 replicates, seed 0), clustered by the group id
     when one is mapped (repeat customers are not independent), and the drift settings saved with
     the dataset."""
+    from board.services.drift_settings import load_config
     from evalcore.board import BoardConfig
 
-    from board.services.drift_settings import load_config
-
     drift_cfg, _ = load_config(store(), current_dataset_id())
-    return BoardConfig(thresholds=thresholds, n_resamples=1000, seed=0,
-                       scheme="cluster" if services.has_groups(preds) else "rows", drift=drift_cfg.to_dict())
+    return BoardConfig(
+        thresholds=thresholds,
+        n_resamples=1000,
+        seed=0,
+        scheme="cluster" if services.has_groups(preds) else "rows",
+        drift=drift_cfg.to_dict(),
+    )
 
 
 def current_user():
@@ -341,12 +360,19 @@ def save_snapshot(result, rec, version_label: str, version) -> int:
     user = current_user()
     governance.require(user, "save_evaluation")
     vid = None if version is None else version.id
-    ev_id = store().save_evaluation(rec.id, models=list(result.models), config=result.config.to_dict(),
-                                    result={**result.to_dict(), "dataset_name": rec.name, "table_version": version_label},
-                                    value_table_version_id=vid,
-                                    audit=lambda ev_id: (user.username, "save_evaluation", result.table.name,
-                                                         {"evaluation_id": ev_id, "version_id": vid,
-                                                          "table_version": version_label}))
+    ev_id = store().save_evaluation(
+        rec.id,
+        models=list(result.models),
+        config=result.config.to_dict(),
+        result={**result.to_dict(), "dataset_name": rec.name, "table_version": version_label},
+        value_table_version_id=vid,
+        audit=lambda ev_id: (
+            user.username,
+            "save_evaluation",
+            result.table.name,
+            {"evaluation_id": ev_id, "version_id": vid, "table_version": version_label},
+        ),
+    )
     st.toast(f"Board saved (#{ev_id}); it will be the comparison for the next board.")
     return ev_id
 
@@ -361,8 +387,11 @@ def last_snapshot(result, rec):
     """The most recent saved board with the same models, other than an identical one (any dataset)."""
     current = result.to_dict()
     for ev in store().list_evaluations():
-        if ev.models == list(result.models) and not (ev.dataset_id == rec.id and ev.result.get("config") == current["config"]
-                                                        and ev.result.get("value_table") == current["value_table"]):
+        if ev.models == list(result.models) and not (
+            ev.dataset_id == rec.id
+            and ev.result.get("config") == current["config"]
+            and ev.result.get("value_table") == current["value_table"]
+        ):
             return ev
     return None
 

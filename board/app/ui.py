@@ -76,8 +76,13 @@ def column_roles(cols: list, guess: dict, *, prefix: str, label_values) -> dict 
     st.subheader("Column roles")
     c1, c2, c3 = st.columns(3)
     label = c1.selectbox("Label (outcome)", none, index=_idx(none, guess.get("label")), key=f"{prefix}_label")
-    score_cols = c2.multiselect("Model score columns (1 or 2)", cols, max_selections=2, key=f"{prefix}_scores",
-                                default=[c for c in guess.get("scores", []) if c in cols][:2])
+    score_cols = c2.multiselect(
+        "Model score columns (1 or 2)",
+        cols,
+        max_selections=2,
+        key=f"{prefix}_scores",
+        default=[c for c in guess.get("scores", []) if c in cols][:2],
+    )
     positive = None
     if label is not None:
         try:
@@ -86,22 +91,37 @@ def column_roles(cols: list, guess: dict, *, prefix: str, label_values) -> dict 
             show_problems(err, title="The label column cannot be read")
             return None
         default_pos = default_positive(values)
-        positive = c3.selectbox("Positive value (the case you act on)", values, index=_idx(values, default_pos),
-                                key=f"{prefix}_positive", help="E.g. 1, fraud, default.")
+        positive = c3.selectbox(
+            "Positive value (the case you act on)",
+            values,
+            index=_idx(values, default_pos),
+            key=f"{prefix}_positive",
+            help="E.g. 1, fraud, default.",
+        )
     names, kinds = {}, {}
     for i, col in enumerate(score_cols):
         a, b = st.columns(2)
         names[col] = a.text_input(f"Model name for {col}", value=col, key=f"{prefix}_name_{i}")
-        kinds[col] = b.selectbox(f"{col} is a …", SCORE_KINDS, key=f"{prefix}_kind_{i}",
-                                 help="auto: 0/1 → hard decision; within [0,1] → probability; else raw score.")
+        kinds[col] = b.selectbox(
+            f"{col} is a …",
+            SCORE_KINDS,
+            key=f"{prefix}_kind_{i}",
+            help="auto: 0/1 → hard decision; within [0,1] → probability; else raw score.",
+        )
     d1, d2, d3, d4 = st.columns(4)
     return {
-        "label": label, "positive": positive, "score_cols": score_cols, "names": names, "kinds": kinds,
+        "label": label,
+        "positive": positive,
+        "score_cols": score_cols,
+        "names": names,
+        "kinds": kinds,
         "time": d1.selectbox("Time column", none, index=_idx(none, guess.get("time")), key=f"{prefix}_time"),
         "group": d2.selectbox("Group id (e.g. customer)", none, index=_idx(none, guess.get("group")), key=f"{prefix}_group"),
         "weight": d3.selectbox("Sample weight", none, index=_idx(none, guess.get("weight")), key=f"{prefix}_weight"),
-        "segments": d4.multiselect("Segments", cols, default=[c for c in guess.get("segments", []) if c in cols],
-                                   key=f"{prefix}_segments"),
-        "features": st.multiselect("Features (for drift)", cols, key=f"{prefix}_features",
-                                   default=[c for c in guess.get("features", []) if c in cols]),
+        "segments": d4.multiselect(
+            "Segments", cols, default=[c for c in guess.get("segments", []) if c in cols], key=f"{prefix}_segments"
+        ),
+        "features": st.multiselect(
+            "Features (for drift)", cols, key=f"{prefix}_features", default=[c for c in guess.get("features", []) if c in cols]
+        ),
     }

@@ -28,25 +28,26 @@ import pandas as pd
 import streamlit as st
 from scipy.special import ndtri
 
+from board.app import state
+from board.app.lru import BoundedLRU
+from evalcore.aggregate import Aggregate
 from evalcore.board import MAX_EXACT_SCORES
 from evalcore.bootstrap import (
     BootstrapResult,
     Comparison,
     metric_intervals,
 )
-from evalcore.aggregate import Aggregate
 from evalcore.value import ValueTable
-
-from board.app import state
-from board.app.lru import BoundedLRU
 
 OPTIONS_KEY = "unc_options"  # the applied Options (a non-widget key: never cleaned up on a page switch)
 K_N, K_METHOD, K_SCHEME, K_SEED, K_LEVEL = "unc_n", "unc_method", "unc_scheme", "unc_seed", "unc_level"
 METHODS = {"percentile": "Percentile", "bca": "BCa (bias-corrected, accelerated)"}
-MEASURES = ("Intervals come from resampling the **test set**: how much each number could move on another sample "
-            "of the same size from the same population, for these fixed, already-trained models. They do **not** "
-            "measure training randomness (a re-trained model would differ), drift, or errors in the labels or the "
-            "value table.")
+MEASURES = (
+    "Intervals come from resampling the **test set**: how much each number could move on another sample "
+    "of the same size from the same population, for these fixed, already-trained models. They do **not** "
+    "measure training randomness (a re-trained model would differ), drift, or errors in the labels or the "
+    "value table."
+)
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
@@ -101,13 +102,18 @@ def scheme_caption(opts: Options, preds: Aggregate) -> str:
     """The sentence that states the scheme used and what it assumes."""
     how = {
         "rows": "every row is drawn independently with replacement (assumes the rows are independent)",
-        "cluster": (f"whole groups of `{_group_name(preds)}` are drawn with replacement, so the rows of one "
-                    f"{_group_name(preds)} move together (use it when one customer appears many times)"),
-    }.get(opts.scheme, f"rows are drawn with replacement within each level of `{opts.strata_column}`, "
-                       "so every level keeps its size")
-    return (f"**Resampling scheme: {scheme_label(opts.scheme, preds).lower()}** — {how}. "
-            f"{opts.n_resamples:,} replicates, {'BCa' if opts.method == 'bca' else 'percentile'} intervals at "
-            f"{opts.level * 100:g}%, seed {opts.seed}.")
+        "cluster": (
+            f"whole groups of `{_group_name(preds)}` are drawn with replacement, so the rows of one "
+            f"{_group_name(preds)} move together (use it when one customer appears many times)"
+        ),
+    }.get(
+        opts.scheme, f"rows are drawn with replacement within each level of `{opts.strata_column}`, so every level keeps its size"
+    )
+    return (
+        f"**Resampling scheme: {scheme_label(opts.scheme, preds).lower()}** — {how}. "
+        f"{opts.n_resamples:,} replicates, {'BCa' if opts.method == 'bca' else 'percentile'} intervals at "
+        f"{opts.level * 100:g}%, seed {opts.seed}."
+    )
 
 
 def default_options(preds: Aggregate) -> Options:
@@ -121,8 +127,10 @@ def applied_options(preds: Aggregate) -> tuple[Options, str]:
     scheme is not offered by the current dataset (then rows is used)."""
     opts = st.session_state.get(OPTIONS_KEY) or default_options(preds)
     if opts.scheme not in schemes(preds):
-        note = (f"{scheme_label(opts.scheme, preds)} is not available on this dataset "
-                "(no such column mapped): the rows scheme is used.")
+        note = (
+            f"{scheme_label(opts.scheme, preds)} is not available on this dataset "
+            "(no such column mapped): the rows scheme is used."
+        )
         return dataclasses.replace(opts, scheme="rows"), note
     return opts, ""
 
@@ -130,8 +138,13 @@ def applied_options(preds: Aggregate) -> tuple[Options, str]:
 def seed_form(opts: Options, preds: Aggregate) -> None:
     """Give the form widgets the applied values when they are first drawn (also after a page
     switch), and reset a scheme choice the current dataset does not offer (after a dataset switch)."""
-    values = {K_N: opts.n_resamples, K_METHOD: opts.method, K_SCHEME: opts.scheme, K_SEED: opts.seed,
-              K_LEVEL: round(opts.level * 100, 3)}
+    values = {
+        K_N: opts.n_resamples,
+        K_METHOD: opts.method,
+        K_SCHEME: opts.scheme,
+        K_SEED: opts.seed,
+        K_LEVEL: round(opts.level * 100, 3),
+    }
     for k, v in values.items():
         if k not in st.session_state or (k == K_SCHEME and st.session_state[k] not in schemes(preds)):
             st.session_state[k] = v
@@ -140,8 +153,9 @@ def seed_form(opts: Options, preds: Aggregate) -> None:
 def apply_form() -> None:
     """Submit callback: the form's values become the applied options."""
     s = st.session_state
-    st.session_state[OPTIONS_KEY] = Options(n_resamples=int(s[K_N]), method=s[K_METHOD], scheme=s[K_SCHEME],
-                                            seed=int(s[K_SEED]), level=float(s[K_LEVEL]) / 100.0)
+    st.session_state[OPTIONS_KEY] = Options(
+        n_resamples=int(s[K_N]), method=s[K_METHOD], scheme=s[K_SCHEME], seed=int(s[K_SEED]), level=float(s[K_LEVEL]) / 100.0
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -182,9 +196,16 @@ def _board_config(preds, thresholds: dict, opts: Options | None):
     drift = state.board_config(preds, thresholds).drift  # the dataset's drift settings: no needless re-aggregation
     if opts is None:
         return BoardConfig(thresholds=dict(thresholds), n_resamples=0, drift=drift)
-    return BoardConfig(thresholds=dict(thresholds), n_resamples=opts.n_resamples, method=opts.method, seed=opts.seed,
-                       scheme="stratified" if opts.strata_column else opts.scheme, strata_column=opts.strata_column,
-                       level=opts.level, drift=drift)
+    return BoardConfig(
+        thresholds=dict(thresholds),
+        n_resamples=opts.n_resamples,
+        method=opts.method,
+        seed=opts.seed,
+        scheme="stratified" if opts.strata_column else opts.scheme,
+        strata_column=opts.strata_column,
+        level=opts.level,
+        drift=drift,
+    )
 
 
 def analytic_se(preds, table: ValueTable, thresholds: dict) -> dict:
@@ -237,8 +258,9 @@ def cached(preds: Aggregate, table: ValueTable, thresholds: dict, opts: Options)
     return Uncertainty(options=opts, thresholds=dict(thresholds), deployed=dep[0], comparison=dep[1], optimum=opt)
 
 
-def compute(preds: Aggregate, table: ValueTable, thresholds: dict, opts: Options, *,
-            progress: Callable[[float, str], None] | None = None) -> Uncertainty:
+def compute(
+    preds: Aggregate, table: ValueTable, thresholds: dict, opts: Options, *, progress: Callable[[float, str], None] | None = None
+) -> Uncertainty:
     """The board's bootstrap with the page's options (cached per settings by
     :func:`board.app.state.board_result`), kept under the page's keys; ``progress(fraction,
     text)`` is told when it starts."""
@@ -278,8 +300,9 @@ def bands_for(preds: Aggregate, table: ValueTable, models) -> dict | None:
 # render helpers
 # --------------------------------------------------------------------------------------
 
-TABLE_FORMAT = {c: st.column_config.NumberColumn(c, format="%.4f") for c in ("estimate", "low", "high", "bootstrap SE",
-                                                                            "analytic SE")}
+TABLE_FORMAT = {
+    c: st.column_config.NumberColumn(c, format="%.4f") for c in ("estimate", "low", "high", "bootstrap SE", "analytic SE")
+}
 VERDICT_BOX = {"better": "success", "worse": "error", "no significant difference": "info", "undefined": "warning"}
 
 
@@ -289,7 +312,7 @@ def z_value(level: float) -> float:
 
 
 def interval_text(r: BootstrapResult, unit: str = "") -> str:
-    """"[low, high] unit", or why the interval is undefined."""
+    """ "[low, high] unit", or why the interval is undefined."""
     if not (np.isfinite(r.low) and np.isfinite(r.high)):
         return "undefined"
     return f"[{r.low:+,.2f}, {r.high:+,.2f}] {unit}".strip()
@@ -297,11 +320,24 @@ def interval_text(r: BootstrapResult, unit: str = "") -> str:
 
 def _row(quantity: str, r, *, analytic: float = float("nan")) -> dict:
     if isinstance(r, BootstrapResult):
-        return {"quantity": quantity, "estimate": r.estimate, "low": r.low, "high": r.high,
-                "bootstrap SE": r.standard_error, "analytic SE": analytic,
-                "interval": f"{r.level * 100:g}% {r.method}, {r.scheme}"}
-    return {"quantity": quantity, "estimate": r.estimate, "low": r.low, "high": r.high, "bootstrap SE": np.nan,
-            "analytic SE": analytic, "interval": f"{r.level * 100:g}% Wilson"}
+        return {
+            "quantity": quantity,
+            "estimate": r.estimate,
+            "low": r.low,
+            "high": r.high,
+            "bootstrap SE": r.standard_error,
+            "analytic SE": analytic,
+            "interval": f"{r.level * 100:g}% {r.method}, {r.scheme}",
+        }
+    return {
+        "quantity": quantity,
+        "estimate": r.estimate,
+        "low": r.low,
+        "high": r.high,
+        "bootstrap SE": np.nan,
+        "analytic SE": analytic,
+        "interval": f"{r.level * 100:g}% Wilson",
+    }
 
 
 def summary_frame(res: Uncertainty, se: dict, metrics: dict) -> pd.DataFrame:
@@ -312,8 +348,17 @@ def summary_frame(res: Uncertainty, se: dict, metrics: dict) -> pd.DataFrame:
     if res.comparison is not None:
         c = res.comparison
         rows.append(_row(f"{c.b} − {c.a}: EV difference", c.diff))
-        rows.append({"quantity": f"P({c.b} better)", "estimate": c.p_b_better, "low": np.nan, "high": np.nan,
-                     "bootstrap SE": np.nan, "analytic SE": np.nan, "interval": "share of replicates"})
+        rows.append(
+            {
+                "quantity": f"P({c.b} better)",
+                "estimate": c.p_b_better,
+                "low": np.nan,
+                "high": np.nan,
+                "bootstrap SE": np.nan,
+                "analytic SE": np.nan,
+                "interval": "share of replicates",
+            }
+        )
     for m, o in res.optimum.items():
         if o is not None:
             rows.append(_row(f"{m}: EV after re-optimising t", o.ev_opt))
@@ -333,13 +378,17 @@ def undefined_notes(res: Uncertainty) -> list[str]:
         items.append((f"{res.comparison.b} − {res.comparison.a}", res.comparison.diff))
     for m, o in res.optimum.items():
         if o is None:
-            notes.append(f"{m} is a hard 0/1 decision: it has a single operating point, so there is no threshold "
-                         "to re-optimise and no AUC.")
+            notes.append(
+                f"{m} is a hard 0/1 decision: it has a single operating point, so there is no threshold "
+                "to re-optimise and no AUC."
+            )
         else:
             items += [(f"{m}: EV after re-optimising", o.ev_opt), (f"{m}: t_opt", o.t_opt), (f"{m}: AUC", o.auc)]
             if o.resolution is not None:
-                notes.append(f"{m}: {o.n_thresholds:,} distinct scores after binning scores to multiples of "
-                             f"{o.resolution:g} for the re-optimising bootstrap (exact below {MAX_EXACT_SCORES:,}).")
+                notes.append(
+                    f"{m}: {o.n_thresholds:,} distinct scores after binning scores to multiples of "
+                    f"{o.resolution:g} for the re-optimising bootstrap (exact below {MAX_EXACT_SCORES:,})."
+                )
     for label, r in items:
         for field, why in r.undefined.items():
             notes.append(f"{label}: {field.replace('_', ' ')} — {why}.")

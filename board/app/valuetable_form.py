@@ -21,14 +21,16 @@ MEANING = {
 
 
 def frame_from_table(table: ValueTable) -> pd.DataFrame:
-    return pd.DataFrame({
-        "outcome": [c.upper() for c in CELLS],
-        "meaning": [MEANING[c] for c in CELLS],
-        "amount": [float(getattr(table, c)) for c in CELLS],
-        "confidence": [float(table.confidence[c]) for c in CELLS],
-        "description": [str(table.descriptions.get(c, "")) for c in CELLS],
-        "source": [str(table.sources.get(c, "")) for c in CELLS],
-    })
+    return pd.DataFrame(
+        {
+            "outcome": [c.upper() for c in CELLS],
+            "meaning": [MEANING[c] for c in CELLS],
+            "amount": [float(getattr(table, c)) for c in CELLS],
+            "confidence": [float(table.confidence[c]) for c in CELLS],
+            "description": [str(table.descriptions.get(c, "")) for c in CELLS],
+            "source": [str(table.sources.get(c, "")) for c in CELLS],
+        }
+    )
 
 
 def _num(x):
@@ -70,7 +72,8 @@ def table_from_frame(frame: pd.DataFrame, *, unit: str, prevalence, name: str) -
     if problems:
         return None, problems
     try:
-        return ValueTable(**amounts, confidence=conf, prevalence=prevalence, unit=unit, descriptions=desc,
-                          sources=src, name=name), []
+        return ValueTable(
+            **amounts, confidence=conf, prevalence=prevalence, unit=unit, descriptions=desc, sources=src, name=name
+        ), []
     except InputError as err:
         return None, [str(p) for p in err.problems]

@@ -14,10 +14,10 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from board.charts._style import PALETTE  # one palette, so a model keeps its colour across pages
 from evalcore.calibration import Reliability
 from evalcore.value import ValueCurve
 
-from board.charts._style import PALETTE  # one palette, so a model keeps its colour across pages
 DIAGONAL_NAME = "perfectly calibrated"
 Y_TITLE = "observed positive rate"
 X_TITLE = "mean predicted probability"
@@ -29,10 +29,12 @@ def _fmt(x: float, spec: str = ".3f") -> str:
 
 def metrics_line(rel: Reliability) -> str:
     """One line of the headline metrics, naming ECE's bins and the log-loss clipping."""
-    return (f"Brier {_fmt(rel.brier, '.4f')} · log loss {_fmt(rel.log_loss, '.4f')} (p clipped to "
-            f"[{rel.log_loss_clip:g}, 1−{rel.log_loss_clip:g}]) · ECE {_fmt(rel.ece, '.4f')} "
-            f"({rel.n_bins} {rel.strategy} bins) · O/E {_fmt(rel.oe_ratio)} · slope {_fmt(rel.slope)} · "
-            f"intercept {_fmt(rel.intercept)}")
+    return (
+        f"Brier {_fmt(rel.brier, '.4f')} · log loss {_fmt(rel.log_loss, '.4f')} (p clipped to "
+        f"[{rel.log_loss_clip:g}, 1−{rel.log_loss_clip:g}]) · ECE {_fmt(rel.ece, '.4f')} "
+        f"({rel.n_bins} {rel.strategy} bins) · O/E {_fmt(rel.oe_ratio)} · slope {_fmt(rel.slope)} · "
+        f"intercept {_fmt(rel.intercept)}"
+    )
 
 
 def _add_model(fig: go.Figure, name: str, rel: Reliability, color: str, k: int, n_models: int) -> None:
@@ -44,30 +46,59 @@ def _add_model(fig: go.Figure, name: str, rel: Reliability, color: str, k: int, 
     hi = np.array([b.frac_pos_high for b in full])
     custom = np.array([[b.low, b.high, b.count, b.n_rows, b.frac_pos_low, b.frac_pos_high] for b in full]).reshape(-1, 6)
     count_max = max((b.count for b in full), default=1.0)
-    fig.add_trace(go.Scatter(
-        x=x, y=y, mode="lines+markers", name=name, legendgroup=name,
-        line=dict(color=color, width=2),
-        marker=dict(color=color, size=8 + 14 * np.sqrt(np.array([b.count for b in full]) / count_max) if full else 8),
-        error_y=dict(type="data", symmetric=False, array=hi - y, arrayminus=y - lo, color=color, thickness=1.2, width=4),
-        customdata=custom,
-        hovertemplate=("bin [%{customdata[0]:.3g}, %{customdata[1]:.3g})<br>mean predicted %{x:.3f}<br>"
-                       "observed %{y:.3f} (95% Wilson %{customdata[4]:.3f}–%{customdata[5]:.3f})<br>"
-                       "count %{customdata[2]:,.4g} (%{customdata[3]} rows)<extra>" + name + "</extra>"),
-    ), row=1, col=1)
+    fig.add_trace(
+        go.Scatter(
+            x=x,
+            y=y,
+            mode="lines+markers",
+            name=name,
+            legendgroup=name,
+            line=dict(color=color, width=2),
+            marker=dict(color=color, size=8 + 14 * np.sqrt(np.array([b.count for b in full]) / count_max) if full else 8),
+            error_y=dict(type="data", symmetric=False, array=hi - y, arrayminus=y - lo, color=color, thickness=1.2, width=4),
+            customdata=custom,
+            hovertemplate=(
+                "bin [%{customdata[0]:.3g}, %{customdata[1]:.3g})<br>mean predicted %{x:.3f}<br>"
+                "observed %{y:.3f} (95% Wilson %{customdata[4]:.3f}–%{customdata[5]:.3f})<br>"
+                "count %{customdata[2]:,.4g} (%{customdata[3]} rows)<extra>" + name + "</extra>"
+            ),
+        ),
+        row=1,
+        col=1,
+    )
     centres = [(b.low + b.high) / 2 for b in bins]
     widths = [0.92 * max(b.high - b.low, 1e-3) / max(n_models, 1) for b in bins]
     offsets = [(k - (n_models - 1) / 2) * w for w in widths]
-    fig.add_trace(go.Bar(
-        x=[c + o for c, o in zip(centres, offsets)], y=[b.count for b in bins], width=widths,
-        name=f"{name}: count", legendgroup=name, showlegend=False, marker_color=color, opacity=0.75,
-        customdata=[[b.low, b.high, b.n_rows] for b in bins],
-        hovertemplate="bin [%{customdata[0]:.3g}, %{customdata[1]:.3g})<br>count %{y:,.4g} (%{customdata[2]} rows)"
-                      "<extra>" + name + "</extra>",
-    ), row=2, col=1)
+    fig.add_trace(
+        go.Bar(
+            x=[c + o for c, o in zip(centres, offsets)],
+            y=[b.count for b in bins],
+            width=widths,
+            name=f"{name}: count",
+            legendgroup=name,
+            showlegend=False,
+            marker_color=color,
+            opacity=0.75,
+            customdata=[[b.low, b.high, b.n_rows] for b in bins],
+            hovertemplate="bin [%{customdata[0]:.3g}, %{customdata[1]:.3g})<br>count %{y:,.4g} (%{customdata[2]} rows)"
+            "<extra>" + name + "</extra>",
+        ),
+        row=2,
+        col=1,
+    )
     for c, o, b in zip(centres, offsets, bins):
         if b.empty:
-            fig.add_annotation(x=c + o, y=0, text="empty", showarrow=False, yanchor="bottom", textangle=-90,
-                               font=dict(size=10, color=color), row=2, col=1)
+            fig.add_annotation(
+                x=c + o,
+                y=0,
+                text="empty",
+                showarrow=False,
+                yanchor="bottom",
+                textangle=-90,
+                font=dict(size=10, color=color),
+                row=2,
+                col=1,
+            )
 
 
 def reliability_figure(rel_by_model: dict[str, Reliability], *, title: str | None = None, height: int = 560) -> go.Figure:
@@ -84,17 +115,34 @@ def reliability_figure(rel_by_model: dict[str, Reliability], *, title: str | Non
         Figure title; the ECE of each model with its bins is added below it.
     """
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.74, 0.26], vertical_spacing=0.05)
-    fig.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name=DIAGONAL_NAME,
-                             line=dict(color="#888888", dash="dash", width=1.5), hoverinfo="skip"), row=1, col=1)
+    fig.add_trace(
+        go.Scatter(
+            x=[0, 1],
+            y=[0, 1],
+            mode="lines",
+            name=DIAGONAL_NAME,
+            line=dict(color="#888888", dash="dash", width=1.5),
+            hoverinfo="skip",
+        ),
+        row=1,
+        col=1,
+    )
     n_models = len(rel_by_model)
     for k, (name, rel) in enumerate(rel_by_model.items()):
         _add_model(fig, name, rel, PALETTE[k % len(PALETTE)], k, n_models)
-    subtitle = " · ".join(f"{name}: ECE {_fmt(rel.ece, '.4f')} ({rel.n_bins} {rel.strategy} bins)"
-                          for name, rel in rel_by_model.items())
+    subtitle = " · ".join(
+        f"{name}: ECE {_fmt(rel.ece, '.4f')} ({rel.n_bins} {rel.strategy} bins)" for name, rel in rel_by_model.items()
+    )
     text = f"{title}<br><sup>{subtitle}</sup>" if title else f"<sup>{subtitle}</sup>"
     weighted = any(abs(b.count - b.n_rows) > 1e-9 for rel in rel_by_model.values() for b in rel.bins)
-    fig.update_layout(title=dict(text=text), height=height, margin=dict(l=10, r=10, t=70, b=10), barmode="overlay",
-                      legend=dict(orientation="h", y=-0.12), uirevision="reliability")
+    fig.update_layout(
+        title=dict(text=text),
+        height=height,
+        margin=dict(l=10, r=10, t=70, b=10),
+        barmode="overlay",
+        legend=dict(orientation="h", y=-0.12),
+        uirevision="reliability",
+    )
     fig.update_yaxes(title_text=Y_TITLE, range=[-0.02, 1.02], row=1, col=1)
     fig.update_yaxes(title_text="weighted count" if weighted else "count", rangemode="tozero", row=2, col=1)
     fig.update_xaxes(range=[-0.02, 1.02], row=1, col=1)
@@ -123,14 +171,21 @@ def comparison_table(before: Reliability | None, after: Reliability, *, auc_befo
     ``"before"`` and ``"after"``, floats, NaN where undefined (``before`` is None for raw
     scores, which are not probabilities: every row but AUC is then NaN).
     """
+
     def values(rel):
         if rel is None:
             return [np.nan] * 6
         return [rel.brier, rel.log_loss, rel.ece, rel.oe_ratio, rel.slope, rel.intercept]
 
-    index = ["Brier", f"log loss (p clipped at {after.log_loss_clip:g})",
-             f"ECE ({after.n_bins} {after.strategy} bins)", "O/E ratio", "calibration slope",
-             "calibration intercept", "AUC"]
+    index = [
+        "Brier",
+        f"log loss (p clipped at {after.log_loss_clip:g})",
+        f"ECE ({after.n_bins} {after.strategy} bins)",
+        "O/E ratio",
+        "calibration slope",
+        "calibration intercept",
+        "AUC",
+    ]
     return pd.DataFrame({"before": values(before) + [auc_before], "after": values(after) + [auc_after]}, index=index)
 
 
@@ -139,8 +194,9 @@ def segment_styler(df: pd.DataFrame, *, color: str = "#FDE2DC"):
     highlighted, counts as integers, metrics to 4 significant digits, undefined as —."""
     metrics = ("brier", "log_loss", "ece", "oe_ratio", "slope", "intercept")
     formats = {"n": "{:,.0f}", "n_pos": "{:,.0f}"} | {c: "{:.4g}" for c in metrics}
-    return (df.style.apply(lambda r: [f"background-color: {color}" if r["worst"] else ""] * len(r), axis=1)
-            .format(formats, na_rep="—"))
+    return df.style.apply(lambda r: [f"background-color: {color}" if r["worst"] else ""] * len(r), axis=1).format(
+        formats, na_rep="—"
+    )
 
 
 def threshold_effect(before: ValueCurve, after: ValueCurve, *, unit: str = "") -> tuple[pd.DataFrame, str]:
@@ -154,22 +210,28 @@ def threshold_effect(before: ValueCurve, after: ValueCurve, *, unit: str = "") -
     verdict : str
         One sentence saying whether the gap shrank (empty when either gap is undefined).
     """
+
     def gap(c):
         return abs(c.bayes_threshold - c.t_opt) if np.isfinite(c.bayes_threshold) and np.isfinite(c.t_opt) else np.nan
 
     g0, g1 = gap(before), gap(after)
     ev = f"EV at optimum ({unit})" if unit else "EV at optimum"
-    table = pd.DataFrame({c_name: [c.ev_opt, c.t_opt, c.bayes_threshold, g] for c_name, c, g in
-                          (("before", before, g0), ("after", after, g1))},
-                         index=[ev, "empirical optimum t_opt", "Bayes t*", "gap |t* − t_opt|"])
+    table = pd.DataFrame(
+        {c_name: [c.ev_opt, c.t_opt, c.bayes_threshold, g] for c_name, c, g in (("before", before, g0), ("after", after, g1))},
+        index=[ev, "empirical optimum t_opt", "Bayes t*", "gap |t* − t_opt|"],
+    )
     if not (np.isfinite(g0) and np.isfinite(g1)):
         return table, ""
     if g1 < g0:
-        verdict = (f"The gap between the closed-form Bayes threshold t* and the empirical optimum shrank from "
-                   f"{g0:.3f} to {g1:.3f}: after recalibration t* = {after.bayes_threshold:.3f} is close to where the "
-                   "value actually peaks, as it should be for calibrated probabilities.")
+        verdict = (
+            f"The gap between the closed-form Bayes threshold t* and the empirical optimum shrank from "
+            f"{g0:.3f} to {g1:.3f}: after recalibration t* = {after.bayes_threshold:.3f} is close to where the "
+            "value actually peaks, as it should be for calibrated probabilities."
+        )
     else:
-        verdict = (f"The gap between the closed-form Bayes threshold t* and the empirical optimum did not shrink "
-                   f"({g0:.3f} → {g1:.3f}): this recalibration does not make t* trustworthy; compare its slope and "
-                   "O/E above, or try another method.")
+        verdict = (
+            f"The gap between the closed-form Bayes threshold t* and the empirical optimum did not shrink "
+            f"({g0:.3f} → {g1:.3f}): this recalibration does not make t* trustworthy; compare its slope and "
+            "O/E above, or try another method."
+        )
     return table, verdict

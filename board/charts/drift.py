@@ -33,11 +33,20 @@ def drift_lights_figure(report: DriftReport, *, height: int = 150) -> go.Figure:
     """The three lights side by side; hovering a light shows its one-line reason."""
     fams = ["feature", "label", "calibration"]
     lights = [report.lights[f] for f in fams]
-    fig = go.Figure(go.Scatter(
-        x=[FAMILY_TITLES[f] for f in fams], y=[0, 0, 0], mode="markers+text",
-        marker=dict(size=46, color=[LIGHT_COLORS[l.color] for l in lights], line=dict(color="#333", width=1)),
-        text=[l.color for l in lights], textposition="bottom center", customdata=[l.reason for l in lights],
-        hovertemplate="%{x}: %{text}<br>%{customdata}<extra></extra>", name="drift lights", showlegend=False))
+    fig = go.Figure(
+        go.Scatter(
+            x=[FAMILY_TITLES[f] for f in fams],
+            y=[0, 0, 0],
+            mode="markers+text",
+            marker=dict(size=46, color=[LIGHT_COLORS[l.color] for l in lights], line=dict(color="#333", width=1)),
+            text=[l.color for l in lights],
+            textposition="bottom center",
+            customdata=[l.reason for l in lights],
+            hovertemplate="%{x}: %{text}<br>%{customdata}<extra></extra>",
+            name="drift lights",
+            showlegend=False,
+        )
+    )
     fig.update_layout(height=height, margin=dict(l=10, r=10, t=10, b=10), template="plotly_white")
     fig.update_yaxes(visible=False, range=[-1, 0.6])
     fig.update_xaxes(showgrid=False)
@@ -64,33 +73,71 @@ def feature_heatmap_figure(fd: FeatureDrift, *, height: int | None = None) -> go
         rel = fd.statistic / fd.red_threshold[:, None]
     status = fd.status
     n_cur = fd.n_cur
-    hover = [[f"{y[i]}<br>{X_TITLE} {x[j]}<br>statistic {_fmt(fd.statistic[i, j], '.4f')}"
-              f"<br>noise floor {_fmt(fd.noise_floor[i, j], '.4f')}<br>rows {n_cur[i, j]:,} vs reference {fd.n_ref[i]:,}"
-              f"<br>status: {status[i, j]}" for j in range(len(x))] for i in range(len(y))]
+    hover = [
+        [
+            f"{y[i]}<br>{X_TITLE} {x[j]}<br>statistic {_fmt(fd.statistic[i, j], '.4f')}"
+            f"<br>noise floor {_fmt(fd.noise_floor[i, j], '.4f')}<br>rows {n_cur[i, j]:,} vs reference {fd.n_ref[i]:,}"
+            f"<br>status: {status[i, j]}"
+            for j in range(len(x))
+        ]
+        for i in range(len(y))
+    ]
     below = fd.below_noise
     too_few = status == "too few rows"
     # numbers below their noise floor are drawn grey by their own trace, so marks never cover a number
-    text = [[("" if below[i, j] or too_few[i, j] else _fmt(v, ".2f")) for j, v in enumerate(row)]
-            for i, row in enumerate(fd.statistic)]
-    fig.add_trace(go.Heatmap(
-        z=rel, x=x, y=y, zmin=0, zmax=2, text=text, texttemplate="%{text}", hovertext=hover, hoverinfo="text",
-        colorscale=[[0, "#EAF4EA"], [0.5, "#F2B705"], [0.5001, "#F4A259"], [1, "#D62828"]],
-        colorbar=dict(title="statistic ÷ red threshold"), name="drift statistic"))
+    text = [
+        [("" if below[i, j] or too_few[i, j] else _fmt(v, ".2f")) for j, v in enumerate(row)]
+        for i, row in enumerate(fd.statistic)
+    ]
+    fig.add_trace(
+        go.Heatmap(
+            z=rel,
+            x=x,
+            y=y,
+            zmin=0,
+            zmax=2,
+            text=text,
+            texttemplate="%{text}",
+            hovertext=hover,
+            hoverinfo="text",
+            colorscale=[[0, "#EAF4EA"], [0.5, "#F2B705"], [0.5001, "#F4A259"], [1, "#D62828"]],
+            colorbar=dict(title="statistic ÷ red threshold"),
+            name="drift statistic",
+        )
+    )
     bi, bj = np.nonzero(below & ~too_few)
-    fig.add_trace(go.Scatter(x=[x[j] for j in bj], y=[y[i] for i in bi], mode="text", name=BELOW_NOISE_NAME,
-                             text=[f"({_fmt(fd.statistic[i, j], '.2f')})" for i, j in zip(bi, bj)],
-                             textfont=dict(color="#8A8F94", size=11),
-                             hoverinfo="skip"))  # the heatmap's hover says it, with the numbers
+    fig.add_trace(
+        go.Scatter(
+            x=[x[j] for j in bj],
+            y=[y[i] for i in bi],
+            mode="text",
+            name=BELOW_NOISE_NAME,
+            text=[f"({_fmt(fd.statistic[i, j], '.2f')})" for i, j in zip(bi, bj)],
+            textfont=dict(color="#8A8F94", size=11),
+            hoverinfo="skip",
+        )
+    )  # the heatmap's hover says it, with the numbers
     ti, tj = np.nonzero(too_few)
-    fig.add_trace(go.Scatter(x=[x[j] for j in tj], y=[y[i] for i in ti], mode="text", name=TOO_FEW_NAME,
-                             text=[f"× {_fmt(fd.statistic[i, j], '.2f')}" for i, j in zip(ti, tj)],
-                             textfont=dict(color="#333", size=11),
-                             hoverinfo="skip"))
+    fig.add_trace(
+        go.Scatter(
+            x=[x[j] for j in tj],
+            y=[y[i] for i in ti],
+            mode="text",
+            name=TOO_FEW_NAME,
+            text=[f"× {_fmt(fd.statistic[i, j], '.2f')}" for i, j in zip(ti, tj)],
+            textfont=dict(color="#333", size=11),
+            hoverinfo="skip",
+        )
+    )
     method = "exact KS" if fd.ks_method == "exact" else f"binned KS ({fd.n_bins} reference-quantile bins)"
     fig.update_layout(
-        height=height or max(260, 34 * len(y) + 140), template="plotly_white",
+        height=height or max(260, 34 * len(y) + 140),
+        template="plotly_white",
         title=dict(text=f"Feature drift vs reference {fd.reference.label} — {method}", font=dict(size=15)),
-        xaxis_title=X_TITLE, legend=dict(orientation="h", y=-0.25), margin=dict(l=10, r=10, t=50, b=10))
+        xaxis_title=X_TITLE,
+        legend=dict(orientation="h", y=-0.25),
+        margin=dict(l=10, r=10, t=50, b=10),
+    )
     fig.update_yaxes(autorange="reversed")
     return fig
 
@@ -113,25 +160,42 @@ def feature_distribution_figure(fd: FeatureDrift, feature: str, *, window: int =
         at_edge = np.arange(1, 2 * ref.edges.size, 2)
         fr = np.cumsum(ref.counts)[at_edge] / max(ref.n, 1)
         fc = np.cumsum(cur)[at_edge] / max(cur.sum(), 1)
-        fig.add_trace(go.Scatter(x=ref.edges, y=fr, mode="lines", line=dict(shape="hv", color="#555", width=2),
-                                 name=f"reference {fd.reference.label}"))
-        fig.add_trace(go.Scatter(x=ref.edges, y=fc, mode="lines", line=dict(shape="hv", color="#D62828", width=2),
-                                 name=f"window {w.label}"))
+        fig.add_trace(
+            go.Scatter(
+                x=ref.edges,
+                y=fr,
+                mode="lines",
+                line=dict(shape="hv", color="#555", width=2),
+                name=f"reference {fd.reference.label}",
+            )
+        )
+        fig.add_trace(
+            go.Scatter(x=ref.edges, y=fc, mode="lines", line=dict(shape="hv", color="#D62828", width=2), name=f"window {w.label}")
+        )
         fig.update_yaxes(title="share of rows ≤ x (ECDF)", range=[0, 1.02])
         fig.update_xaxes(title=feature)
     else:
         keep = [k for k, lev in enumerate(ref.levels) if not (lev in ("(missing)", "(unseen)") and ref.counts[k] + cur[k] == 0)]
         levels = [str(ref.levels[k]) for k in keep]
-        fig.add_trace(go.Bar(x=levels, y=ref.counts[keep] / max(ref.n, 1), name=f"reference {fd.reference.label}", marker_color="#555"))
+        fig.add_trace(
+            go.Bar(x=levels, y=ref.counts[keep] / max(ref.n, 1), name=f"reference {fd.reference.label}", marker_color="#555")
+        )
         fig.add_trace(go.Bar(x=levels, y=cur[keep] / max(cur.sum(), 1), name=f"window {w.label}", marker_color="#D62828"))
         fig.update_layout(barmode="group")
         fig.update_yaxes(title="share of rows", tickformat=".0%")
         fig.update_xaxes(title=feature)
     j = window % len(fd.windows)
     fig.update_layout(
-        height=height, template="plotly_white", legend=dict(orientation="h", y=-0.2),
-        title=dict(text=f"{feature}: {stat_name} {_fmt(fd.statistic[i, j])} (noise floor {_fmt(fd.noise_floor[i, j])}, "
-                        f"{fd.status[i, j]})", font=dict(size=15)), margin=dict(l=10, r=10, t=50, b=10))
+        height=height,
+        template="plotly_white",
+        legend=dict(orientation="h", y=-0.2),
+        title=dict(
+            text=f"{feature}: {stat_name} {_fmt(fd.statistic[i, j])} (noise floor {_fmt(fd.noise_floor[i, j])}, "
+            f"{fd.status[i, j]})",
+            font=dict(size=15),
+        ),
+        margin=dict(l=10, r=10, t=50, b=10),
+    )
     return fig
 
 
@@ -144,25 +208,58 @@ def label_rate_figure(ld: LabelDrift, *, height: int = 380) -> go.Figure:
     x = _window_ends(ld.windows)
     fig = go.Figure()
     if x:
-        fig.add_trace(go.Scatter(x=x + x[::-1], y=np.r_[ld.high, ld.low[::-1]], fill="toself", line=dict(width=0),
-                                 fillcolor="rgba(11,95,255,0.15)", name="Wilson 95% interval", hoverinfo="skip"))
-    fig.add_trace(go.Scatter(
-        x=x, y=ld.rate, mode="lines+markers", name="positive rate", line=dict(color="#0B5FFF", width=2),
-        marker=dict(size=9, color=[LEVEL_COLORS[int(v)] for v in ld.level]),
-        customdata=np.c_[ld.low, ld.high, ld.p_value, ld.n] if x else None,
-        hovertemplate=("%{x}: %{y:.2%} [%{customdata[0]:.2%}, %{customdata[1]:.2%}]<br>p = %{customdata[2]:.2g}, "
-                       "rows %{customdata[3]:,.0f}<extra></extra>")))
+        fig.add_trace(
+            go.Scatter(
+                x=x + x[::-1],
+                y=np.r_[ld.high, ld.low[::-1]],
+                fill="toself",
+                line=dict(width=0),
+                fillcolor="rgba(11,95,255,0.15)",
+                name="Wilson 95% interval",
+                hoverinfo="skip",
+            )
+        )
+    fig.add_trace(
+        go.Scatter(
+            x=x,
+            y=ld.rate,
+            mode="lines+markers",
+            name="positive rate",
+            line=dict(color="#0B5FFF", width=2),
+            marker=dict(size=9, color=[LEVEL_COLORS[int(v)] for v in ld.level]),
+            customdata=np.c_[ld.low, ld.high, ld.p_value, ld.n] if x else None,
+            hovertemplate=(
+                "%{x}: %{y:.2%} [%{customdata[0]:.2%}, %{customdata[1]:.2%}]<br>p = %{customdata[2]:.2g}, "
+                "rows %{customdata[3]:,.0f}<extra></extra>"
+            ),
+        )
+    )
     if np.isfinite(ld.ref_rate):
-        fig.add_hline(y=ld.ref_rate, line=dict(color="#555", dash="dash", width=1.5),
-                      annotation_text=f"reference {ld.ref_rate:.2%}", annotation_position="top left")
+        fig.add_hline(
+            y=ld.ref_rate,
+            line=dict(color="#555", dash="dash", width=1.5),
+            annotation_text=f"reference {ld.ref_rate:.2%}",
+            annotation_position="top left",
+        )
         fig.add_hrect(y0=ld.ref_interval[0], y1=ld.ref_interval[1], fillcolor="#555", opacity=0.08, line_width=0)
     if ld.label_definition_change and ld.step_date is not None:
         fig.add_vline(x=ld.step_date.strftime("%Y-%m-%d"), line=dict(color="#D62828", dash="dot", width=1.5))
-        fig.add_annotation(x=ld.step_date.strftime("%Y-%m-%d"), y=1, yref="paper", showarrow=False, yanchor="bottom",
-                           text="possible label-definition change", font=dict(color="#D62828", size=12))
-    fig.update_layout(height=height, template="plotly_white", legend=dict(orientation="h", y=-0.25),
-                      title=dict(text=f"Label drift — positive rate per window (two-proportion test, α = {ld.alpha:g})", font=dict(size=15)),
-                      margin=dict(l=10, r=10, t=50, b=10))
+        fig.add_annotation(
+            x=ld.step_date.strftime("%Y-%m-%d"),
+            y=1,
+            yref="paper",
+            showarrow=False,
+            yanchor="bottom",
+            text="possible label-definition change",
+            font=dict(color="#D62828", size=12),
+        )
+    fig.update_layout(
+        height=height,
+        template="plotly_white",
+        legend=dict(orientation="h", y=-0.25),
+        title=dict(text=f"Label drift — positive rate per window (two-proportion test, α = {ld.alpha:g})", font=dict(size=15)),
+        margin=dict(l=10, r=10, t=50, b=10),
+    )
     fig.update_yaxes(title="observed positive rate", tickformat=".1%", rangemode="tozero")
     fig.update_xaxes(title=X_TITLE)
     return fig
@@ -173,29 +270,74 @@ def calibration_drift_figure(cd: CalibrationDrift, *, height: int = 480) -> go.F
     against the reference O/E and the unchanged band; ECE per window against the reference ECE.
     """
     x = _window_ends(cd.windows)
-    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.08, row_heights=[0.62, 0.38],
-                        subplot_titles=("observed / expected (O/E)", f"ECE ({cd.n_bins} uniform bins)"))
+    fig = make_subplots(
+        rows=2,
+        cols=1,
+        shared_xaxes=True,
+        vertical_spacing=0.08,
+        row_heights=[0.62, 0.38],
+        subplot_titles=("observed / expected (O/E)", f"ECE ({cd.n_bins} uniform bins)"),
+    )
     lo, hi = cd.ratio_low * cd.ref_oe, cd.ratio_high * cd.ref_oe
     if x:
         hi_drawn = np.where(np.isfinite(hi), hi, np.nan)
-        fig.add_trace(go.Scatter(x=x + x[::-1], y=np.r_[hi_drawn, lo[::-1]], fill="toself", line=dict(width=0),
-                                 fillcolor="rgba(11,95,255,0.15)", name="95% interval (vs reference)", hoverinfo="skip"), row=1, col=1)
-    fig.add_trace(go.Scatter(x=x, y=cd.oe, mode="lines+markers", name="O/E", line=dict(color="#0B5FFF", width=2),
-                             marker=dict(size=9, color=[LEVEL_COLORS[int(v)] for v in cd.level]),
-                             customdata=np.c_[cd.ratio, cd.observed, cd.expected] if x else None,
-                             hovertemplate=("%{x}: O/E %{y:.3f}<br>ratio to reference %{customdata[0]:.3f}"
-                                            "<br>O %{customdata[1]:,.0f}, E %{customdata[2]:,.1f}<extra></extra>")), row=1, col=1)
+        fig.add_trace(
+            go.Scatter(
+                x=x + x[::-1],
+                y=np.r_[hi_drawn, lo[::-1]],
+                fill="toself",
+                line=dict(width=0),
+                fillcolor="rgba(11,95,255,0.15)",
+                name="95% interval (vs reference)",
+                hoverinfo="skip",
+            ),
+            row=1,
+            col=1,
+        )
+    fig.add_trace(
+        go.Scatter(
+            x=x,
+            y=cd.oe,
+            mode="lines+markers",
+            name="O/E",
+            line=dict(color="#0B5FFF", width=2),
+            marker=dict(size=9, color=[LEVEL_COLORS[int(v)] for v in cd.level]),
+            customdata=np.c_[cd.ratio, cd.observed, cd.expected] if x else None,
+            hovertemplate=(
+                "%{x}: O/E %{y:.3f}<br>ratio to reference %{customdata[0]:.3f}"
+                "<br>O %{customdata[1]:,.0f}, E %{customdata[2]:,.1f}<extra></extra>"
+            ),
+        ),
+        row=1,
+        col=1,
+    )
     if np.isfinite(cd.ref_oe):
-        fig.add_hline(y=cd.ref_oe, line=dict(color="#555", dash="dash", width=1.5), row=1, col=1,
-                      annotation_text=f"reference {cd.ref_oe:.2f}", annotation_position="top left")
+        fig.add_hline(
+            y=cd.ref_oe,
+            line=dict(color="#555", dash="dash", width=1.5),
+            row=1,
+            col=1,
+            annotation_text=f"reference {cd.ref_oe:.2f}",
+            annotation_position="top left",
+        )
         for b in cd.band:
             fig.add_hline(y=cd.ref_oe * b, line=dict(color="#999", dash="dot", width=1), row=1, col=1)
     fig.add_trace(go.Scatter(x=x, y=cd.ece, mode="lines+markers", name="ECE", line=dict(color="#E4572E", width=2)), row=2, col=1)
     if np.isfinite(cd.ref_ece):
-        fig.add_hline(y=cd.ref_ece, line=dict(color="#555", dash="dash", width=1.5), row=2, col=1,
-                      annotation_text=f"reference {cd.ref_ece:.3f}", annotation_position="top left")
-    fig.update_layout(height=height, template="plotly_white", legend=dict(orientation="h", y=-0.15),
-                      title=dict(text=f"Calibration drift — O/E band {cd.band[0]:g}–{cd.band[1]:g} × reference", font=dict(size=15)),
-                      margin=dict(l=10, r=10, t=60, b=10))
+        fig.add_hline(
+            y=cd.ref_ece,
+            line=dict(color="#555", dash="dash", width=1.5),
+            row=2,
+            col=1,
+            annotation_text=f"reference {cd.ref_ece:.3f}",
+            annotation_position="top left",
+        )
+    fig.update_layout(
+        height=height,
+        template="plotly_white",
+        legend=dict(orientation="h", y=-0.15),
+        title=dict(text=f"Calibration drift — O/E band {cd.band[0]:g}–{cd.band[1]:g} × reference", font=dict(size=15)),
+        margin=dict(l=10, r=10, t=60, b=10),
+    )
     fig.update_xaxes(title=X_TITLE, row=2, col=1)
     return fig

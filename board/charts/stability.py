@@ -15,18 +15,24 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from board.charts._style import PALETTE
 from evalcore.normalized import LearningCurve
 from evalcore.stability import CVComparison
 
-from board.charts._style import PALETTE
 GREY = "#7F7F7F"
 ALERT = "#C0392B"
 
 
 def _layout(fig: go.Figure, *, title: str, height: int, x: str = "", y: str = "") -> go.Figure:
-    fig.update_layout(title=dict(text=title, x=0, font=dict(size=15)), height=height, margin=dict(l=10, r=10, t=50, b=10),
-                      xaxis_title=x, yaxis_title=y, legend=dict(orientation="h", yanchor="bottom", y=1.0, x=1, xanchor="right"),
-                      uirevision="const")
+    fig.update_layout(
+        title=dict(text=title, x=0, font=dict(size=15)),
+        height=height,
+        margin=dict(l=10, r=10, t=50, b=10),
+        xaxis_title=x,
+        yaxis_title=y,
+        legend=dict(orientation="h", yanchor="bottom", y=1.0, x=1, xanchor="right"),
+        uirevision="const",
+    )
     return fig
 
 
@@ -35,27 +41,51 @@ def score_histogram(runs: dict, *, metric: str, height: int = 340) -> go.Figure:
     fig = go.Figure()
     for i, (name, (scores, s)) in enumerate(runs.items()):
         color = PALETTE[i % len(PALETTE)]
-        fig.add_trace(go.Histogram(x=np.asarray(scores), name=f"{name} ({s.n} runs)", marker_color=color, opacity=0.65,
-                                   nbinsx=min(30, max(5, s.n // 2))))
+        fig.add_trace(
+            go.Histogram(
+                x=np.asarray(scores),
+                name=f"{name} ({s.n} runs)",
+                marker_color=color,
+                opacity=0.65,
+                nbinsx=min(30, max(5, s.n // 2)),
+            )
+        )
         if np.isfinite(s.sem):
             fig.add_vrect(x0=s.ci_low, x1=s.ci_high, fillcolor=color, opacity=0.15, line_width=0)
-        fig.add_vline(x=s.mean, line=dict(color=color, width=2),
-                      annotation=dict(text=f"mean {s.mean:.4g}", font=dict(color=color)), annotation_position="top")
+        fig.add_vline(
+            x=s.mean,
+            line=dict(color=color, width=2),
+            annotation=dict(text=f"mean {s.mean:.4g}", font=dict(color=color)),
+            annotation_position="top",
+        )
         if np.isfinite(s.alert_line):
-            fig.add_vline(x=s.alert_line, line=dict(color=ALERT, width=1.5, dash="dash"),
-                          annotation=dict(text=f"alert {s.alert_line:.4g}", font=dict(color=ALERT)),
-                          annotation_position="bottom left" if i == 0 else "bottom right")
+            fig.add_vline(
+                x=s.alert_line,
+                line=dict(color=ALERT, width=1.5, dash="dash"),
+                annotation=dict(text=f"alert {s.alert_line:.4g}", font=dict(color=ALERT)),
+                annotation_position="bottom left" if i == 0 else "bottom right",
+            )
     fig.update_layout(barmode="overlay", bargap=0.05)
-    return _layout(fig, title="Scores of repeated runs (band: mean ± 1.96·SEM; dashed: alert line)",
-                   height=height, x=metric, y="runs")
+    return _layout(
+        fig, title="Scores of repeated runs (band: mean ± 1.96·SEM; dashed: alert line)", height=height, x=metric, y="runs"
+    )
 
 
 def score_box(runs: dict, *, metric: str, height: int = 340) -> go.Figure:
     """Box plots (quartiles, whiskers at 1.5·IQR, every run as a point)."""
     fig = go.Figure()
     for i, (name, (scores, _)) in enumerate(runs.items()):
-        fig.add_trace(go.Box(y=np.asarray(scores), name=name, marker_color=PALETTE[i % len(PALETTE)], boxpoints="all",
-                             jitter=0.4, pointpos=0, boxmean=True))
+        fig.add_trace(
+            go.Box(
+                y=np.asarray(scores),
+                name=name,
+                marker_color=PALETTE[i % len(PALETTE)],
+                boxpoints="all",
+                jitter=0.4,
+                pointpos=0,
+                boxmean=True,
+            )
+        )
     return _layout(fig, title="Distribution (box: quartiles; dashed: mean)", height=height, y=metric)
 
 
@@ -65,33 +95,63 @@ def mean_ci_figure(summaries: dict, *, metric: str, height: int = 340) -> go.Fig
     for i, (name, s) in enumerate(summaries.items()):
         color = PALETTE[i % len(PALETTE)]
         half = s.z * s.sem if np.isfinite(s.sem) else 0.0
-        fig.add_trace(go.Scatter(x=[s.mean], y=[name], mode="markers+text", marker=dict(size=12, color=color),
-                                 error_x=dict(type="data", array=[half], color=color, thickness=3, width=10),
-                                 text=[f"{s.mean:.4g} [{s.ci_low:.4g}, {s.ci_high:.4g}]"], textposition="top center",
-                                 name=name, showlegend=False))
+        fig.add_trace(
+            go.Scatter(
+                x=[s.mean],
+                y=[name],
+                mode="markers+text",
+                marker=dict(size=12, color=color),
+                error_x=dict(type="data", array=[half], color=color, thickness=3, width=10),
+                text=[f"{s.mean:.4g} [{s.ci_low:.4g}, {s.ci_high:.4g}]"],
+                textposition="top center",
+                name=name,
+                showlegend=False,
+            )
+        )
     fig.update_yaxes(type="category", autorange="reversed")
-    return _layout(fig, title="Mean ± 1.96·SEM per model (overlap view)",
-                   height=height, x=metric)
+    return _layout(fig, title="Mean ± 1.96·SEM per model (overlap view)", height=height, x=metric)
 
 
 def paired_figure(cmp: CVComparison, diffs, *, metric: str, height: int = 300) -> go.Figure:
     """Per-fold differences A − B, with the naive and the Nadeau–Bengio corrected intervals."""
     p = cmp.paired
     fig = go.Figure()
-    fig.add_trace(go.Scatter(x=np.asarray(diffs), y=["folds"] * len(diffs), mode="markers", name="A − B per fold",
-                             marker=dict(color=GREY, size=8, opacity=0.6)))
+    fig.add_trace(
+        go.Scatter(
+            x=np.asarray(diffs),
+            y=["folds"] * len(diffs),
+            mode="markers",
+            name="A − B per fold",
+            marker=dict(color=GREY, size=8, opacity=0.6),
+        )
+    )
     q = p.t_quantile
-    for label, se, color in (("naive paired t", p.naive_se, PALETTE[2]), ("corrected (Nadeau–Bengio)", p.corrected_se,
-                                                                           PALETTE[0])):
+    for label, se, color in (
+        ("naive paired t", p.naive_se, PALETTE[2]),
+        ("corrected (Nadeau–Bengio)", p.corrected_se, PALETTE[0]),
+    ):
         if np.isfinite(se):
-            fig.add_trace(go.Scatter(x=[p.mean_diff], y=[label], mode="markers", marker=dict(size=12, color=color),
-                                     error_x=dict(type="data", array=[q * se], color=color, thickness=3, width=10),
-                                     name=label, showlegend=False))
+            fig.add_trace(
+                go.Scatter(
+                    x=[p.mean_diff],
+                    y=[label],
+                    mode="markers",
+                    marker=dict(size=12, color=color),
+                    error_x=dict(type="data", array=[q * se], color=color, thickness=3, width=10),
+                    name=label,
+                    showlegend=False,
+                )
+            )
     fig.add_vline(x=0, line=dict(color="black", width=1))
-    fig.update_yaxes(type="category", categoryorder="array", categoryarray=["corrected (Nadeau–Bengio)",
-                                                                           "naive paired t", "folds"])
-    return _layout(fig, title=f"{cmp.a} − {cmp.b} on matched folds · {p.level:.0%} intervals of the mean difference",
-                   height=height, x=f"difference of {metric}")
+    fig.update_yaxes(
+        type="category", categoryorder="array", categoryarray=["corrected (Nadeau–Bengio)", "naive paired t", "folds"]
+    )
+    return _layout(
+        fig,
+        title=f"{cmp.a} − {cmp.b} on matched folds · {p.level:.0%} intervals of the mean difference",
+        height=height,
+        x=f"difference of {metric}",
+    )
 
 
 def learning_curve_figure(lc: LearningCurve, *, height: int = 380) -> go.Figure:
@@ -109,12 +169,31 @@ def learning_curve_figure(lc: LearningCurve, *, height: int = 380) -> go.Figure:
             lo = np.nanmin(vals[:, ok], axis=0)
             hi = np.nanmax(vals[:, ok], axis=0)
         color = PALETTE[i]
-        fig.add_trace(go.Scatter(x=np.r_[x[ok], x[ok][::-1]], y=np.r_[hi, lo[::-1]], fill="toself", fillcolor=color,
-                                 opacity=0.15, line=dict(width=0), hoverinfo="skip", showlegend=False))
+        fig.add_trace(
+            go.Scatter(
+                x=np.r_[x[ok], x[ok][::-1]],
+                y=np.r_[hi, lo[::-1]],
+                fill="toself",
+                fillcolor=color,
+                opacity=0.15,
+                line=dict(width=0),
+                hoverinfo="skip",
+                showlegend=False,
+            )
+        )
         fig.add_trace(go.Scatter(x=x[ok], y=mean, mode="lines+markers", name=label, line=dict(color=color, width=2)))
     if x.min() <= lc.boundary <= x.max() * 1.5:
-        fig.add_vline(x=lc.boundary, line=dict(color=GREY, dash="dash"),
-                      annotation=dict(text=f"N = 20·d = {lc.boundary:,}"), annotation_position="top left")
+        fig.add_vline(
+            x=lc.boundary,
+            line=dict(color=GREY, dash="dash"),
+            annotation=dict(text=f"N = 20·d = {lc.boundary:,}"),
+            annotation_position="top left",
+        )
     fig.update_xaxes(type="log")
-    return _layout(fig, title=f"Learning curve · {lc.n_repeats} repeats (band: min–max) · {lc.model}", height=height,
-                   x="training rows N (log)", y="score")
+    return _layout(
+        fig,
+        title=f"Learning curve · {lc.n_repeats} repeats (band: min–max) · {lc.model}",
+        height=height,
+        x="training rows N (log)",
+        y="score",
+    )

@@ -9,11 +9,10 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from board.charts._style import PALETTE
 from evalcore.ahp import AHPWeights
 from evalcore.sensitivity import CELL_NAMES, ValueSensitivity
 from evalcore.value import CELLS
-
-from board.charts._style import PALETTE
 
 LOW_COLOR, HIGH_COLOR = "#E4572E", "#0B5FFF"
 BAND_COLOR = "rgba(118, 176, 65, 0.18)"
@@ -29,18 +28,32 @@ def _fmt(x: float, unit: str = "") -> str:
 def ahp_weights_figure(result: AHPWeights, *, height: int = 260) -> go.Figure:
     """Horizontal bars of the weights, largest on top, labelled with the weight."""
     order = np.argsort(result.weights)
-    fig = go.Figure(go.Bar(
-        x=result.weights[order], y=[result.items[i] for i in order], orientation="h", name="weight",
-        marker_color=PALETTE[0], text=[f"{result.weights[i]:.3f}" for i in order], textposition="auto",
-        hovertemplate="%{y}: weight %{x:.4f}<extra></extra>"))
-    fig.update_layout(height=height, margin=dict(l=10, r=10, t=40, b=40), template="plotly_white", showlegend=False,
-                      title="AHP weights (CR " + ("—" if not np.isfinite(result.cr) else f"{result.cr:.3f}") + ")")
+    fig = go.Figure(
+        go.Bar(
+            x=result.weights[order],
+            y=[result.items[i] for i in order],
+            orientation="h",
+            name="weight",
+            marker_color=PALETTE[0],
+            text=[f"{result.weights[i]:.3f}" for i in order],
+            textposition="auto",
+            hovertemplate="%{y}: weight %{x:.4f}<extra></extra>",
+        )
+    )
+    fig.update_layout(
+        height=height,
+        margin=dict(l=10, r=10, t=40, b=40),
+        template="plotly_white",
+        showlegend=False,
+        title="AHP weights (CR " + ("—" if not np.isfinite(result.cr) else f"{result.cr:.3f}") + ")",
+    )
     fig.update_xaxes(title="weight (sums to 1)", rangemode="tozero")
     return fig
 
 
-def tornado_figure(sens: ValueSensitivity, model: str, *, quantity: str = "ev_opt", unit: str = "",
-                   height: int = 300) -> go.Figure:
+def tornado_figure(
+    sens: ValueSensitivity, model: str, *, quantity: str = "ev_opt", unit: str = "", height: int = 300
+) -> go.Figure:
     """One model's tornado: for each amount, the value of ``quantity`` after −p and +p.
 
     Bars start at the unperturbed value (the vertical line) and end at the perturbed one,
@@ -63,15 +76,30 @@ def tornado_figure(sens: ValueSensitivity, model: str, *, quantity: str = "ev_op
     for d, (name, color) in enumerate(((f"amount −{pct}%", LOW_COLOR), (f"amount +{pct}%", HIGH_COLOR))):
         v = vals[order, d]
         finite = np.isfinite(v)
-        fig.add_trace(go.Bar(
-            y=labels, x=np.where(finite, v - base, 0.0) if np.isfinite(base) else np.zeros(4),
-            base=base if np.isfinite(base) else 0.0, orientation="h", name=name, marker_color=color,
-            customdata=[_fmt(x, unit if quantity == "ev_opt" else "") for x in v],
-            hovertemplate="%{y} " + name.split()[-1] + ": %{customdata}<extra></extra>"))
+        fig.add_trace(
+            go.Bar(
+                y=labels,
+                x=np.where(finite, v - base, 0.0) if np.isfinite(base) else np.zeros(4),
+                base=base if np.isfinite(base) else 0.0,
+                orientation="h",
+                name=name,
+                marker_color=color,
+                customdata=[_fmt(x, unit if quantity == "ev_opt" else "") for x in v],
+                hovertemplate="%{y} " + name.split()[-1] + ": %{customdata}<extra></extra>",
+            )
+        )
         if not finite.all():
-            fig.add_trace(go.Scatter(x=[base] * int((~finite).sum()), y=[labels[k] for k in np.flatnonzero(~finite)],
-                                     mode="text", text=[_fmt(x) for x in v[~finite]], showlegend=False,
-                                     name=f"{name} not finite", textposition="middle right"))
+            fig.add_trace(
+                go.Scatter(
+                    x=[base] * int((~finite).sum()),
+                    y=[labels[k] for k in np.flatnonzero(~finite)],
+                    mode="text",
+                    text=[_fmt(x) for x in v[~finite]],
+                    showlegend=False,
+                    name=f"{name} not finite",
+                    textposition="middle right",
+                )
+            )
     if np.isfinite(base):
         fig.add_vline(x=base, line=dict(color="#333", width=1, dash="dot"))
         if quantity == "t_opt":
@@ -79,10 +107,20 @@ def tornado_figure(sens: ValueSensitivity, model: str, *, quantity: str = "ev_op
             fig.add_vrect(x0=base - tol, x1=base + tol, fillcolor=BAND_COLOR, line_width=0, layer="below")
     title = f"{model}: {QUANTITIES[quantity]} (base {_fmt(base, unit if quantity == 'ev_opt' else '')}"
     title += f"; green: ±{float(sens.t_tol[i]):.3g} limit)" if quantity == "t_opt" and np.isfinite(base) else ")"
-    fig.update_layout(barmode="group", bargap=0.25, height=height, margin=dict(l=10, r=10, t=50, b=40), template="plotly_white",
-                      title=title, legend=dict(orientation="h", y=-0.25, x=0))
-    xt = f"EV per decision ({unit}, gains positive)" if quantity == "ev_opt" and unit else (
-        "EV per decision (gains positive)" if quantity == "ev_opt" else "threshold (act when score ≥ t)")
+    fig.update_layout(
+        barmode="group",
+        bargap=0.25,
+        height=height,
+        margin=dict(l=10, r=10, t=50, b=40),
+        template="plotly_white",
+        title=title,
+        legend=dict(orientation="h", y=-0.25, x=0),
+    )
+    xt = (
+        f"EV per decision ({unit}, gains positive)"
+        if quantity == "ev_opt" and unit
+        else ("EV per decision (gains positive)" if quantity == "ev_opt" else "threshold (act when score ≥ t)")
+    )
     fig.update_xaxes(title=xt)
     return fig
 
@@ -97,17 +135,30 @@ def draws_figure(sens: ValueSensitivity, *, height: int = 300) -> go.Figure:
         rng = np.random.default_rng(i)  # vertical jitter only, so points do not hide each other
         y = i + rng.uniform(-0.25, 0.25, size=t.size)
         ok = sens.draw_ranking_holds
-        fig.add_trace(go.Scatter(x=t, y=y, mode="markers", name=f"{m}: draws", marker=dict(
-            color=PALETTE[i % len(PALETTE)], size=6, opacity=0.6, symbol=np.where(ok, "circle", "x").tolist()),
-            customdata=np.arange(1, t.size + 1), hovertemplate="draw %{customdata}: t_opt %{x:.4f}<extra></extra>"))
+        fig.add_trace(
+            go.Scatter(
+                x=t,
+                y=y,
+                mode="markers",
+                name=f"{m}: draws",
+                marker=dict(color=PALETTE[i % len(PALETTE)], size=6, opacity=0.6, symbol=np.where(ok, "circle", "x").tolist()),
+                customdata=np.arange(1, t.size + 1),
+                hovertemplate="draw %{customdata}: t_opt %{x:.4f}<extra></extra>",
+            )
+        )
         b, tol = float(sens.base_t_opt[i]), float(sens.t_tol[i])
         if np.isfinite(b):
-            fig.add_shape(type="rect", x0=b - tol, x1=b + tol, y0=i - 0.4, y1=i + 0.4, fillcolor=BAND_COLOR, line_width=0,
-                          layer="below")
+            fig.add_shape(
+                type="rect", x0=b - tol, x1=b + tol, y0=i - 0.4, y1=i + 0.4, fillcolor=BAND_COLOR, line_width=0, layer="below"
+            )
             fig.add_shape(type="line", x0=b, x1=b, y0=i - 0.4, y1=i + 0.4, line=dict(color="#333", width=2))
-    fig.update_layout(height=height, margin=dict(l=10, r=10, t=50, b=40), template="plotly_white",
-                      title=f"t_opt in {sens.n_random} joint random draws (× marks a draw where the ranking changed)",
-                      legend=dict(orientation="h", y=-0.25, x=0))
+    fig.update_layout(
+        height=height,
+        margin=dict(l=10, r=10, t=50, b=40),
+        template="plotly_white",
+        title=f"t_opt in {sens.n_random} joint random draws (× marks a draw where the ranking changed)",
+        legend=dict(orientation="h", y=-0.25, x=0),
+    )
     fig.update_yaxes(tickvals=list(range(len(sens.models))), ticktext=list(sens.models), range=[-0.6, len(sens.models) - 0.4])
     fig.update_xaxes(title="optimal threshold t_opt (bar: base; green: ± limit)")
     return fig

@@ -26,14 +26,30 @@ import pandas as pd
 
 from evalcore import InputError, Problem
 from evalcore._errors import ProblemList
-from evalcore.aggregate import (MAX_EXACT_SCORES, Aggregate, canonical_days, choose_resolution, deployed_thresholds,
-                                drift_fit_mismatch, drift_fit_of, grid_steps)
+from evalcore.aggregate import (
+    MAX_EXACT_SCORES,
+    Aggregate,
+    canonical_days,
+    choose_resolution,
+    deployed_thresholds,
+    drift_fit_mismatch,
+    drift_fit_of,
+    grid_steps,
+)
 from evalcore.calibration import LOG_LOSS_EPS
 from evalcore.data import MISSING_LEVEL, binary_label
 from evalcore.drift import DriftConfig, exact_ks_applies
 
-__all__ = ["ENGINES", "SOURCE_VIEW", "Query", "aggregate_source", "duckdb_connect", "duckdb_runner", "parquet_files",
-           "spark_runner"]
+__all__ = [
+    "ENGINES",
+    "SOURCE_VIEW",
+    "Query",
+    "aggregate_source",
+    "duckdb_connect",
+    "duckdb_runner",
+    "parquet_files",
+    "spark_runner",
+]
 
 ENGINES = ("duckdb", "spark")
 
@@ -70,6 +86,7 @@ def _bin_expr(s: str, k: str, resolution) -> tuple[str, str, str]:
 
         def g(x):
             return f"(CAST({x} AS DOUBLE) * {r!r})"
+
     k1 = f"({k}0 - CASE WHEN {g(k + '0')} > {s} THEN 1 ELSE 0 END)"
     rep = g(f"({k}1 + CASE WHEN {g(k + '1 + 1')} <= {s} THEN 1 ELSE 0 END)")
     return k0, k1, rep
@@ -100,17 +117,23 @@ def _base_sql(q: Query, src: str, quote, resolution: dict, feature_kinds: dict |
         c0.append(f"{k0} AS k{j}_0")
         c1.append(f"{k1} AS k{j}_1")
         c2.append(f"{rep} AS bin{j}")
-    return (f"WITH b0 AS (SELECT {', '.join(c0)} FROM (SELECT {', '.join(cols)} FROM {src}) base), "
-            f"b1 AS (SELECT {', '.join(c1)} FROM b0), b2 AS (SELECT {', '.join(c2)} FROM b1) ")
+    return (
+        f"WITH b0 AS (SELECT {', '.join(c0)} FROM (SELECT {', '.join(cols)} FROM {src}) base), "
+        f"b1 AS (SELECT {', '.join(c1)} FROM b0), b2 AS (SELECT {', '.join(c2)} FROM b1) "
+    )
 
 
 def stats_sql(q: Query, src: str, quote) -> str:
-    parts = [f"count(*) AS n", f"count({quote(q.label)}) AS n_label"]
+    parts = ["count(*) AS n", f"count({quote(q.label)}) AS n_label"]
     for j, col in enumerate(q.scores.values()):
         s = f"CAST({quote(col)} AS DOUBLE)"
-        parts += [f"min({s}) AS min{j}", f"max({s}) AS max{j}", f"approx_count_distinct({s}) AS nd{j}",
-                  f"sum(CASE WHEN {s} > -1.0e308 AND {s} < 1.0e308 THEN 0 ELSE 1 END) AS bad{j}",
-                  f"sum(CASE WHEN {s} = 0 OR {s} = 1 THEN 0 ELSE 1 END) AS nonbin{j}"]
+        parts += [
+            f"min({s}) AS min{j}",
+            f"max({s}) AS max{j}",
+            f"approx_count_distinct({s}) AS nd{j}",
+            f"sum(CASE WHEN {s} > -1.0e308 AND {s} < 1.0e308 THEN 0 ELSE 1 END) AS bad{j}",
+            f"sum(CASE WHEN {s} = 0 OR {s} = 1 THEN 0 ELSE 1 END) AS nonbin{j}",
+        ]
     if q.weight:
         w = f"CAST({quote(q.weight)} AS DOUBLE)"
         parts.append(f"sum(CASE WHEN {w} >= 0 AND {w} < 1.0e308 THEN 0 ELSE 1 END) AS badw")
@@ -124,8 +147,26 @@ def stats_sql(q: Query, src: str, quote) -> str:
 # drift: per-day tables (evalcore.drift.drift_from_days)
 # --------------------------------------------------------------------------------------
 
-_NUMERIC_TYPES = ("tinyint", "smallint", "int", "integer", "bigint", "hugeint", "utinyint", "usmallint", "uinteger",
-                  "ubigint", "uhugeint", "float", "double", "real", "decimal", "long", "short", "byte")
+_NUMERIC_TYPES = (
+    "tinyint",
+    "smallint",
+    "int",
+    "integer",
+    "bigint",
+    "hugeint",
+    "utinyint",
+    "usmallint",
+    "uinteger",
+    "ubigint",
+    "uhugeint",
+    "float",
+    "double",
+    "real",
+    "decimal",
+    "long",
+    "short",
+    "byte",
+)
 _TIME_TYPES = ("date", "time", "timestamp", "interval")
 EXACT_REFERENCE_VALUES = 200_000  # distinct reference values up to which KS edges are the row path's exactly
 
@@ -176,8 +217,10 @@ def _drift_tables(q: Query, base: str, run, kinds: dict, fkinds: dict, day_min, 
     probs = [j for j, m in enumerate(q.scores) if kinds[m] == "probability"]
     cal_parts = []
     for j in probs:
-        c = run(base + f"SELECT day AS date, {_cal_bin_expr(f's{j}')} AS bin, count(*) AS rows_, sum(y) AS pos, "
-                       f"sum(s{j}) AS prob_sum FROM b2 WHERE day IS NOT NULL GROUP BY 1, 2")
+        c = run(
+            base + f"SELECT day AS date, {_cal_bin_expr(f's{j}')} AS bin, count(*) AS rows_, sum(y) AS pos, "
+            f"sum(s{j}) AS prob_sum FROM b2 WHERE day IS NOT NULL GROUP BY 1, 2"
+        )
         c.insert(0, "model", list(q.scores)[j])
         cal_parts.append(c)
     if cal_parts:
@@ -190,22 +233,30 @@ def _drift_tables(q: Query, base: str, run, kinds: dict, fkinds: dict, day_min, 
     names = list(fkinds)
     numeric = [i for i, f in enumerate(names) if fkinds[f] == "ks"]
     if numeric:
-        nd = run(base + "SELECT " + ", ".join(
-            f"approx_count_distinct(CASE WHEN {ref} AND NOT isnan(f{i}) THEN f{i} END) AS nd{i}" for i in numeric)
-            + " FROM b2").iloc[0]
+        nd = run(
+            base
+            + "SELECT "
+            + ", ".join(f"approx_count_distinct(CASE WHEN {ref} AND NOT isnan(f{i}) THEN f{i} END) AS nd{i}" for i in numeric)
+            + " FROM b2"
+        ).iloc[0]
     for i, f in enumerate(names):
         if fkinds[f] != "ks":
             continue
         keep = f"{ref} AND f{i} IS NOT NULL AND NOT isnan(f{i})"
         if int(nd[f"nd{i}"] or 0) <= EXACT_REFERENCE_VALUES:
             vc = run(base + f"SELECT f{i} AS v, count(*) AS c FROM b2 WHERE {keep} GROUP BY 1")
-            edges = (_exact_edges(vc["v"].to_numpy(np.float64), vc["c"].to_numpy(np.int64), config.n_bins)
-                     if len(vc) else np.array([0.0]))
+            edges = (
+                _exact_edges(vc["v"].to_numpy(np.float64), vc["c"].to_numpy(np.int64), config.n_bins)
+                if len(vc)
+                else np.array([0.0])
+            )
         else:  # too many distinct values to fetch: the order statistics by rank (exact, a sort of the reference)
             n_ref = int(run(base + f"SELECT count(*) AS n FROM b2 WHERE {keep}").iloc[0]["n"])
             pos = np.unique(np.round(np.linspace(0, n_ref - 1, config.n_bins + 1)).astype(np.int64))
-            vals = run(base + f", r AS (SELECT f{i} AS v, row_number() OVER (ORDER BY f{i}) - 1 AS k FROM b2 "
-                              f"WHERE {keep}) SELECT v FROM r WHERE k IN ({', '.join(map(str, pos))})")
+            vals = run(
+                base + f", r AS (SELECT f{i} AS v, row_number() OVER (ORDER BY f{i}) - 1 AS k FROM b2 "
+                f"WHERE {keep}) SELECT v FROM r WHERE k IN ({', '.join(map(str, pos))})"
+            )
             edges = np.unique(vals["v"].to_numpy(np.float64))
         refs[f] = {"kind": "ks", "edges": [float(v) for v in edges], "grid": "exact"}
         edges_of[i] = edges
@@ -230,8 +281,13 @@ def _drift_tables(q: Query, base: str, run, kinds: dict, fkinds: dict, day_min, 
         in_ref = (vc["date"] >= rs) & (vc["date"] < re_)
         levels = sorted(set(vc.loc[in_ref & vc["v"].notna(), "v"].astype(str)))
         index = {v: k for k, v in enumerate(levels)}
-        code = np.array([len(levels) if v is None or (isinstance(v, float) and np.isnan(v)) else
-                         index.get(str(v), len(levels) + 1) for v in vc["v"]], dtype=np.int64)
+        code = np.array(
+            [
+                len(levels) if v is None or (isinstance(v, float) and np.isnan(v)) else index.get(str(v), len(levels) + 1)
+                for v in vc["v"]
+            ],
+            dtype=np.int64,
+        )
         refs[f] = {"kind": "psi", "levels": levels}
         parts.append(pd.DataFrame({"feature": f, "date": vc["date"], "code": code, "rows_": vc["rows_"]}))
     fcells = None
@@ -242,8 +298,10 @@ def _drift_tables(q: Query, base: str, run, kinds: dict, fkinds: dict, day_min, 
     if numeric and exact_ks_applies(days, config):  # small data: the row path's KS is exact, so keep the values
         vparts = []
         for i in numeric:
-            v = run(base + f"SELECT day AS date, f{i} AS value, count(*) AS rows_ FROM b2 WHERE day IS NOT NULL "
-                           f"AND f{i} IS NOT NULL AND NOT isnan(f{i}) GROUP BY 1, 2")
+            v = run(
+                base + f"SELECT day AS date, f{i} AS value, count(*) AS rows_ FROM b2 WHERE day IS NOT NULL "
+                f"AND f{i} IS NOT NULL AND NOT isnan(f{i}) GROUP BY 1, 2"
+            )
             v.insert(0, "feature", names[i])
             vparts.append(v.rename(columns={"rows_": "rows"}))
         values = canonical_days(pd.concat(vparts, ignore_index=True), ["feature", "date", "value"], sums=("rows",))
@@ -251,8 +309,14 @@ def _drift_tables(q: Query, base: str, run, kinds: dict, fkinds: dict, day_min, 
     if cal_parts:
         cal = pd.concat(cal_parts, ignore_index=True).rename(columns={"rows_": "rows"})
         cal = canonical_days(cal, ["model", "date", "bin"], sums=("rows", "pos", "prob_sum"))
-    return {"day_cells": days, "calibration_day_cells": cal, "feature_day_cells": fcells, "feature_value_cells": values,
-            "feature_refs": {f: refs[f] for f in names}, "drift_fit": drift_fit_of(config, names)}
+    return {
+        "day_cells": days,
+        "calibration_day_cells": cal,
+        "feature_day_cells": fcells,
+        "feature_value_cells": values,
+        "feature_refs": {f: refs[f] for f in names},
+        "drift_fit": drift_fit_of(config, names),
+    }
 
 
 def cells_sql(q: Query, j: int) -> str:
@@ -260,25 +324,34 @@ def cells_sql(q: Query, j: int) -> str:
     pc = f"GREATEST(LEAST(s{j}, 1 - {eps}), {eps})"
     segs = [f"g{i}" for i in range(len(q.segments))]
     sets = ", ".join([f"(bin{j}, y)"] + [f"({g}, bin{j}, y)" for g in segs])
-    col = "CASE " + " ".join(f"WHEN GROUPING({g}) = 0 THEN {_lit(c)}" for g, c in zip(segs, q.segments)) + " ELSE '' END" \
-        if segs else "''"
+    col = (
+        "CASE " + " ".join(f"WHEN GROUPING({g}) = 0 THEN {_lit(c)}" for g, c in zip(segs, q.segments)) + " ELSE '' END"
+        if segs
+        else "''"
+    )
     level = f"COALESCE({', '.join(segs)}, '')" if segs else "''"
-    return (f"SELECT {col} AS seg_column, {level} AS seg_level, bin{j} AS score, y AS label, count(*) AS rows_, "
-            f"sum(w) AS weight, sum(w * w) AS weight_sq, sum(w * s{j}) AS score_sum, sum(w * s{j} * s{j}) AS score_sq_sum, "
-            f"sum(w * CASE WHEN y = 1 THEN LN({pc}) ELSE LN(1 - {pc}) END) AS log_sum, "
-            f"min(s{j}) AS score_min, max(s{j}) AS score_max FROM b2 GROUP BY GROUPING SETS ({sets})")
+    return (
+        f"SELECT {col} AS seg_column, {level} AS seg_level, bin{j} AS score, y AS label, count(*) AS rows_, "
+        f"sum(w) AS weight, sum(w * w) AS weight_sq, sum(w * s{j}) AS score_sum, sum(w * s{j} * s{j}) AS score_sq_sum, "
+        f"sum(w * CASE WHEN y = 1 THEN LN({pc}) ELSE LN(1 - {pc}) END) AS log_sum, "
+        f"min(s{j}) AS score_min, max(s{j}) AS score_max FROM b2 GROUP BY GROUPING SETS ({sets})"
+    )
 
 
 def group_sql(j: int) -> str:
-    return f"SELECT grp AS group_, bin{j} AS score, y AS label, count(*) AS rows_, sum(w) AS weight FROM b2 GROUP BY grp, bin{j}, y"
+    return (
+        f"SELECT grp AS group_, bin{j} AS score, y AS label, count(*) AS rows_, sum(w) AS weight FROM b2 GROUP BY grp, bin{j}, y"
+    )
 
 
 def paired_sql(q: Query, ta: float, tb: float, strata_index: int | None, by_group: bool) -> str:
     st = f"g{strata_index}" if strata_index is not None else "''"
     gr = "grp" if by_group else "''"
-    return (f"SELECT {st} AS stratum, {gr} AS group_, CASE WHEN bin0 >= {ta!r} THEN 1 ELSE 0 END AS act_a, "
-            f"CASE WHEN bin1 >= {tb!r} THEN 1 ELSE 0 END AS act_b, y AS label, count(*) AS rows_, sum(w) AS weight "
-            f"FROM b2 GROUP BY 1, 2, 3, 4, 5")
+    return (
+        f"SELECT {st} AS stratum, {gr} AS group_, CASE WHEN bin0 >= {ta!r} THEN 1 ELSE 0 END AS act_a, "
+        f"CASE WHEN bin1 >= {tb!r} THEN 1 ELSE 0 END AS act_b, y AS label, count(*) AS rows_, sum(w) AS weight "
+        f"FROM b2 GROUP BY 1, 2, 3, 4, 5"
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -398,8 +471,11 @@ def duckdb_runner(source: str, *, files=None, memory_limit: str | None = None, t
             for date, h, miss in zip(t["date"], t[f"h{i}"], t[f"m{i}"]):
                 keys, vals = (h["key"], h["value"]) if isinstance(h, dict) and "key" in h else (list(h), list(h.values()))
                 codes = [code_of.get(float(k), 2 * len(edges[i])) for k in keys]  # the overflow key: above the top edge
-                out.append(pd.DataFrame({"fi": i, "date": date, "code": codes + [2 * len(edges[i]) + 1],
-                                         "rows_": list(vals) + [int(miss)]}))
+                out.append(
+                    pd.DataFrame(
+                        {"fi": i, "date": date, "code": codes + [2 * len(edges[i]) + 1], "rows_": list(vals) + [int(miss)]}
+                    )
+                )
         f = pd.concat(out, ignore_index=True)
         return f[f["rows_"] > 0]
 
@@ -420,8 +496,10 @@ def spark_runner(source: str, *, spark=None):
         from pyspark.errors import PySparkException
         from pyspark.sql import SparkSession
     except ImportError:
-        raise InputError("--engine spark needs pyspark (pip install pyspark, and Java 17+); "
-                         "or run it with spark-submit scripts/spark_evaluate.py.") from None
+        raise InputError(
+            "--engine spark needs pyspark (pip install pyspark, and Java 17+); "
+            "or run it with spark-submit scripts/spark_evaluate.py."
+        ) from None
 
     spark = spark or SparkSession.builder.getOrCreate()
     spark.conf.set("spark.sql.session.timeZone", "UTC")  # days are UTC calendar days, as the row path's
@@ -478,10 +556,23 @@ def _kind(stats, j: int, given: str) -> str:
     return "probability" if lo >= 0.0 and hi <= 1.0 else "score"
 
 
-def aggregate_source(source: str, query: Query, *, engine: str = "duckdb", resolution="auto", thresholds=None,
-                     scheme: str = "rows", strata_column: str | None = None, spark=None,
-                     max_exact_scores: int = MAX_EXACT_SCORES, runner=None, drift=None,
-                     update: Aggregate | None = None, memory_limit: str | None = None, files=None) -> Aggregate:
+def aggregate_source(
+    source: str,
+    query: Query,
+    *,
+    engine: str = "duckdb",
+    resolution="auto",
+    thresholds=None,
+    scheme: str = "rows",
+    strata_column: str | None = None,
+    spark=None,
+    max_exact_scores: int = MAX_EXACT_SCORES,
+    runner=None,
+    drift=None,
+    update: Aggregate | None = None,
+    memory_limit: str | None = None,
+    files=None,
+) -> Aggregate:
     """Aggregate a Parquet source (or a Spark table) with DuckDB or Spark into an Aggregate.
 
     Parameters
@@ -521,8 +612,11 @@ def aggregate_source(source: str, query: Query, *, engine: str = "duckdb", resol
     if scheme == "stratified" and strata_column not in query.segments:
         raise InputError(f"stratified bootstrap by {strata_column!r}: pass it as a --segment column too.")
     if runner is None:
-        runner = (duckdb_runner(source, files=files, memory_limit=memory_limit) if engine == "duckdb"
-                  else spark_runner(source, spark=spark))
+        runner = (
+            duckdb_runner(source, files=files, memory_limit=memory_limit)
+            if engine == "duckdb"
+            else spark_runner(source, spark=spark)
+        )
     src, quote, run = runner
     drift = drift or DriftConfig()
     problems = []
@@ -532,8 +626,9 @@ def aggregate_source(source: str, query: Query, *, engine: str = "duckdb", resol
         for i, col in enumerate(query.features):
             t = str(types.iloc[0][f"t{i}"]).lower() if len(types) else ""
             if t.startswith(_TIME_TYPES):
-                problems.append(f"feature {col!r} has type {t}; drift needs numeric or categorical values: convert it "
-                                "or leave it out.")
+                problems.append(
+                    f"feature {col!r} has type {t}; drift needs numeric or categorical values: convert it or leave it out."
+                )
             fkinds[col] = "psi" if col in drift.categorical or not t.startswith(_NUMERIC_TYPES) else "ks"
     stats = run(stats_sql(query, src, quote)).iloc[0]
     n = int(stats["n"])
@@ -548,8 +643,9 @@ def aggregate_source(source: str, query: Query, *, engine: str = "duckdb", resol
     if query.weight and int(stats["badw"] or 0):
         problems.append(f"weight column {query.weight!r} has {int(stats['badw'])} missing, negative or non-finite values.")
     if query.time and n and int(stats["n_time"]) != n:
-        problems.append(f"time column {query.time!r} has {n - int(stats['n_time'])} missing or unparseable values; "
-                        "fix or remove those rows.")
+        problems.append(
+            f"time column {query.time!r} has {n - int(stats['n_time'])} missing or unparseable values; fix or remove those rows."
+        )
     label_problems = ProblemList()
     if n and int(stats["n_label"]):
         query = _resolve_positive(query, src, quote, run, label_problems)
@@ -560,8 +656,13 @@ def aggregate_source(source: str, query: Query, *, engine: str = "duckdb", resol
     for j, m in enumerate(models):
         r = resolution.get(m, "auto") if isinstance(resolution, dict) else resolution
         if r == "auto":
-            r = choose_resolution(int(stats[f"nd{j}"]), kinds[m], float(stats[f"min{j}"]), float(stats[f"max{j}"]),
-                                  max_exact_scores=max_exact_scores)
+            r = choose_resolution(
+                int(stats[f"nd{j}"]),
+                kinds[m],
+                float(stats[f"min{j}"]),
+                float(stats[f"max{j}"]),
+                max_exact_scores=max_exact_scores,
+            )
         res[m] = None if r is None else float(r)
     if update is not None:
         if list(update.models) != models:
@@ -571,10 +672,13 @@ def aggregate_source(source: str, query: Query, *, engine: str = "duckdb", resol
     if update is not None:
         n_stored = update.totals()[2]
         if int(stats["n"]) != n_stored:
-            raise InputError(f"{source} now has {int(stats['n']):,} rows; the aggregate being updated was made from "
-                             f"{n_stored:,}: the source changed, so aggregate it afresh.")
-        agg = dataclasses.replace(update, source={"engine": engine, "source": source},
-                                  group_cells=update.group_cells if scheme == "cluster" else None)
+            raise InputError(
+                f"{source} now has {int(stats['n']):,} rows; the aggregate being updated was made from "
+                f"{n_stored:,}: the source changed, so aggregate it afresh."
+            )
+        agg = dataclasses.replace(
+            update, source={"engine": engine, "source": source}, group_cells=update.group_cells if scheme == "cluster" else None
+        )
         if scheme == "cluster" and update.group_cells is None:
             agg = dataclasses.replace(agg, group_cells=_group_cells(base, run, models))
         if query.time and (update.day_cells is None or drift_fit_mismatch(update, drift)):
@@ -585,10 +689,15 @@ def aggregate_source(source: str, query: Query, *, engine: str = "duckdb", resol
         f = run(base + cells_sql(query, j)).rename(columns={"seg_column": "column", "seg_level": "level", "rows_": "rows"})
         f.insert(0, "model", m)
         parts.append(f)
-    agg = Aggregate.from_frame(pd.concat(parts, ignore_index=True), score_kinds=kinds, resolution=res,
-                               weighted=bool(query.weight), time_column=query.time,
-                               group_cells=_group_cells(base, run, models) if scheme == "cluster" else None,
-                               source={"engine": engine, "source": source})
+    agg = Aggregate.from_frame(
+        pd.concat(parts, ignore_index=True),
+        score_kinds=kinds,
+        resolution=res,
+        weighted=bool(query.weight),
+        time_column=query.time,
+        group_cells=_group_cells(base, run, models) if scheme == "cluster" else None,
+        source={"engine": engine, "source": source},
+    )
     if query.time:
         agg = dataclasses.replace(agg, **_drift_tables(query, base, run, kinds, fkinds, stats["day_min"], drift))
     return _with_paired(agg, query, base, run, thresholds, scheme, strata_column)
@@ -599,8 +708,9 @@ def _resolve_positive(query: Query, src: str, quote, run, problems: ProblemList)
     reader's rule (:func:`evalcore.data.binary_label`: exactly two values; 1/0, true/false,
     yes/no, … decide it, else the user's choice matched as text, ignoring case or as a number)."""
     lab = quote(query.label)
-    f = run(f"SELECT CAST({lab} AS STRING) AS v, count(*) AS n FROM {src} WHERE {lab} IS NOT NULL "
-            f"GROUP BY 1 ORDER BY 2 DESC LIMIT 11")
+    f = run(
+        f"SELECT CAST({lab} AS STRING) AS v, count(*) AS n FROM {src} WHERE {lab} IS NOT NULL GROUP BY 1 ORDER BY 2 DESC LIMIT 11"
+    )
     levels, counts = [str(v) for v in f["v"]], f["n"].to_numpy().astype(np.int64)
     i = binary_label(levels, counts, query.positive, query.label, problems)
     return query if i is None else dataclasses.replace(query, positive=levels[i])
@@ -627,5 +737,6 @@ def _with_paired(agg: Aggregate, query: Query, base: str, run, thresholds, schem
     p = p.sort_values(["stratum", "group", "act_a", "act_b", "label"], kind="stable").reset_index(drop=True)
     for c in ("act_a", "act_b", "label", "rows"):
         p[c] = p[c].astype(np.int64)
-    return dataclasses.replace(agg, paired=p, paired_thresholds=t,
-                               strata_column=strata_column if scheme == "stratified" else None)
+    return dataclasses.replace(
+        agg, paired=p, paired_thresholds=t, strata_column=strata_column if scheme == "stratified" else None
+    )

@@ -22,15 +22,26 @@ import glob
 import os
 from pathlib import Path
 
+from board.engines.aggregation import SOURCE_VIEW, Query, aggregate_source, duckdb_connect
+from board.store import DatasetRecord, default_data_dir
 from evalcore import InputError, Problem
 from evalcore.aggregate import Aggregate, deployed_thresholds, drift_fit_mismatch
 
-from board.engines.aggregation import SOURCE_VIEW, Query, aggregate_source, duckdb_connect
-from board.store import DatasetRecord, default_data_dir
-
-__all__ = ["ROOTS_ENV", "Source", "path_roots", "resolve_source", "parquet_columns", "preview", "label_values",
-           "query_from_dict",
-           "default_options", "aggregate", "reaggregate", "reaggregation_for", "describe"]
+__all__ = [
+    "ROOTS_ENV",
+    "Source",
+    "path_roots",
+    "resolve_source",
+    "parquet_columns",
+    "preview",
+    "label_values",
+    "query_from_dict",
+    "default_options",
+    "aggregate",
+    "reaggregate",
+    "reaggregation_for",
+    "describe",
+]
 
 ROOTS_ENV = "EVALBOARD_PATH_ROOTS"
 
@@ -161,8 +172,14 @@ def resolve_source(path: str, roots: list[Path] | None = None) -> Source:
     where = " or ".join(str(r) for r in roots)
     entered = (path or "").strip()
     if not entered:
-        raise InputError(Problem(code="path_blank", message="Enter a path: a Parquet file, a glob or a folder.",
-                                 fix=f"Allowed roots: {where}.", column="path"))
+        raise InputError(
+            Problem(
+                code="path_blank",
+                message="Enter a path: a Parquet file, a glob or a folder.",
+                fix=f"Allowed roots: {where}.",
+                column="path",
+            )
+        )
     p = os.path.expanduser(entered)
     if not os.path.isabs(p):
         p = os.path.join(str(roots[0]), p)
@@ -173,9 +190,14 @@ def resolve_source(path: str, roots: list[Path] | None = None) -> Source:
     resolved = os.path.join(base, *parts[cut:]) if magic else base
     problems = []
     if not _under(base, roots):
-        problems.append(Problem(code="path_outside_roots", column="path",
-                                message=f"{entered!r} resolves to {base}, outside the allowed roots ({where}).",
-                                fix=f"Put the files under {where}, or ask an administrator to add a root to {ROOTS_ENV}."))
+        problems.append(
+            Problem(
+                code="path_outside_roots",
+                column="path",
+                message=f"{entered!r} resolves to {base}, outside the allowed roots ({where}).",
+                fix=f"Put the files under {where}, or ask an administrator to add a root to {ROOTS_ENV}.",
+            )
+        )
         raise InputError(problems)  # nothing outside the roots is even listed
     listing = _Listing(roots)
     if magic:
@@ -187,27 +209,49 @@ def resolve_source(path: str, roots: list[Path] | None = None) -> Source:
     files = sorted(set(listing.files))
     if not files and not listing.escapes:
         what = "no Parquet file below this folder" if os.path.isdir(resolved) else "nothing matches"
-        problems.append(Problem(code="path_no_match", column="path", message=f"{entered!r}: {what} ({resolved}).",
-                                fix="Check the spelling and that the files exist on the server (not on your computer)."))
-    outside = list(dict.fromkeys(listing.escapes + [(f, os.path.realpath(f)) for f in files
-                                                   if not _under(os.path.realpath(f), roots)]))
+        problems.append(
+            Problem(
+                code="path_no_match",
+                column="path",
+                message=f"{entered!r}: {what} ({resolved}).",
+                fix="Check the spelling and that the files exist on the server (not on your computer).",
+            )
+        )
+    outside = list(
+        dict.fromkeys(listing.escapes + [(f, os.path.realpath(f)) for f in files if not _under(os.path.realpath(f), roots)])
+    )
     if outside:
         shown = "; ".join(f"{f} -> {real}" for f, real in outside[:3])
         more = f" and {len(outside) - 3} more" if len(outside) > 3 else ""
-        problems.append(Problem(code="path_link_outside", column="path",
-                                message=f"{entered!r} contains links to outside the allowed roots ({where}): "
-                                        f"{shown}{more}.",
-                                fix="Copy the files under a root instead of linking them, or remove the links.",
-                                n_rows=len(outside)))
+        problems.append(
+            Problem(
+                code="path_link_outside",
+                column="path",
+                message=f"{entered!r} contains links to outside the allowed roots ({where}): {shown}{more}.",
+                fix="Copy the files under a root instead of linking them, or remove the links.",
+                n_rows=len(outside),
+            )
+        )
     not_parquet = [f for f in files if os.path.isfile(f) and not f.lower().endswith((".parquet", ".pq"))]
     if not_parquet:
-        problems.append(Problem(code="path_not_parquet", column="path",
-                                message=f"{len(not_parquet)} matched file(s) are not Parquet, e.g. {not_parquet[0]}.",
-                                fix="Narrow the glob to *.parquet files.", n_rows=len(not_parquet)))
+        problems.append(
+            Problem(
+                code="path_not_parquet",
+                column="path",
+                message=f"{len(not_parquet)} matched file(s) are not Parquet, e.g. {not_parquet[0]}.",
+                fix="Narrow the glob to *.parquet files.",
+                n_rows=len(not_parquet),
+            )
+        )
     if problems:
         raise InputError(problems)
-    return Source(path=resolved, files=tuple(files), entered=entered,
-                  real_files=tuple(os.path.realpath(f) for f in files), roots=tuple(roots))
+    return Source(
+        path=resolved,
+        files=tuple(files),
+        entered=entered,
+        real_files=tuple(os.path.realpath(f) for f in files),
+        roots=tuple(roots),
+    )
 
 
 def _checked(src: Source) -> tuple:
@@ -216,9 +260,15 @@ def _checked(src: Source) -> tuple:
     roots = list(src.roots) or path_roots()
     outside = [f for f in src.real_files if not _under(os.path.realpath(f), roots)]
     if outside:
-        raise InputError(Problem(code="path_link_outside", column="path",
-                                 message=f"{src.entered!r}: {len(outside)} file(s) lie outside the allowed roots, e.g. "
-                                         f"{outside[0]}.", fix="Enter the path again.", n_rows=len(outside)))
+        raise InputError(
+            Problem(
+                code="path_link_outside",
+                column="path",
+                message=f"{src.entered!r}: {len(outside)} file(s) lie outside the allowed roots, e.g. {outside[0]}.",
+                fix="Enter the path again.",
+                n_rows=len(outside),
+            )
+        )
     return src.real_files
 
 
@@ -231,9 +281,14 @@ def _duckdb(src: Source, sql_tail: str, *, frame: bool = False):
         cur = con.execute(sql_tail.replace("{src}", SOURCE_VIEW))
         return cur.df() if frame else cur.fetchall()
     except duckdb.Error as err:
-        raise InputError(Problem(code="path_unreadable", column="path",
-                                 message=f"DuckDB cannot read {src.entered!r}: {str(err).splitlines()[0]}",
-                                 fix="Check that every matched file is Parquet with the same columns.")) from None
+        raise InputError(
+            Problem(
+                code="path_unreadable",
+                column="path",
+                message=f"DuckDB cannot read {src.entered!r}: {str(err).splitlines()[0]}",
+                fix="Check that every matched file is Parquet with the same columns.",
+            )
+        ) from None
     finally:
         con.close()
 
@@ -251,8 +306,9 @@ def preview(src: Source, n: int = 200):
 def label_values(src: Source, column: str, limit: int = 20) -> list[str]:
     """Up to ``limit`` distinct values of a column, as text (for the positive-value choice)."""
     q = '"' + column.replace('"', '""') + '"'
-    rows = _duckdb(src, f"SELECT DISTINCT CAST({q} AS VARCHAR) AS v FROM {{src}} WHERE {q} IS NOT NULL "
-                        f"ORDER BY v LIMIT {int(limit)}")
+    rows = _duckdb(
+        src, f"SELECT DISTINCT CAST({q} AS VARCHAR) AS v FROM {{src}} WHERE {q} IS NOT NULL ORDER BY v LIMIT {int(limit)}"
+    )
     return [r[0] for r in rows]
 
 
@@ -271,8 +327,13 @@ def default_options(query: dict) -> dict:
     the default thresholds, and default drift references when a time column is mapped."""
     from evalcore.drift import DriftConfig
 
-    opts = {"engine": "duckdb", "resolution": "auto", "scheme": "cluster" if query.get("group") else "rows",
-            "strata_column": None, "thresholds": None}
+    opts = {
+        "engine": "duckdb",
+        "resolution": "auto",
+        "scheme": "cluster" if query.get("group") else "rows",
+        "strata_column": None,
+        "thresholds": None,
+    }
     if query.get("time"):
         opts["drift"] = DriftConfig().to_dict()
     return opts
@@ -281,18 +342,22 @@ def default_options(query: dict) -> dict:
 def aggregate(src: Source, query: dict, options: dict, *, update: Aggregate | None = None) -> Aggregate:
     """Aggregate with DuckDB under ``options`` (see :func:`default_options`); with ``update``
     (the stored aggregate) only what those options change is queried."""
-    kw = dict(resolution=options.get("resolution", "auto"), thresholds=options.get("thresholds"),
-              scheme=options.get("scheme", "rows"), strata_column=options.get("strata_column"))
+    kw = dict(
+        resolution=options.get("resolution", "auto"),
+        thresholds=options.get("thresholds"),
+        scheme=options.get("scheme", "rows"),
+        strata_column=options.get("strata_column"),
+    )
     if options.get("drift") is not None:
         from evalcore.drift import DriftConfig
 
         kw["drift"] = DriftConfig.from_dict(options["drift"])
     try:
-        return aggregate_source(src.path, query_from_dict(query), engine="duckdb", update=update,
-                                files=_checked(src), **kw)
+        return aggregate_source(src.path, query_from_dict(query), engine="duckdb", update=update, files=_checked(src), **kw)
     except InputError as err:  # one problem per line, so the form lists each
-        raise InputError([dataclasses.replace(p, message=line) for p in err.problems
-                          for line in p.message.splitlines() if line.strip()]) from None
+        raise InputError(
+            [dataclasses.replace(p, message=line) for p in err.problems for line in p.message.splitlines() if line.strip()]
+        ) from None
 
 
 def describe(rec: DatasetRecord) -> str:
@@ -338,8 +403,9 @@ def reaggregation_for(agg: Aggregate, options: dict, config) -> dict | None:
     return out
 
 
-def reaggregate(rec: DatasetRecord, options: dict, roots: list[Path] | None = None, *,
-                stored: Aggregate | None = None) -> Aggregate:
+def reaggregate(
+    rec: DatasetRecord, options: dict, roots: list[Path] | None = None, *, stored: Aggregate | None = None
+) -> Aggregate:
     """Read the dataset's path again with DuckDB under ``options``; with the ``stored``
     aggregate only what the options change (a moved threshold: the paired table alone).
 
@@ -352,19 +418,33 @@ def reaggregate(rec: DatasetRecord, options: dict, roots: list[Path] | None = No
     try:
         src = resolve_source(rec.source_path, roots)
     except InputError as err:
-        raise InputError([Problem(code="path_gone", message=f"The source of “{rec.name}” cannot be read again: "
-                                  + "; ".join(p.message for p in err.problems),
-                                  fix="Restore the files at that path, or register the data again.")]) from None
+        raise InputError(
+            [
+                Problem(
+                    code="path_gone",
+                    message=f"The source of “{rec.name}” cannot be read again: " + "; ".join(p.message for p in err.problems),
+                    fix="Restore the files at that path, or register the data again.",
+                )
+            ]
+        ) from None
     then, now = rec.report.get("fingerprint"), fingerprint(src.files)
     if then is not None and then != now:
         before, after = {f[0]: f for f in then}, {f[0]: f for f in now}
         added = len(set(after) - set(before))
         removed = len(set(before) - set(after))
         changed = sum(1 for k in set(before) & set(after) if before[k] != after[k])
-        raise InputError([Problem(code="path_changed", message=(
-            f"The files of “{rec.name}” changed since it was registered ({added} added, {removed} removed, {changed} "
-            "modified): counts cut from them now would not match the stored aggregate."),
-            fix="Register the path again to evaluate the current files (the stored dataset keeps the old numbers).")])
+        raise InputError(
+            [
+                Problem(
+                    code="path_changed",
+                    message=(
+                        f"The files of “{rec.name}” changed since it was registered ({added} added, {removed} removed, {changed} "
+                        "modified): counts cut from them now would not match the stored aggregate."
+                    ),
+                    fix="Register the path again to evaluate the current files (the stored dataset keeps the old numbers).",
+                )
+            ]
+        )
     return aggregate(src, rec.mapping, options, update=stored)
 
 

@@ -2,9 +2,9 @@
 
 from board.export.onepager import (  # noqa: F401 - the package's API
     CHROMIUM,
-    ExportError,
     HEIGHT,
     WIDTH,
+    ExportError,
     board_figures,
     board_html,
     render_bytes,

@@ -30,8 +30,13 @@ class ExportError(RuntimeError):
 
 
 def _fig_div(fig, div_id: str) -> str:
-    return pio.to_html(fig, full_html=False, include_plotlyjs=False, div_id=div_id,
-                       config={"displaylogo": False, "responsive": True, "staticPlot": False})
+    return pio.to_html(
+        fig,
+        full_html=False,
+        include_plotlyjs=False,
+        div_id=div_id,
+        config={"displaylogo": False, "responsive": True, "staticPlot": False},
+    )
 
 
 def board_figures(result, *, segment_column: str | None = None, font_size: int = 13) -> dict:
@@ -45,17 +50,21 @@ def board_figures(result, *, segment_column: str | None = None, font_size: int =
     if m.segments:
         col = segment_column if segment_column in m.segments else next(iter(m.segments))
         figs["heatmap"] = charts.segment_heatmap_figure(m.segments[col], unit=unit, height=360)
-        figs["heatmap"].update_layout(title=dict(text=f"EV per decision by {col} × threshold — model {focus}", font=dict(size=15)),
-                                      margin=dict(t=40))
+        figs["heatmap"].update_layout(
+            title=dict(text=f"EV per decision by {col} × threshold — model {focus}", font=dict(size=15)), margin=dict(t=40)
+        )
     if len(names) == 2:
         a, b = names
-        figs["waterfall"] = charts.delta_waterfall_figure(result.models[a].attribution, result.models[b].attribution,
-                                                          names=(a, b), unit=unit, height=360)
-        figs["waterfall"].update_layout(title=dict(text=f"Where the value moves from {a} to {b} (per decision)", font=dict(size=15)),
-                                        margin=dict(t=40))
+        figs["waterfall"] = charts.delta_waterfall_figure(
+            result.models[a].attribution, result.models[b].attribution, names=(a, b), unit=unit, height=360
+        )
+        figs["waterfall"].update_layout(
+            title=dict(text=f"Where the value moves from {a} to {b} (per decision)", font=dict(size=15)), margin=dict(t=40)
+        )
     else:
-        figs["waterfall"] = charts.attribution_figure(m.attribution, unit=unit, height=360,
-                                                      title=f"Value by outcome — model {focus}")
+        figs["waterfall"] = charts.attribution_figure(
+            m.attribution, unit=unit, height=360, title=f"Value by outcome — model {focus}"
+        )
     for f in figs.values():
         f.update_layout(font=dict(size=font_size))
     return figs
@@ -68,28 +77,43 @@ def _lights_html(result) -> str:
     for fam in ("feature", "label", "calibration"):
         light = result.drift.lights[fam]
         color = LIGHT_COLORS.get(light.color, "#999")
-        out.append(f'<div class="light"><span class="dot" style="background:{color}"></span>'
-                   f'<b>{fam.title()} drift: {html.escape(light.color)}</b><br><span class="reason">{html.escape(light.reason)}</span></div>')
+        out.append(
+            f'<div class="light"><span class="dot" style="background:{color}"></span>'
+            f'<b>{fam.title()} drift: {html.escape(light.color)}</b><br><span class="reason">{html.escape(light.reason)}</span></div>'
+        )
     return "\n".join(out)
 
 
-def board_html(result, *, dataset_name: str = "", table_version: str = "", generated_at: datetime | None = None,
-               segment_column: str | None = None) -> str:
+def board_html(
+    result,
+    *,
+    dataset_name: str = "",
+    table_version: str = "",
+    generated_at: datetime | None = None,
+    segment_column: str | None = None,
+) -> str:
     """A self-contained HTML page of the board (opens offline; plotly.js inlined once)."""
     generated_at = generated_at or datetime.now(timezone.utc)
     figs = board_figures(result, segment_column=segment_column)
     divs = {k: _fig_div(f, f"fig-{k}") for k, f in figs.items()}
     action = result.action
-    clauses = "".join(f'<span class="clause {c.kind}" title="{html.escape(", ".join(f"{k} = {v}" for k, v in c.evidence.items()))}">'
-                      f"{html.escape(c.text)}</span> " for c in (action.clauses if action else ()))
+    clauses = "".join(
+        f'<span class="clause {c.kind}" title="{html.escape(", ".join(f"{k} = {v}" for k, v in c.evidence.items()))}">'
+        f"{html.escape(c.text)}</span> "
+        for c in (action.clauses if action else ())
+    )
     verdict = html.escape(action.verdict.upper()) if action else ""
-    meta = (f"{html.escape(dataset_name)} · value table “{html.escape(result.table.name or '')}” {html.escape(table_version)} · "
-            f"{result.n_rows:,} decisions · generated {generated_at:%Y-%m-%d %H:%M} UTC")
+    meta = (
+        f"{html.escape(dataset_name)} · value table “{html.escape(result.table.name or '')}” {html.escape(table_version)} · "
+        f"{result.n_rows:,} decisions · generated {generated_at:%Y-%m-%d %H:%M} UTC"
+    )
     uplift = ""
     if result.comparison is not None:
         d = result.comparison.diff
-        uplift = (f'<div class="uplift">{html.escape(result.comparison.b)} − {html.escape(result.comparison.a)}: '
-                  f'<b>{d.estimate:+,.2f} {html.escape(result.table.unit)}</b> per decision</div>')
+        uplift = (
+            f'<div class="uplift">{html.escape(result.comparison.b)} − {html.escape(result.comparison.a)}: '
+            f"<b>{d.estimate:+,.2f} {html.escape(result.table.unit)}</b> per decision</div>"
+        )
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>evalboard — decision board</title>
 <script type="text/javascript">{get_plotlyjs()}</script>
@@ -114,10 +138,10 @@ h1 {{ font-size: 30px; margin: 0; }}
 <body>
 <header><h1>Decision board</h1><div class="meta">{meta}</div></header>
 <div class="grid">
-  <section id="headline">{uplift}{divs['headline']}</section>
+  <section id="headline">{uplift}{divs["headline"]}</section>
   <section id="lights" class="lights">{_lights_html(result)}</section>
-  <section id="heatmap">{divs.get('heatmap', '<p>No segment columns mapped.</p>')}</section>
-  <section id="waterfall">{divs['waterfall']}</section>
+  <section id="heatmap">{divs.get("heatmap", "<p>No segment columns mapped.</p>")}</section>
+  <section id="waterfall">{divs["waterfall"]}</section>
 </div>
 <div class="action" id="action"><span class="verdict">{verdict}</span>{clauses}</div>
 </body></html>
@@ -135,15 +159,20 @@ def write_html(result, path, **kw) -> Path:
 
 def _render(html_text: str, out: Path, kind: str) -> None:
     if not Path(CHROMIUM).exists():
-        raise ExportError(f"PDF/PNG export needs Chromium at {CHROMIUM} (sudo apt-get install chromium); "
-                          "the HTML export works without it.")
+        raise ExportError(
+            f"PDF/PNG export needs Chromium at {CHROMIUM} (sudo apt-get install chromium); the HTML export works without it."
+        )
     with tempfile.TemporaryDirectory() as d:
         src = Path(d) / "board.html"
         src.write_text(html_text, encoding="utf-8")
         tmp_out = Path(d) / f"out.{kind}"
         # a subprocess keeps Playwright's event loop away from Streamlit's script threads
-        r = subprocess.run([sys.executable, "-m", "board.export.render", kind, str(src), str(tmp_out)],
-                           capture_output=True, text=True, timeout=120)
+        r = subprocess.run(
+            [sys.executable, "-m", "board.export.render", kind, str(src), str(tmp_out)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         if r.returncode != 0 or not tmp_out.exists():
             raise ExportError(f"Chromium could not render the {kind.upper()}: {(r.stderr or r.stdout).strip()[-500:]}")
         os.replace(tmp_out, out)

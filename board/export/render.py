@@ -11,8 +11,15 @@ from playwright.sync_api import sync_playwright
 
 from board.export import CHROMIUM, HEIGHT, WIDTH
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run", "--disable-quic"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
 
 
 def main(kind: str, src: str, out: str) -> int:

@@ -22,8 +22,9 @@ def levels_of(agg: Aggregate, model: str, column: str) -> list:
     return sorted(set(p["level"].astype(str)))
 
 
-def segment_calibration_of(agg: Aggregate, model: str, column: str, *, n_bins: int = 10,
-                           strategy: str = "uniform") -> pd.DataFrame:
+def segment_calibration_of(
+    agg: Aggregate, model: str, column: str, *, n_bins: int = 10, strategy: str = "uniform"
+) -> pd.DataFrame:
     """:func:`evalcore.segment_calibration`'s table from the aggregate's segment cells.
 
     Columns segment, n, n_rows, n_pos, brier, log_loss, ece, oe_ratio, slope, intercept,

@@ -9,19 +9,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from evalcore import InputError, Problem
-
 from board.access import governance
 from board.engines import lake
 from board.store import DatasetRecord, Store, aggregate_io
+from evalcore import InputError, Problem
 
 __all__ = ["AUDIT_ACTION", "register"]
 
 AUDIT_ACTION = "register_dataset"
 
 
-def register(store: Store, user, *, name: str, path: str, query: dict, roots: list[Path] | None = None,
-             options: dict | None = None) -> DatasetRecord:
+def register(
+    store: Store, user, *, name: str, path: str, query: dict, roots: list[Path] | None = None, options: dict | None = None
+) -> DatasetRecord:
     """Check the path, aggregate it with DuckDB, store the aggregate, audit it.
 
     Raises
@@ -49,12 +49,31 @@ def register(store: Store, user, *, name: str, path: str, query: dict, roots: li
     agg = lake.aggregate(src, query, options)
     raw = aggregate_io.to_bytes(agg)
     n, n_pos, n_rows = agg.totals()
-    report = {"n_rows": n_rows, "positive_rate": n_pos / n if n > 0 else None, "models": agg.models,
-              "score_kinds": dict(agg.score_kinds), "resolution": dict(agg.resolution), "files": len(src.files),
-              "source": src.path, "segments": list(agg.segments), "engine": "duckdb",
-              "fingerprint": lake.fingerprint(src.files)}
+    report = {
+        "n_rows": n_rows,
+        "positive_rate": n_pos / n if n > 0 else None,
+        "models": agg.models,
+        "score_kinds": dict(agg.score_kinds),
+        "resolution": dict(agg.resolution),
+        "files": len(src.files),
+        "source": src.path,
+        "segments": list(agg.segments),
+        "engine": "duckdb",
+        "fingerprint": lake.fingerprint(src.files),
+    }
     return store.save_aggregate_dataset(
-        name=name.strip(), source_path=src.path, query=dict(query), options=options, raw=raw, report=report,
-        n_rows=n_rows, uploader=user.username,
-        audit=lambda rec: (user.username, AUDIT_ACTION, rec.name, {"dataset_id": rec.id, "sha256": rec.sha256,
-                                                                   "path": src.path, "files": len(src.files)}))
+        name=name.strip(),
+        source_path=src.path,
+        query=dict(query),
+        options=options,
+        raw=raw,
+        report=report,
+        n_rows=n_rows,
+        uploader=user.username,
+        audit=lambda rec: (
+            user.username,
+            AUDIT_ACTION,
+            rec.name,
+            {"dataset_id": rec.id, "sha256": rec.sha256, "path": src.path, "files": len(src.files)},
+        ),
+    )

@@ -80,8 +80,17 @@ def demo_frame(seed: int = 0, *, drift: bool = True, n: int = 50_000) -> pd.Data
     region = rng.choice(["north", "south", "east", "west"], n, p=[0.3, 0.3, 0.2, 0.2])
 
     # the true risk: what a perfect model would know
-    eta = (-5.75 + 1.1 * new + 0.9 * night + 0.35 * np.log1p(amount / 1000) + 3.0 * (device_risk - 0.16)
-           + 1.5 * (debt_ratio - 0.29) + 0.35 * velocity - 0.25 * np.log1p(n_prev) + cust_effect[cust])
+    eta = (
+        -5.75
+        + 1.1 * new
+        + 0.9 * night
+        + 0.35 * np.log1p(amount / 1000)
+        + 3.0 * (device_risk - 0.16)
+        + 1.5 * (debt_ratio - 0.29)
+        + 0.35 * velocity
+        - 0.25 * np.log1p(n_prev)
+        + cust_effect[cust]
+    )
     step = (day >= PREVALENCE_STEP_DAY) if drift else np.zeros(n, bool)
     y = (rng.random(n) < _sigmoid(eta + 0.55 * step)).astype(np.int8)
 
@@ -92,29 +101,34 @@ def demo_frame(seed: int = 0, *, drift: bool = True, n: int = 50_000) -> pd.Data
     score_new = _sigmoid(1.35 * (eta_new + 4.0) - 4.0 - 0.2)
 
     amount_band = np.where(amount < 1000, "<1k", np.where(amount < 10000, "1k-10k", ">10k"))
-    frame = pd.DataFrame({
-        "application_id": np.arange(1, n + 1),
-        "application_time": t,
-        "customer_id": np.char.add("C", (cust + 100000).astype(str)),
-        "is_fraud": y,
-        "score_old": np.round(score_old, 6),
-        "score_new": np.round(score_new, 6),
-        "customer_type": np.where(new, "new", "returning"),
-        "amount_band": amount_band,
-        "night_application": np.where(night, "yes", "no"),
-        "amount": amount,
-        "income": income,
-        "debt_ratio": np.round(debt_ratio, 4),
-        "age": age.astype(np.int64),
-        "account_age_days": account_age_days.astype(np.int64),
-        "n_prev_applications": n_prev.astype(np.int64),
-        "device_risk": np.round(device_risk, 4),
-        "velocity_24h": velocity.astype(np.int64),
-        "channel": channel,
-        "region": region,
-    })
-    return frame.sort_values("application_time", kind="stable").reset_index(drop=True).assign(
-        application_id=lambda f: np.arange(1, len(f) + 1))
+    frame = pd.DataFrame(
+        {
+            "application_id": np.arange(1, n + 1),
+            "application_time": t,
+            "customer_id": np.char.add("C", (cust + 100000).astype(str)),
+            "is_fraud": y,
+            "score_old": np.round(score_old, 6),
+            "score_new": np.round(score_new, 6),
+            "customer_type": np.where(new, "new", "returning"),
+            "amount_band": amount_band,
+            "night_application": np.where(night, "yes", "no"),
+            "amount": amount,
+            "income": income,
+            "debt_ratio": np.round(debt_ratio, 4),
+            "age": age.astype(np.int64),
+            "account_age_days": account_age_days.astype(np.int64),
+            "n_prev_applications": n_prev.astype(np.int64),
+            "device_risk": np.round(device_risk, 4),
+            "velocity_24h": velocity.astype(np.int64),
+            "channel": channel,
+            "region": region,
+        }
+    )
+    return (
+        frame.sort_values("application_time", kind="stable")
+        .reset_index(drop=True)
+        .assign(application_id=lambda f: np.arange(1, len(f) + 1))
+    )
 
 
 def _hour_profile() -> np.ndarray:
@@ -130,8 +144,18 @@ DEMO_MAPPING = {
     "segments": ["customer_type", "amount_band", "night_application"],
     "time": "application_time",
     "group": "customer_id",
-    "features": ["amount", "income", "debt_ratio", "age", "account_age_days", "n_prev_applications",
-                 "device_risk", "velocity_24h", "channel", "region"],
+    "features": [
+        "amount",
+        "income",
+        "debt_ratio",
+        "age",
+        "account_age_days",
+        "n_prev_applications",
+        "device_risk",
+        "velocity_24h",
+        "channel",
+        "region",
+    ],
     "weight": None,
 }
 

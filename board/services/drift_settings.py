@@ -7,12 +7,11 @@ and leaves an audit entry with the settings saved, written in the same transacti
 
 from __future__ import annotations
 
-from evalcore import InputError
-from evalcore.drift import DriftConfig
-
 from board.access import governance
 from board.access.auth import User
 from board.store import Store
+from evalcore import InputError
+from evalcore.drift import DriftConfig
 
 __all__ = ["SETTINGS_KEY", "load_config", "reset_config", "save_config"]
 
@@ -29,16 +28,20 @@ def load_config(store: Store, dataset_id: int) -> tuple[DriftConfig, str | None]
         return DriftConfig.from_dict(saved), None
     except InputError as err:
         return DriftConfig(), "The saved drift settings are invalid, so the defaults are used: " + "; ".join(
-            p.message for p in err.problems)
+            p.message for p in err.problems
+        )
 
 
 def save_config(store: Store, actor: User | None, dataset_id: int, config: DriftConfig) -> None:
     """Save ``config`` with the dataset; :class:`~board.access.governance.Forbidden` (nothing
     written) unless the actor may edit settings."""
     governance.require(actor, "edit_settings")
-    store.save_dataset_settings(dataset_id, SETTINGS_KEY, config.to_dict(),
-                                audit=(actor.username, "save_drift_settings", str(dataset_id),
-                                       {"dataset_id": dataset_id, "settings": config.to_dict()}))
+    store.save_dataset_settings(
+        dataset_id,
+        SETTINGS_KEY,
+        config.to_dict(),
+        audit=(actor.username, "save_drift_settings", str(dataset_id), {"dataset_id": dataset_id, "settings": config.to_dict()}),
+    )
 
 
 def reset_config(store: Store, actor: User | None, dataset_id: int) -> None:

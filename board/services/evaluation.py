@@ -11,14 +11,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from board.services import demo
+from board.services.limits import upload_limits
 from evalcore import InputError, ValueTable
 from evalcore.aggregate import Aggregate, counts_of
 from evalcore.counts import ScoreCounts
 from evalcore.data import ColumnMapping, Predictions, read_table, validate
 from evalcore.drift import DriftConfig
-
-from board.services import demo
-from board.services.limits import upload_limits
 
 DEFAULT_TABLE_NAME = demo.DEMO_VALUE_TABLE["name"]
 
@@ -33,12 +32,19 @@ def ensure_demo(store):
     rec = store.find_dataset_by_sha(sha256(raw))
     if rec is None:
         preds = validate(read_table(raw, demo.DEMO_FILENAME), ColumnMapping.from_dict(demo.DEMO_MAPPING))
-        rec = store.save_dataset(name=demo.DEMO_NAME, filename=demo.DEMO_FILENAME, raw=raw,
-                                 mapping=demo.DEMO_MAPPING, report=preds.summary(), n_rows=preds.n_rows,
-                                 uploader="evalboard demo")
+        rec = store.save_dataset(
+            name=demo.DEMO_NAME,
+            filename=demo.DEMO_FILENAME,
+            raw=raw,
+            mapping=demo.DEMO_MAPPING,
+            report=preds.summary(),
+            n_rows=preds.n_rows,
+            uploader="evalboard demo",
+        )
     if not store.list_value_table_versions(DEFAULT_TABLE_NAME):  # once: never over an approved history
-        store.save_value_table_draft(DEFAULT_TABLE_NAME, dict(demo.DEMO_VALUE_TABLE), author="evalboard demo",
-                                     reason="SPEC §2.2 example amounts")
+        store.save_value_table_draft(
+            DEFAULT_TABLE_NAME, dict(demo.DEMO_VALUE_TABLE), author="evalboard demo", reason="SPEC §2.2 example amounts"
+        )
     return rec
 
 
@@ -72,8 +78,13 @@ def rows_aggregate(preds: Predictions, drift: DriftConfig | None = None) -> Aggr
     (:func:`evalcore.board.aggregate_for_board`)."""
     from evalcore.aggregate import aggregate_predictions
 
-    return aggregate_predictions(preds, resolution=None, groups=preds.groups is not None,
-                                 drift=(drift or DriftConfig()) if preds.time is not None else None, exact_draws=True)
+    return aggregate_predictions(
+        preds,
+        resolution=None,
+        groups=preds.groups is not None,
+        drift=(drift or DriftConfig()) if preds.time is not None else None,
+        exact_draws=True,
+    )
 
 
 def load_data(store, dataset_id: int, drift: DriftConfig | None = None) -> Aggregate:
@@ -133,8 +144,10 @@ def segment_names(agg: Aggregate) -> list:
 
 def resolution_note(agg: Aggregate) -> str:
     """How exact an aggregate's curves are, per model (the README's "Large data" rule)."""
-    parts = [f"{m} exact (every distinct score)" if r is None else f"{m} at score resolution {r:g} (thresholds are "
-             "bin lower edges)" for m, r in agg.resolution.items()]
+    parts = [
+        f"{m} exact (every distinct score)" if r is None else f"{m} at score resolution {r:g} (thresholds are bin lower edges)"
+        for m, r in agg.resolution.items()
+    ]
     return "From the stored aggregate: " + "; ".join(parts) + "."
 
 
@@ -176,7 +189,11 @@ def table_version(store, name: str, table: ValueTable):
             if v.status == "draft":
                 return f"draft r{v.row_version} (not approved)", v
             return f"{v.label} ({v.status}, not approved)", v
-    if candidates[0] is None and candidates[1] is None and table.to_dict() == ValueTable.from_dict(demo.DEMO_VALUE_TABLE).to_dict():
+    if (
+        candidates[0] is None
+        and candidates[1] is None
+        and table.to_dict() == ValueTable.from_dict(demo.DEMO_VALUE_TABLE).to_dict()
+    ):
         return "built-in demo amounts", None
     return "unsaved edits (not approved)", None
 
@@ -205,10 +222,26 @@ def threshold_range(preds: Aggregate, model: str) -> ThresholdRange:
     return ThresholdRange(lo, hi, float(10 ** np.floor(np.log10((hi - lo) / 1000))))
 
 
-__all__ = ["ensure_demo", "load_predictions", "load_aggregate", "load_data", "rows_aggregate", "aggregate_serving",
-           "evaluate_stored",
-           "has_groups", "n_rows_of", "positive_rate_of", "segment_names", "default_threshold_of", "load_value_table", "table_version", "model_counts",
-           "threshold_range", "sha256", "InputError"]
+__all__ = [
+    "ensure_demo",
+    "load_predictions",
+    "load_aggregate",
+    "load_data",
+    "rows_aggregate",
+    "aggregate_serving",
+    "evaluate_stored",
+    "has_groups",
+    "n_rows_of",
+    "positive_rate_of",
+    "segment_names",
+    "default_threshold_of",
+    "load_value_table",
+    "table_version",
+    "model_counts",
+    "threshold_range",
+    "sha256",
+    "InputError",
+]
 
 
 def operating_table(curves: dict, deployed: dict, unit: str = "") -> "list[dict]":
@@ -218,15 +251,29 @@ def operating_table(curves: dict, deployed: dict, unit: str = "") -> "list[dict]
         t = deployed[name]
         m = c.confusion_at(t)
         lo, hi = c.t_opt_interval
-        rows.append({
-            "model": name, "deployed t": t, "TP": m.tp, "FP": m.fp, "FN": m.fn, "TN": m.tn,
-            "accuracy": m.accuracy, "precision": m.precision, "recall": m.recall, "F1": m.f1, "FPR": m.fpr,
-            "positive rate": m.positive_rate, "EV at deployed": c.ev_at(t), "t_opt": c.t_opt,
-            "t_opt interval": f"({lo:.4g}, {hi:.4g}]" if np.isfinite(c.t_opt) else "—",
-            "EV at optimum": c.ev_opt, "Bayes t*": c.bayes_threshold,
-            "flat range (±1%)": f"[{c.flatness[0]:.4g}, {c.flatness[1]:.4g}]" if np.isfinite(c.flatness[0]) else "—",
-            "sharpness": c.sharpness,
-        })
+        rows.append(
+            {
+                "model": name,
+                "deployed t": t,
+                "TP": m.tp,
+                "FP": m.fp,
+                "FN": m.fn,
+                "TN": m.tn,
+                "accuracy": m.accuracy,
+                "precision": m.precision,
+                "recall": m.recall,
+                "F1": m.f1,
+                "FPR": m.fpr,
+                "positive rate": m.positive_rate,
+                "EV at deployed": c.ev_at(t),
+                "t_opt": c.t_opt,
+                "t_opt interval": f"({lo:.4g}, {hi:.4g}]" if np.isfinite(c.t_opt) else "—",
+                "EV at optimum": c.ev_opt,
+                "Bayes t*": c.bayes_threshold,
+                "flat range (±1%)": f"[{c.flatness[0]:.4g}, {c.flatness[1]:.4g}]" if np.isfinite(c.flatness[0]) else "—",
+                "sharpness": c.sharpness,
+            }
+        )
     return rows
 
 
@@ -235,7 +282,9 @@ def calibration_gap_notes(curves: dict, *, limit: float = 0.1) -> list[str]:
     notes = []
     for name, c in curves.items():
         if np.isfinite(c.bayes_threshold) and np.isfinite(c.t_opt) and abs(c.bayes_threshold - c.t_opt) > limit:
-            notes.append(f"{name}: the closed-form Bayes threshold t* = {c.bayes_threshold:.3f} and the empirical optimum "
-                         f"{c.t_opt:.3f} differ by {abs(c.bayes_threshold - c.t_opt):.3f} (> {limit}): the scores are "
-                         "probably miscalibrated — check the Calibration page before trusting t*.")
+            notes.append(
+                f"{name}: the closed-form Bayes threshold t* = {c.bayes_threshold:.3f} and the empirical optimum "
+                f"{c.t_opt:.3f} differ by {abs(c.bayes_threshold - c.t_opt):.3f} (> {limit}): the scores are "
+                "probably miscalibrated — check the Calibration page before trusting t*."
+            )
     return notes

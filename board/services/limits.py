@@ -29,8 +29,13 @@ def _positive_int(env: str, default: int) -> int:
     except ValueError:
         value = 0
     if value < 1:
-        raise InputError(Problem(code="limit_invalid", message=f"{env}={raw!r} is not a positive whole number.",
-                                 fix=f"Set {env} to a number such as {default} (or unset it for that default)."))
+        raise InputError(
+            Problem(
+                code="limit_invalid",
+                message=f"{env}={raw!r} is not a positive whole number.",
+                fix=f"Set {env} to a number such as {default} (or unset it for that default).",
+            )
+        )
     return value
 
 

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from evalcore import ValueTable
-from evalcore.board import BoardConfig
-
 from board.access import governance
 from board.access.auth import User
 from board.services.evaluation import evaluate_stored
 from board.store import APPROVED, EvaluationRecord, ImpactReportRecord, Store, ValueTableVersionRecord
+from evalcore import ValueTable
+from evalcore.board import BoardConfig
 
 __all__ = ["SignResult", "impact_report", "publish_impact", "reevaluate_stored", "sign_version"]
 
@@ -37,8 +36,9 @@ class SignResult:
 Reevaluate = Callable[[EvaluationRecord, dict], dict]
 
 
-def sign_version(store: Store, actor: User, version_id: int, *, comment: str = "",
-                 reevaluate: Reevaluate | None = None) -> SignResult:
+def sign_version(
+    store: Store, actor: User, version_id: int, *, comment: str = "", reevaluate: Reevaluate | None = None
+) -> SignResult:
     """Sign a pending version for the actor's role; the third role's signature approves it.
 
     Parameters
@@ -52,22 +52,24 @@ def sign_version(store: Store, actor: User, version_id: int, *, comment: str = "
     return SignResult(version, signoffs, report)
 
 
-
-
 def reevaluate_stored(store: Store, evaluation: EvaluationRecord, amounts: dict) -> dict:
     """Evaluate a stored evaluation's dataset again with its stored config and new amounts."""
 
     config = evaluation.result.get("config") if isinstance(evaluation.result, dict) else None
     # rows or a path-registered aggregate (re-aggregated from its path when the stored cut does not fit)
-    return evaluate_stored(store, evaluation.dataset_id, ValueTable.from_dict(amounts),
-                           BoardConfig(**(config or evaluation.config))).to_dict()
+    return evaluate_stored(
+        store, evaluation.dataset_id, ValueTable.from_dict(amounts), BoardConfig(**(config or evaluation.config))
+    ).to_dict()
 
 
 def _model_numbers(result: dict) -> dict:
     out = {}
     for name, m in (result.get("models") or {}).items():
-        out[name] = {"ev": (m.get("at_threshold") or {}).get("ev"), "t_opt": (m.get("curve") or {}).get("t_opt"),
-                     "ev_opt": (m.get("curve") or {}).get("ev_opt")}
+        out[name] = {
+            "ev": (m.get("at_threshold") or {}).get("ev"),
+            "t_opt": (m.get("curve") or {}).get("t_opt"),
+            "ev_opt": (m.get("curve") or {}).get("ev_opt"),
+        }
     return out
 
 
@@ -94,9 +96,13 @@ def impact_report(before: dict, after: dict) -> dict:
     for name in na:
         b, a = nb.get(name, {}), na[name]
         models[name] = {
-            "ev_before": b.get("ev"), "ev_after": a["ev"], "ev_change": _diff(b.get("ev"), a["ev"]),
-            "rank_before": rb.get(name), "rank_after": ra[name],
-            "t_opt_before": b.get("t_opt"), "t_opt_after": a["t_opt"],
+            "ev_before": b.get("ev"),
+            "ev_after": a["ev"],
+            "ev_change": _diff(b.get("ev"), a["ev"]),
+            "rank_before": rb.get(name),
+            "rank_after": ra[name],
+            "t_opt_before": b.get("t_opt"),
+            "t_opt_after": a["t_opt"],
             "t_opt_moved": _diff(b.get("t_opt"), a["t_opt"]),
         }
     return {
@@ -108,13 +114,14 @@ def impact_report(before: dict, after: dict) -> dict:
     }
 
 
-def publish_impact(store: Store, version: ValueTableVersionRecord, *,
-                   reevaluate: Reevaluate | None = None) -> ImpactReportRecord:
+def publish_impact(store: Store, version: ValueTableVersionRecord, *, reevaluate: Reevaluate | None = None) -> ImpactReportRecord:
     """Re-evaluate the stored evaluations that used the previous version and store the report."""
     previous = store.latest_approved_version(version.table_name, before_id=version.id)
     if reevaluate is None:
+
         def reevaluate(ev, amounts):
             return reevaluate_stored(store, ev, amounts)
+
     entries = []
     for ev in store.list_evaluations():
         result = ev.result if isinstance(ev.result, dict) else {}
@@ -129,10 +136,22 @@ def publish_impact(store: Store, version: ValueTableVersionRecord, *,
         except Exception as err:  # noqa: BLE001 - one unreadable dataset must not block the approval
             entries.append({"evaluation_id": ev.id, "dataset_id": ev.dataset_id, "error": str(err)})
             continue
-        entries.append({"evaluation_id": ev.id, "dataset_id": ev.dataset_id,
-                        "dataset_name": result.get("dataset_name"), **impact_report(result, after)})
-    report = {"table": version.table_name, "from_version": previous.label if previous else None,
-              "from_version_id": previous.id if previous else None, "to_version": version.label,
-              "to_version_id": version.id, "evaluations": entries}
-    return store.save_impact_report(table_id=version.table_id, from_version_id=previous.id if previous else None,
-                                    to_version_id=version.id, report=report)
+        entries.append(
+            {
+                "evaluation_id": ev.id,
+                "dataset_id": ev.dataset_id,
+                "dataset_name": result.get("dataset_name"),
+                **impact_report(result, after),
+            }
+        )
+    report = {
+        "table": version.table_name,
+        "from_version": previous.label if previous else None,
+        "from_version_id": previous.id if previous else None,
+        "to_version": version.label,
+        "to_version_id": version.id,
+        "evaluations": entries,
+    }
+    return store.save_impact_report(
+        table_id=version.table_id, from_version_id=previous.id if previous else None, to_version_id=version.id, report=report
+    )

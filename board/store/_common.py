@@ -208,18 +208,30 @@ def _evaluation_record(row: _Evaluation) -> EvaluationRecord:
     )
 
 
-
-
 def _user_record(row: _User) -> UserRecord:
-    return UserRecord(id=row.id, username=row.username, password_hash=row.password_hash, role=row.role,
-                      active=bool(row.active), created_at=row.created_at, password_changed_at=row.password_changed_at)
+    return UserRecord(
+        id=row.id,
+        username=row.username,
+        password_hash=row.password_hash,
+        role=row.role,
+        active=bool(row.active),
+        created_at=row.created_at,
+        password_changed_at=row.password_changed_at,
+    )
 
 
 def _impact_record(row: _ImpactReport) -> ImpactReportRecord:
-    return ImpactReportRecord(id=row.id, table_id=row.table_id, from_version_id=row.from_version_id,
-                              to_version_id=row.to_version_id, created_at=row.created_at, report=json.loads(row.report))
+    return ImpactReportRecord(
+        id=row.id,
+        table_id=row.table_id,
+        from_version_id=row.from_version_id,
+        to_version_id=row.to_version_id,
+        created_at=row.created_at,
+        report=json.loads(row.report),
+    )
 
 
 def _audit_record(row: _Audit) -> AuditRecord:
-    return AuditRecord(id=row.id, at=row.at, username=row.username, action=row.action, target=row.target,
-                       detail=json.loads(row.detail))
+    return AuditRecord(
+        id=row.id, at=row.at, username=row.username, action=row.action, target=row.target, detail=json.loads(row.detail)
+    )

@@ -31,12 +31,13 @@ def _insert_missing(session: Session, model, key_column: str, key: str, now: dat
     """Insert a zero-failure throttle row unless one exists (never fails on a concurrent insert)."""
     dialect = session.get_bind().dialect.name
     insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-    session.execute(insert(model).values(**{key_column: key}, failures=0, last_failure_at=now, locked_until=None)
-                    .on_conflict_do_nothing())
+    session.execute(
+        insert(model).values(**{key_column: key}, failures=0, last_failure_at=now, locked_until=None).on_conflict_do_nothing()
+    )
 
 
 class _AccountsPart:
-    """Accounts and the login throttle. (a part of :class:`board.store.Store`)."""
+    """Accounts and the login throttle: a part of :class:`board.store.Store`."""
 
     # ----------------------------------------------------------------- accounts
     # Low-level: no role checks here. board.access.governance checks the acting user's role
@@ -62,8 +63,9 @@ class _AccountsPart:
     @staticmethod
     def _add_user(session: Session, username: str, password_hash: str, role: str) -> UserRecord:
         now = _now()
-        row = _User(username=username, password_hash=password_hash, role=role, active=True,
-                    created_at=now, password_changed_at=now)
+        row = _User(
+            username=username, password_hash=password_hash, role=role, active=True, created_at=now, password_changed_at=now
+        )
         session.add(row)
         try:
             session.flush()
@@ -113,8 +115,15 @@ class _AccountsPart:
         with self._reading() as session:
             return [_user_record(r) for r in session.scalars(sa.select(_User).order_by(_User.username))]
 
-    def update_user(self, username: str, *, active: bool | None = None, password_hash: str | None = None,
-                    role: str | None = None, audit: Audit = None) -> UserRecord:
+    def update_user(
+        self,
+        username: str,
+        *,
+        active: bool | None = None,
+        password_hash: str | None = None,
+        role: str | None = None,
+        audit: Audit = None,
+    ) -> UserRecord:
         """Change an account's status, password hash or role; ``NotFoundError`` if absent.
 
         A new password hash also clears the username's failed logins (same transaction, as is
@@ -144,26 +153,44 @@ class _AccountsPart:
         """Failed logins of ``username`` since its last success, or None."""
         with self._reading() as session:
             row = session.get(_LoginThrottle, username)
-            return None if row is None else LoginThrottleRecord(
-                username=row.username, failures=int(row.failures), last_failure_at=row.last_failure_at,
-                locked_until=row.locked_until)
+            return (
+                None
+                if row is None
+                else LoginThrottleRecord(
+                    username=row.username,
+                    failures=int(row.failures),
+                    last_failure_at=row.last_failure_at,
+                    locked_until=row.locked_until,
+                )
+            )
 
     def get_login_client_throttle(self, client: str) -> LoginThrottleRecord | None:
         """Failed logins from ``client`` (its key in ``username``), or None."""
         with self._reading() as session:
             row = session.get(_LoginClientThrottle, client)
-            return None if row is None else LoginThrottleRecord(
-                username=row.client, failures=int(row.failures), last_failure_at=row.last_failure_at,
-                locked_until=row.locked_until)
+            return (
+                None
+                if row is None
+                else LoginThrottleRecord(
+                    username=row.client,
+                    failures=int(row.failures),
+                    last_failure_at=row.last_failure_at,
+                    locked_until=row.locked_until,
+                )
+            )
 
-    def set_login_throttle(self, username: str, *, failures: int, last_failure_at: datetime,
-                           locked_until: datetime | None) -> None:
+    def set_login_throttle(
+        self, username: str, *, failures: int, last_failure_at: datetime, locked_until: datetime | None
+    ) -> None:
         """Insert or replace the throttle row of ``username`` (an administrative override; logins
         use :meth:`reserve_login_attempt`, which counts atomically)."""
         with self._write() as session:
             _insert_missing(session, _LoginThrottle, "username", username, last_failure_at)
-            session.execute(sa.update(_LoginThrottle).where(_LoginThrottle.username == username)
-                            .values(failures=failures, last_failure_at=last_failure_at, locked_until=locked_until))
+            session.execute(
+                sa.update(_LoginThrottle)
+                .where(_LoginThrottle.username == username)
+                .values(failures=failures, last_failure_at=last_failure_at, locked_until=locked_until)
+            )
             session.commit()
 
     def clear_login_throttle(self, username: str) -> None:
@@ -172,9 +199,16 @@ class _AccountsPart:
             session.execute(sa.delete(_LoginThrottle).where(_LoginThrottle.username == username))
             session.commit()
 
-    def reserve_login_attempt(self, username: str, *, client: str | None = None, now: datetime,
-                              lock_seconds: LockSeconds, client_lock_seconds: LockSeconds | None = None,
-                              forget_before: datetime | None = None) -> LoginAttemptRecord:
+    def reserve_login_attempt(
+        self,
+        username: str,
+        *,
+        client: str | None = None,
+        now: datetime,
+        lock_seconds: LockSeconds,
+        client_lock_seconds: LockSeconds | None = None,
+        forget_before: datetime | None = None,
+    ) -> LoginAttemptRecord:
         """Check the lock-outs of ``username`` (and ``client``) and count this attempt, atomically.
 
         In one transaction holding the throttle rows locked (``BEGIN IMMEDIATE`` on SQLite,
@@ -209,8 +243,9 @@ class _AccountsPart:
             for (row, _), (_, column, _, _) in zip(rows, targets):
                 if row.locked_until is not None and now < row.locked_until:
                     session.commit()  # keeps the (zero-failure) rows just inserted, if any; pruned later
-                    return LoginAttemptRecord(allowed=False, locked_by=column, retry_after=row.locked_until,
-                                              failures=int(rows[0][0].failures))
+                    return LoginAttemptRecord(
+                        allowed=False, locked_by=column, retry_after=row.locked_until, failures=int(rows[0][0].failures)
+                    )
             for row, policy in rows:
                 row.failures = int(row.failures) + 1
                 row.last_failure_at = now
@@ -222,15 +257,17 @@ class _AccountsPart:
             session.commit()
         return record
 
-    def record_login_success(self, username: str, *, client: str | None = None,
-                             client_lock_seconds: LockSeconds | None = None, audit: Audit = None) -> None:
+    def record_login_success(
+        self, username: str, *, client: str | None = None, client_lock_seconds: LockSeconds | None = None, audit: Audit = None
+    ) -> None:
         """A reserved attempt succeeded: forget the username's failures and take back the
         client's reserved one (its earlier failures stay); ``audit`` in the same transaction."""
         with self._write() as session:
             session.execute(sa.delete(_LoginThrottle).where(_LoginThrottle.username == username))
             if client is not None:
-                row = session.scalars(sa.select(_LoginClientThrottle).where(_LoginClientThrottle.client == client)
-                                      .with_for_update()).one_or_none()
+                row = session.scalars(
+                    sa.select(_LoginClientThrottle).where(_LoginClientThrottle.client == client).with_for_update()
+                ).one_or_none()
                 if row is not None:
                     row.failures = max(0, int(row.failures) - 1)
                     wait = client_lock_seconds(row.failures) if client_lock_seconds is not None else 0
@@ -243,11 +280,12 @@ class _AccountsPart:
         before ``before``; returns how many. Rows another transaction holds are left for later."""
         n = 0
         with self._write() as session:
-            for model, key in ((_LoginThrottle, _LoginThrottle.username),
-                               (_LoginClientThrottle, _LoginClientThrottle.client)):
-                stale = (sa.select(key).where(sa.func.coalesce(model.locked_until, model.last_failure_at) < before)
-                         .with_for_update(skip_locked=True))
-                n += session.execute(sa.delete(model).where(key.in_(stale))
-                                     .execution_options(synchronize_session=False)).rowcount
+            for model, key in ((_LoginThrottle, _LoginThrottle.username), (_LoginClientThrottle, _LoginClientThrottle.client)):
+                stale = (
+                    sa.select(key)
+                    .where(sa.func.coalesce(model.locked_until, model.last_failure_at) < before)
+                    .with_for_update(skip_locked=True)
+                )
+                n += session.execute(sa.delete(model).where(key.in_(stale)).execution_options(synchronize_session=False)).rowcount
             session.commit()
         return n

@@ -97,8 +97,11 @@ def to_bytes(agg: Aggregate) -> bytes:
         if isinstance(value, pd.DataFrame):
             name = f"{f.name}.parquet"
             files[name] = _frame_bytes(value)
-            manifest["fields"][f.name] = {"frame": name, "dtypes": [str(t) for t in value.dtypes],
-                                          "columns": [str(c) for c in value.columns]}
+            manifest["fields"][f.name] = {
+                "frame": name,
+                "dtypes": [str(t) for t in value.dtypes],
+                "columns": [str(c) for c in value.columns],
+            }
         else:
             manifest["fields"][f.name] = {"json": _enc(value)}
     buf = io.BytesIO()

@@ -53,8 +53,7 @@ def _audit_row(entry: AuditEntry) -> _Audit:
     _check_text(problems, "target", target, required=False)
     _check_json(problems, "detail", detail or {}, want_dict=True)
     problems.raise_if_any()
-    return _Audit(at=_now(), username=username[:_NAME_CHARS], action=action, target=target,
-                  detail=_dumps(detail or {}))
+    return _Audit(at=_now(), username=username[:_NAME_CHARS], action=action, target=target, detail=_dumps(detail or {}))
 
 
 def _add_audit(session: Session, audit: Audit, result: Any = None) -> list[AuditRecord]:
@@ -68,7 +67,7 @@ def _add_audit(session: Session, audit: Audit, result: Any = None) -> list[Audit
 
 
 class _AuditPart:
-    """The append-only audit log. (a part of :class:`board.store.Store`)."""
+    """The append-only audit log: a part of :class:`board.store.Store`."""
 
     # ----------------------------------------------------------------- audit log
 

@@ -28,7 +28,8 @@ _TEMP_NAME = re.compile(r"^\.(?P<sha>[0-9a-f]{64})\.[0-9a-f]{32}\.(?P<kind>tmp|d
 
 
 class _DatasetsPart:
-    """Datasets (uploaded files, content-addressed; path-registered aggregates) and their saved settings. (a part of :class:`board.store.Store`)."""
+    """Datasets (uploaded files, content-addressed; path-registered aggregates) and their saved
+    settings: a part of :class:`board.store.Store`."""
 
     # ----------------------------------------------------------------- datasets
 
@@ -86,8 +87,19 @@ class _DatasetsPart:
         _check_text(problems, "filename", filename, required=True)
         _check_json(problems, "mapping", mapping, want_dict=True)
         problems.raise_if_any()
-        return self._put_dataset(name=name, filename=filename, raw=raw, mapping=mapping, report=report, n_rows=n_rows,
-                                 uploader=uploader, kind="upload", source_path=None, options=None, audit=audit)
+        return self._put_dataset(
+            name=name,
+            filename=filename,
+            raw=raw,
+            mapping=mapping,
+            report=report,
+            n_rows=n_rows,
+            uploader=uploader,
+            kind="upload",
+            source_path=None,
+            options=None,
+            audit=audit,
+        )
 
     def save_aggregate_dataset(
         self,
@@ -142,12 +154,23 @@ class _DatasetsPart:
         _check_json(problems, "query", query, want_dict=True)
         _check_json(problems, "options", options, want_dict=True)
         problems.raise_if_any()
-        return self._put_dataset(name=name, filename=source_path, raw=raw, mapping=query, report=report, n_rows=n_rows,
-                                 uploader=uploader, kind="aggregate", source_path=source_path, options=options,
-                                 audit=audit)
+        return self._put_dataset(
+            name=name,
+            filename=source_path,
+            raw=raw,
+            mapping=query,
+            report=report,
+            n_rows=n_rows,
+            uploader=uploader,
+            kind="aggregate",
+            source_path=source_path,
+            options=options,
+            audit=audit,
+        )
 
-    def _put_dataset(self, *, name, filename, raw, mapping, report, n_rows, uploader, kind, source_path,
-                     options, audit: Audit = None) -> DatasetRecord:
+    def _put_dataset(
+        self, *, name, filename, raw, mapping, report, n_rows, uploader, kind, source_path, options, audit: Audit = None
+    ) -> DatasetRecord:
         raw = bytes(raw)
         sha = hashlib.sha256(raw).hexdigest()
         path = self.upload_path(sha)
@@ -348,7 +371,6 @@ class _DatasetsPart:
             done.append(path)
         return done
 
-
     # ----------------------------------------------------------------- dataset settings
 
     def get_dataset_settings(self, dataset_id: int, key: str) -> dict | None:
@@ -365,11 +387,11 @@ class _DatasetsPart:
             ).one_or_none()
             if row is None:
                 return None
-            return DatasetSettingsRecord(dataset_id=row.dataset_id, key=row.key, value=json.loads(row.value),
-                                         updated_at=row.updated_at)
+            return DatasetSettingsRecord(
+                dataset_id=row.dataset_id, key=row.key, value=json.loads(row.value), updated_at=row.updated_at
+            )
 
-    def save_dataset_settings(self, dataset_id: int, key: str, value: dict, *,
-                              audit: Audit = None) -> DatasetSettingsRecord:
+    def save_dataset_settings(self, dataset_id: int, key: str, value: dict, *, audit: Audit = None) -> DatasetSettingsRecord:
         """Save (insert or replace) the settings of a dataset under ``key``.
 
         Parameters
@@ -403,8 +425,7 @@ class _DatasetsPart:
                 self._get_dataset_row(session, dataset_id)
                 now = _now()
                 row = session.scalars(
-                    sa.select(_DatasetSetting).where(_DatasetSetting.dataset_id == dataset_id,
-                                                     _DatasetSetting.key == key)
+                    sa.select(_DatasetSetting).where(_DatasetSetting.dataset_id == dataset_id, _DatasetSetting.key == key)
                 ).one_or_none()
                 if row is None:
                     row = _DatasetSetting(dataset_id=dataset_id, key=key, value=text, updated_at=now)

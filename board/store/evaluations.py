@@ -15,7 +15,7 @@ from evalcore._errors import ProblemList
 
 
 class _EvaluationsPart:
-    """Stored evaluations (board results with the value-table version they used). (a part of :class:`board.store.Store`)."""
+    """Stored evaluations (board results with the value-table version they used): a part of :class:`board.store.Store`."""
 
     # ----------------------------------------------------------------- evaluations
 

@@ -27,8 +27,17 @@ from datetime import datetime, timezone
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-__all__ = ["APPEND_ONLY", "APPROVED_IMMUTABLE", "MIGRATIONS", "SIGNOFF_IMMUTABLE", "SQLITE_BEGIN_OPTION",
-           "SchemaTooNewError", "current_version", "latest_version", "migrate"]
+__all__ = [
+    "APPEND_ONLY",
+    "APPROVED_IMMUTABLE",
+    "MIGRATIONS",
+    "SIGNOFF_IMMUTABLE",
+    "SQLITE_BEGIN_OPTION",
+    "SchemaTooNewError",
+    "current_version",
+    "latest_version",
+    "migrate",
+]
 
 #: Execution option read by the SQLite ``begin`` hook of ``board.store``: its value is
 #: appended to ``BEGIN`` (``"IMMEDIATE"`` takes the write lock up front, so two writers
@@ -110,9 +119,7 @@ def _m0001_initial(conn: Connection) -> None:
         meta,
         sa.Column("id", sa.Integer, primary_key=True),
         sa.Column("dataset_id", sa.Integer, sa.ForeignKey("datasets.id"), nullable=False, index=True),
-        sa.Column(
-            "value_table_version_id", sa.Integer, sa.ForeignKey("value_table_versions.id"), nullable=True, index=True
-        ),
+        sa.Column("value_table_version_id", sa.Integer, sa.ForeignKey("value_table_versions.id"), nullable=True, index=True),
         sa.Column("models", sa.Text, nullable=False),
         sa.Column("config", sa.Text, nullable=False),
         sa.Column("result", sa.Text, nullable=False),
@@ -141,8 +148,9 @@ def _m0002_dataset_settings(conn: Connection) -> None:
     settings.create(conn)
 
 
-def _add_column(conn: Connection, table: str, name: str, type_: sa.types.TypeEngine, *, nullable: bool = True,
-                default_sql: str | None = None) -> None:
+def _add_column(
+    conn: Connection, table: str, name: str, type_: sa.types.TypeEngine, *, nullable: bool = True, default_sql: str | None = None
+) -> None:
     ddl = f"ALTER TABLE {table} ADD COLUMN {name} {type_.compile(dialect=conn.dialect)}"
     if default_sql is not None:
         ddl += f" DEFAULT {default_sql}"
@@ -299,60 +307,87 @@ def _m0006_append_only(conn: Connection) -> None:
     Upserts (``ON CONFLICT DO UPDATE``) fire the INSERT and UPDATE triggers on both databases.
     """
     if conn.dialect.name == "sqlite":
+
         def trigger(name: str, when_on: str, condition: str, message: str) -> None:
             when = f" FOR EACH ROW WHEN {condition}" if condition else ""
-            conn.exec_driver_sql(f"CREATE TRIGGER {name} BEFORE {when_on}{when} "
-                                 f"BEGIN SELECT RAISE(ABORT, '{message}'); END")
+            conn.exec_driver_sql(f"CREATE TRIGGER {name} BEFORE {when_on}{when} BEGIN SELECT RAISE(ABORT, '{message}'); END")
 
-        approved_clash = ("EXISTS (SELECT 1 FROM value_table_versions v WHERE v.status = 'approved' AND {other}"
-                          "(v.id = NEW.id OR (v.table_id = NEW.table_id AND v.label = NEW.label)))")
-        trigger("value_table_versions_approved_no_replace", "INSERT ON value_table_versions",
-                approved_clash.format(other=""), APPROVED_IMMUTABLE)
-        trigger("value_table_versions_approved_no_update_replace", "UPDATE ON value_table_versions",
-                approved_clash.format(other="v.id <> OLD.id AND "), APPROVED_IMMUTABLE)
+        approved_clash = (
+            "EXISTS (SELECT 1 FROM value_table_versions v WHERE v.status = 'approved' AND {other}"
+            "(v.id = NEW.id OR (v.table_id = NEW.table_id AND v.label = NEW.label)))"
+        )
+        trigger(
+            "value_table_versions_approved_no_replace",
+            "INSERT ON value_table_versions",
+            approved_clash.format(other=""),
+            APPROVED_IMMUTABLE,
+        )
+        trigger(
+            "value_table_versions_approved_no_update_replace",
+            "UPDATE ON value_table_versions",
+            approved_clash.format(other="v.id <> OLD.id AND "),
+            APPROVED_IMMUTABLE,
+        )
         signed_approved = "(SELECT status FROM value_table_versions WHERE id = {row}.version_id) = 'approved'"
-        trigger("signoffs_approved_no_insert", "INSERT ON signoffs",
-                f"{signed_approved.format(row='NEW')} OR EXISTS (SELECT 1 FROM signoffs s JOIN value_table_versions v "
-                "ON v.id = s.version_id WHERE s.id = NEW.id AND v.status = 'approved')", SIGNOFF_IMMUTABLE)
+        trigger(
+            "signoffs_approved_no_insert",
+            "INSERT ON signoffs",
+            f"{signed_approved.format(row='NEW')} OR EXISTS (SELECT 1 FROM signoffs s JOIN value_table_versions v "
+            "ON v.id = s.version_id WHERE s.id = NEW.id AND v.status = 'approved')",
+            SIGNOFF_IMMUTABLE,
+        )
         trigger("signoffs_no_update", "UPDATE ON signoffs", "", SIGNOFF_IMMUTABLE)
-        trigger("signoffs_approved_no_delete", "DELETE ON signoffs", signed_approved.format(row="OLD"),
-                SIGNOFF_IMMUTABLE)
+        trigger("signoffs_approved_no_delete", "DELETE ON signoffs", signed_approved.format(row="OLD"), SIGNOFF_IMMUTABLE)
         for table in ("impact_reports", "audit_log"):
             trigger(f"{table}_no_update", f"UPDATE ON {table}", "", APPEND_ONLY)
             trigger(f"{table}_no_delete", f"DELETE ON {table}", "", APPEND_ONLY)
-            trigger(f"{table}_no_replace", f"INSERT ON {table}",
-                    f"EXISTS (SELECT 1 FROM {table} WHERE id = NEW.id)", APPEND_ONLY)
+            trigger(f"{table}_no_replace", f"INSERT ON {table}", f"EXISTS (SELECT 1 FROM {table} WHERE id = NEW.id)", APPEND_ONLY)
     elif conn.dialect.name == "postgresql":
+
         def function(name: str, body: str) -> None:
             conn.exec_driver_sql(f"CREATE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN {body} END $$")
 
         def refuse(message: str) -> str:
             return f"RAISE EXCEPTION '{message}' USING ERRCODE = 'integrity_constraint_violation';"
 
-        function("evalboard_refuse_truncate_approved",
-                 "IF EXISTS (SELECT 1 FROM value_table_versions WHERE status = 'approved') THEN "
-                 f"{refuse(APPROVED_IMMUTABLE)} END IF; RETURN NULL;")
-        conn.exec_driver_sql("CREATE TRIGGER value_table_versions_approved_no_truncate BEFORE TRUNCATE ON "
-                             "value_table_versions FOR EACH STATEMENT EXECUTE FUNCTION evalboard_refuse_truncate_approved()")
-        function("evalboard_refuse_signoff_change",
-                 f"IF TG_OP = 'UPDATE' THEN {refuse(SIGNOFF_IMMUTABLE)} END IF; "
-                 "IF TG_OP = 'TRUNCATE' THEN IF EXISTS (SELECT 1 FROM signoffs s JOIN value_table_versions v "
-                 f"ON v.id = s.version_id WHERE v.status = 'approved') THEN {refuse(SIGNOFF_IMMUTABLE)} END IF; "
-                 "RETURN NULL; END IF; "
-                 "IF TG_OP = 'DELETE' THEN IF EXISTS (SELECT 1 FROM value_table_versions WHERE id = OLD.version_id "
-                 f"AND status = 'approved') THEN {refuse(SIGNOFF_IMMUTABLE)} END IF; RETURN OLD; END IF; "
-                 "IF EXISTS (SELECT 1 FROM value_table_versions WHERE id = NEW.version_id AND status = 'approved') "
-                 f"THEN {refuse(SIGNOFF_IMMUTABLE)} END IF; RETURN NEW;")
-        conn.exec_driver_sql("CREATE TRIGGER signoffs_protected BEFORE INSERT OR UPDATE OR DELETE ON signoffs "
-                             "FOR EACH ROW EXECUTE FUNCTION evalboard_refuse_signoff_change()")
-        conn.exec_driver_sql("CREATE TRIGGER signoffs_protected_truncate BEFORE TRUNCATE ON signoffs "
-                             "FOR EACH STATEMENT EXECUTE FUNCTION evalboard_refuse_signoff_change()")
+        function(
+            "evalboard_refuse_truncate_approved",
+            "IF EXISTS (SELECT 1 FROM value_table_versions WHERE status = 'approved') THEN "
+            f"{refuse(APPROVED_IMMUTABLE)} END IF; RETURN NULL;",
+        )
+        conn.exec_driver_sql(
+            "CREATE TRIGGER value_table_versions_approved_no_truncate BEFORE TRUNCATE ON "
+            "value_table_versions FOR EACH STATEMENT EXECUTE FUNCTION evalboard_refuse_truncate_approved()"
+        )
+        function(
+            "evalboard_refuse_signoff_change",
+            f"IF TG_OP = 'UPDATE' THEN {refuse(SIGNOFF_IMMUTABLE)} END IF; "
+            "IF TG_OP = 'TRUNCATE' THEN IF EXISTS (SELECT 1 FROM signoffs s JOIN value_table_versions v "
+            f"ON v.id = s.version_id WHERE v.status = 'approved') THEN {refuse(SIGNOFF_IMMUTABLE)} END IF; "
+            "RETURN NULL; END IF; "
+            "IF TG_OP = 'DELETE' THEN IF EXISTS (SELECT 1 FROM value_table_versions WHERE id = OLD.version_id "
+            f"AND status = 'approved') THEN {refuse(SIGNOFF_IMMUTABLE)} END IF; RETURN OLD; END IF; "
+            "IF EXISTS (SELECT 1 FROM value_table_versions WHERE id = NEW.version_id AND status = 'approved') "
+            f"THEN {refuse(SIGNOFF_IMMUTABLE)} END IF; RETURN NEW;",
+        )
+        conn.exec_driver_sql(
+            "CREATE TRIGGER signoffs_protected BEFORE INSERT OR UPDATE OR DELETE ON signoffs "
+            "FOR EACH ROW EXECUTE FUNCTION evalboard_refuse_signoff_change()"
+        )
+        conn.exec_driver_sql(
+            "CREATE TRIGGER signoffs_protected_truncate BEFORE TRUNCATE ON signoffs "
+            "FOR EACH STATEMENT EXECUTE FUNCTION evalboard_refuse_signoff_change()"
+        )
         function("evalboard_refuse_append_only_change", refuse(APPEND_ONLY))
         for table in ("impact_reports", "audit_log"):
-            conn.exec_driver_sql(f"CREATE TRIGGER {table}_append_only BEFORE UPDATE OR DELETE ON {table} "
-                                 "FOR EACH ROW EXECUTE FUNCTION evalboard_refuse_append_only_change()")
-            conn.exec_driver_sql(f"CREATE TRIGGER {table}_append_only_truncate BEFORE TRUNCATE ON {table} "
-                                 "FOR EACH STATEMENT EXECUTE FUNCTION evalboard_refuse_append_only_change()")
+            conn.exec_driver_sql(
+                f"CREATE TRIGGER {table}_append_only BEFORE UPDATE OR DELETE ON {table} "
+                "FOR EACH ROW EXECUTE FUNCTION evalboard_refuse_append_only_change()"
+            )
+            conn.exec_driver_sql(
+                f"CREATE TRIGGER {table}_append_only_truncate BEFORE TRUNCATE ON {table} "
+                "FOR EACH STATEMENT EXECUTE FUNCTION evalboard_refuse_append_only_change()"
+            )
     else:  # pragma: no cover - only SQLite and PostgreSQL are supported
         raise RuntimeError(f"no append-only triggers for the {conn.dialect.name} database")
 
@@ -434,9 +469,7 @@ def migrate(engine: Engine) -> list[int]:
             for version, step in enumerate(steps[have:], start=have + 1):
                 step(conn)
                 conn.execute(
-                    _schema_version.insert().values(
-                        version=version, name=step.__name__, applied_at=datetime.now(timezone.utc)
-                    )
+                    _schema_version.insert().values(version=version, name=step.__name__, applied_at=datetime.now(timezone.utc))
                 )
                 applied.append(version)
     return applied

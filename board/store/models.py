@@ -153,8 +153,7 @@ class _FirstAdmin(_Base):
 
 class _Signoff(_Base):
     __tablename__ = "signoffs"
-    __table_args__ = (sa.UniqueConstraint("version_id", "role", name="uq_signoffs_version_role"),
-                      {"sqlite_autoincrement": True})
+    __table_args__ = (sa.UniqueConstraint("version_id", "role", name="uq_signoffs_version_role"), {"sqlite_autoincrement": True})
 
     id: Mapped[int] = mapped_column(sa.Integer, primary_key=True)
     version_id: Mapped[int] = mapped_column(sa.ForeignKey("value_table_versions.id"))

@@ -225,8 +225,14 @@ class UserRecord:
     password_changed_at: datetime
 
     def to_dict(self) -> dict:  # the hash is deliberately left out
-        return {"id": self.id, "username": self.username, "role": self.role, "active": self.active,
-                "created_at": _iso(self.created_at), "password_changed_at": _iso(self.password_changed_at)}
+        return {
+            "id": self.id,
+            "username": self.username,
+            "role": self.role,
+            "active": self.active,
+            "created_at": _iso(self.created_at),
+            "password_changed_at": _iso(self.password_changed_at),
+        }
 
 
 @dataclass(frozen=True, slots=True, kw_only=True, eq=False)
@@ -277,8 +283,14 @@ class SignoffRecord:
     comment: str
 
     def to_dict(self) -> dict:
-        return {"id": self.id, "version_id": self.version_id, "role": self.role, "username": self.username,
-                "signed_at": _iso(self.signed_at), "comment": self.comment}
+        return {
+            "id": self.id,
+            "version_id": self.version_id,
+            "role": self.role,
+            "username": self.username,
+            "signed_at": _iso(self.signed_at),
+            "comment": self.comment,
+        }
 
 
 @dataclass(frozen=True, slots=True, kw_only=True, eq=False)
@@ -293,8 +305,14 @@ class ImpactReportRecord:
     report: dict
 
     def to_dict(self) -> dict:
-        return {"id": self.id, "table_id": self.table_id, "from_version_id": self.from_version_id,
-                "to_version_id": self.to_version_id, "created_at": _iso(self.created_at), "report": self.report}
+        return {
+            "id": self.id,
+            "table_id": self.table_id,
+            "from_version_id": self.from_version_id,
+            "to_version_id": self.to_version_id,
+            "created_at": _iso(self.created_at),
+            "report": self.report,
+        }
 
 
 @dataclass(frozen=True, slots=True, kw_only=True, eq=False)
@@ -309,5 +327,11 @@ class AuditRecord:
     detail: dict
 
     def to_dict(self) -> dict:
-        return {"id": self.id, "at": _iso(self.at), "username": self.username, "action": self.action,
-                "target": self.target, "detail": self.detail}
+        return {
+            "id": self.id,
+            "at": _iso(self.at),
+            "username": self.username,
+            "action": self.action,
+            "target": self.target,
+            "detail": self.detail,
+        }

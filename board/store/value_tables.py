@@ -17,7 +17,8 @@ from evalcore._errors import InputError, ProblemList
 
 
 class _ValueTablesPart:
-    """Value tables: drafts with optimistic locking, proposed versions, sign-offs, impact reports. (a part of :class:`board.store.Store`)."""
+    """Value tables: drafts with optimistic locking, proposed versions, sign-offs, impact reports:
+    a part of :class:`board.store.Store`."""
 
     # ----------------------------------------------------------------- value tables
 
@@ -102,8 +103,11 @@ class _ValueTablesPart:
             stored = 0 if draft is None else draft.row_version
             if expected_row_version is not None and expected_row_version != stored:
                 current = None if draft is None else _version_record(draft, table.name)
-                raise ConflictError(self._conflict_message(name, expected_row_version, current),
-                                    current=current, expected_row_version=expected_row_version)
+                raise ConflictError(
+                    self._conflict_message(name, expected_row_version, current),
+                    current=current,
+                    expected_row_version=expected_row_version,
+                )
             if draft is None:
                 draft = _ValueTableVersion(
                     table_id=table.id,
@@ -168,9 +172,7 @@ class _ValueTablesPart:
 
     @staticmethod
     def _draft_row(session: Session, table_id: int, *, for_update: bool = False) -> _ValueTableVersion | None:
-        query = sa.select(_ValueTableVersion).where(
-            _ValueTableVersion.table_id == table_id, _ValueTableVersion.status == DRAFT
-        )
+        query = sa.select(_ValueTableVersion).where(_ValueTableVersion.table_id == table_id, _ValueTableVersion.status == DRAFT)
         if for_update:  # PostgreSQL: wait for a concurrent writer and read its committed row (no-op on SQLite)
             query = query.with_for_update()
         return session.scalars(query).one_or_none()
@@ -201,7 +203,6 @@ class _ValueTablesPart:
         with self._reading() as session:
             return list(session.scalars(sa.select(_ValueTable.name).order_by(_ValueTable.name)))
 
-
     # ----------------------------------------------------------------- versions and sign-off
 
     def list_value_table_versions(self, name: str) -> list[ValueTableVersionRecord]:
@@ -210,14 +211,20 @@ class _ValueTablesPart:
             table = session.scalars(sa.select(_ValueTable).where(_ValueTable.name == name)).one_or_none()
             if table is None:
                 return []
-            rows = session.scalars(sa.select(_ValueTableVersion).where(_ValueTableVersion.table_id == table.id)
-                                   .order_by(_ValueTableVersion.id.desc()))
+            rows = session.scalars(
+                sa.select(_ValueTableVersion)
+                .where(_ValueTableVersion.table_id == table.id)
+                .order_by(_ValueTableVersion.id.desc())
+            )
             return [_version_record(r, table.name) for r in rows]
 
     def latest_approved_version(self, name: str, *, before_id: int | None = None) -> ValueTableVersionRecord | None:
         """The most recently approved version of ``name`` (optionally: approved before version ``before_id``)."""
-        for rec in sorted((v for v in self.list_value_table_versions(name) if v.status == APPROVED),
-                          key=lambda v: (v.decided_at, v.id), reverse=True):
+        for rec in sorted(
+            (v for v in self.list_value_table_versions(name) if v.status == APPROVED),
+            key=lambda v: (v.decided_at, v.id),
+            reverse=True,
+        ):
             if before_id is None or rec.id != before_id:
                 return rec
         return None
@@ -228,8 +235,17 @@ class _ValueTablesPart:
             raise NotFoundError(f"No value-table version with id {version_id!r} in the store.")
         return row, session.get_one(_ValueTable, row.table_id)
 
-    def submit_value_table_draft(self, name: str, *, label: str, effective_date: date, reason: str, author: str,
-                                 expected_row_version: int, audit: Audit = None) -> ValueTableVersionRecord:
+    def submit_value_table_draft(
+        self,
+        name: str,
+        *,
+        label: str,
+        effective_date: date,
+        reason: str,
+        author: str,
+        expected_row_version: int,
+        audit: Audit = None,
+    ) -> ValueTableVersionRecord:
         """Propose the open draft of ``name`` for sign-off: it becomes ``pending`` under ``label``.
 
         ``audit``: an entry, or a callable of the proposed record, written in the same transaction.
@@ -256,26 +272,43 @@ class _ValueTablesPart:
             stored = 0 if draft is None else draft.row_version
             if draft is None or stored != expected_row_version:
                 current = None if draft is None else _version_record(draft, table.name)
-                raise ConflictError(self._conflict_message(name, expected_row_version, current),
-                                    current=current, expected_row_version=expected_row_version)
-            taken = session.scalar(sa.select(_ValueTableVersion.id).where(
-                _ValueTableVersion.table_id == table.id, _ValueTableVersion.label == label,
-                _ValueTableVersion.id != draft.id))
+                raise ConflictError(
+                    self._conflict_message(name, expected_row_version, current),
+                    current=current,
+                    expected_row_version=expected_row_version,
+                )
+            taken = session.scalar(
+                sa.select(_ValueTableVersion.id).where(
+                    _ValueTableVersion.table_id == table.id, _ValueTableVersion.label == label, _ValueTableVersion.id != draft.id
+                )
+            )
             if taken is not None:
                 raise InputError(f"Value table {name!r} already has a version labelled {label!r}; choose another label.")
             result = session.execute(
                 sa.update(_ValueTableVersion)
-                .where(_ValueTableVersion.id == draft.id, _ValueTableVersion.row_version == stored,
-                       _ValueTableVersion.status == DRAFT)
-                .values(status=PENDING, label=label, effective_date=effective_date, reason=reason, author=author,
-                        submitted_at=now, updated_at=now, decided_at=None, decision_comment="",
-                        row_version=stored + 1)
-                .execution_options(synchronize_session=False))
+                .where(
+                    _ValueTableVersion.id == draft.id,
+                    _ValueTableVersion.row_version == stored,
+                    _ValueTableVersion.status == DRAFT,
+                )
+                .values(
+                    status=PENDING,
+                    label=label,
+                    effective_date=effective_date,
+                    reason=reason,
+                    author=author,
+                    submitted_at=now,
+                    updated_at=now,
+                    decided_at=None,
+                    decision_comment="",
+                    row_version=stored + 1,
+                )
+                .execution_options(synchronize_session=False)
+            )
             if result.rowcount != 1:
                 session.rollback()
                 current = self._fetch_draft_record(name)
-                raise ConflictError(self._conflict_message(name, stored, current), current=current,
-                                    expected_row_version=stored)
+                raise ConflictError(self._conflict_message(name, stored, current), current=current, expected_row_version=stored)
             session.execute(sa.delete(_Signoff).where(_Signoff.version_id == draft.id))  # a fresh round
             session.refresh(draft)
             record = _version_record(draft, table.name)
@@ -283,9 +316,16 @@ class _ValueTablesPart:
             session.commit()
         return record
 
-    def add_signoff(self, version_id: int, *, role: str, username: str, comment: str = "",
-                    required_roles: tuple[str, ...],
-                    audit: Audit = None) -> tuple[ValueTableVersionRecord, list[SignoffRecord]]:
+    def add_signoff(
+        self,
+        version_id: int,
+        *,
+        role: str,
+        username: str,
+        comment: str = "",
+        required_roles: tuple[str, ...],
+        audit: Audit = None,
+    ) -> tuple[ValueTableVersionRecord, list[SignoffRecord]]:
         """Sign a pending version for ``role``; the signature completing ``required_roles`` approves it.
 
         One transaction: the signature, the approval and the audit entries (``audit``: entries, or a
@@ -303,21 +343,22 @@ class _ValueTablesPart:
         with self._write() as session:
             row, table = self._version_row(session, version_id)
             if row.status != PENDING:
-                raise StateError(f"Version {row.label!r} of {table.name!r} is {row.status}, not pending; "
-                                 "only a pending version can be signed.")
-            exists = session.scalar(sa.select(_Signoff.id).where(_Signoff.version_id == version_id,
-                                                                 _Signoff.role == role))
+                raise StateError(
+                    f"Version {row.label!r} of {table.name!r} is {row.status}, not pending; only a pending version can be signed."
+                )
+            exists = session.scalar(sa.select(_Signoff.id).where(_Signoff.version_id == version_id, _Signoff.role == role))
             if exists is not None:
                 raise StateError(f"The {role} role has already signed version {row.label!r} of {table.name!r}.")
             session.add(_Signoff(version_id=version_id, role=role, username=username, signed_at=now, comment=comment))
             session.flush()
             signed = set(session.scalars(sa.select(_Signoff.role).where(_Signoff.version_id == version_id)))
             if set(required_roles) <= signed:
-                session.execute(sa.update(_ValueTableVersion).where(_ValueTableVersion.id == version_id,
-                                                                    _ValueTableVersion.status == PENDING)
-                                .values(status=APPROVED, decided_at=now, updated_at=now,
-                                        row_version=row.row_version + 1)
-                                .execution_options(synchronize_session=False))
+                session.execute(
+                    sa.update(_ValueTableVersion)
+                    .where(_ValueTableVersion.id == version_id, _ValueTableVersion.status == PENDING)
+                    .values(status=APPROVED, decided_at=now, updated_at=now, row_version=row.row_version + 1)
+                    .execution_options(synchronize_session=False)
+                )
                 session.refresh(row)
             record = _version_record(row, table.name)
             signoffs = self._signoffs(session, version_id)
@@ -335,8 +376,9 @@ class _ValueTablesPart:
         with self._write() as session:
             row, table = self._version_row(session, version_id)
             if row.status != PENDING:
-                raise StateError(f"Version {row.label!r} of {table.name!r} is {row.status}; only a pending version "
-                                 "can be rejected.")
+                raise StateError(
+                    f"Version {row.label!r} of {table.name!r} is {row.status}; only a pending version can be rejected."
+                )
             row.status, row.decided_at, row.decision_comment = REJECTED, now, comment
             row.updated_at, row.row_version = now, row.row_version + 1
             session.flush()
@@ -359,8 +401,9 @@ class _ValueTablesPart:
         with self._write() as session:
             row, table = self._version_row(session, version_id)
             if row.status != REJECTED:
-                raise StateError(f"Version {row.label!r} of {table.name!r} is {row.status}; only a rejected version "
-                                 "can be reopened.")
+                raise StateError(
+                    f"Version {row.label!r} of {table.name!r} is {row.status}; only a rejected version can be reopened."
+                )
             if self._draft_row(session, table.id) is not None:
                 raise StateError(f"Value table {table.name!r} already has an open draft; save or discard it first.")
             row.status, row.author, row.updated_at, row.row_version = DRAFT, author, now, row.row_version + 1
@@ -374,24 +417,34 @@ class _ValueTablesPart:
     @staticmethod
     def _signoffs(session: Session, version_id: int) -> list[SignoffRecord]:
         rows = session.scalars(sa.select(_Signoff).where(_Signoff.version_id == version_id).order_by(_Signoff.id))
-        return [SignoffRecord(id=r.id, version_id=r.version_id, role=r.role, username=r.username,
-                              signed_at=r.signed_at, comment=r.comment) for r in rows]
+        return [
+            SignoffRecord(
+                id=r.id, version_id=r.version_id, role=r.role, username=r.username, signed_at=r.signed_at, comment=r.comment
+            )
+            for r in rows
+        ]
 
     def list_signoffs(self, version_id: int) -> list[SignoffRecord]:
         """The signatures of a version, in signing order."""
         with self._reading() as session:
             return self._signoffs(session, version_id)
 
-    def save_impact_report(self, *, table_id: int, from_version_id: int | None, to_version_id: int,
-                           report: dict, audit: Audit = None) -> ImpactReportRecord:
+    def save_impact_report(
+        self, *, table_id: int, from_version_id: int | None, to_version_id: int, report: dict, audit: Audit = None
+    ) -> ImpactReportRecord:
         """Store an impact report (JSON dict); ``audit`` (an entry, or a callable of the record) in
         the same transaction. Reports are append-only (the database refuses changes)."""
         problems = ProblemList()
         _check_json(problems, "report", report, want_dict=True)
         problems.raise_if_any()
         with self._write() as session:
-            row = _ImpactReport(table_id=table_id, from_version_id=from_version_id, to_version_id=to_version_id,
-                                created_at=_now(), report=_dumps(report))
+            row = _ImpactReport(
+                table_id=table_id,
+                from_version_id=from_version_id,
+                to_version_id=to_version_id,
+                created_at=_now(),
+                report=_dumps(report),
+            )
             session.add(row)
             session.flush()
             record = _impact_record(row)
@@ -405,6 +458,7 @@ class _ValueTablesPart:
             table = session.scalars(sa.select(_ValueTable).where(_ValueTable.name == name)).one_or_none()
             if table is None:
                 return []
-            rows = session.scalars(sa.select(_ImpactReport).where(_ImpactReport.table_id == table.id)
-                                   .order_by(_ImpactReport.id.desc()))
+            rows = session.scalars(
+                sa.select(_ImpactReport).where(_ImpactReport.table_id == table.id).order_by(_ImpactReport.id.desc())
+            )
             return [_impact_record(r) for r in rows]

@@ -30,5 +30,8 @@ def _clean(x):
 
 
 def _clean_list(a):
-    return [_clean(v) if not isinstance(v, (list, np.ndarray)) else _clean_list(v) for v in np.asarray(a, dtype=object).tolist()] if np.ndim(a) else _clean(a)
-
+    return (
+        [_clean(v) if not isinstance(v, (list, np.ndarray)) else _clean_list(v) for v in np.asarray(a, dtype=object).tolist()]
+        if np.ndim(a)
+        else _clean(a)
+    )

@@ -72,20 +72,34 @@ class CalibrationDrift:
         last = len(self.windows) - 1
         pick = lambda a: _clean(a[last]) if last >= 0 else None
         return {
-            "reason": self.reason, "reference_oe": _clean(self.ref_oe), "reference_ece": _clean(self.ref_ece),
-            "latest_oe": pick(self.oe), "latest_ece": pick(self.ece), "latest_ratio": pick(self.ratio),
-            "latest_ratio_interval": [pick(self.ratio_low), pick(self.ratio_high)], "band": list(self.band),
-            "n_bins": self.n_bins, "strategy": "uniform",
+            "reason": self.reason,
+            "reference_oe": _clean(self.ref_oe),
+            "reference_ece": _clean(self.ref_ece),
+            "latest_oe": pick(self.oe),
+            "latest_ece": pick(self.ece),
+            "latest_ratio": pick(self.ratio),
+            "latest_ratio_interval": [pick(self.ratio_low), pick(self.ratio_high)],
+            "band": list(self.band),
+            "n_bins": self.n_bins,
+            "strategy": "uniform",
             "latest_window": self.windows[last].to_dict() if last >= 0 else None,
         }
 
     def to_dict(self) -> dict:
         return {
-            **self.summary(), "color": self.color, "reference": self.reference.to_dict(),
-            "windows": [w.to_dict() for w in self.windows], "observed": _clean_list(self.observed),
-            "expected": _clean_list(self.expected), "n": _clean_list(self.n), "oe": _clean_list(self.oe),
-            "ece": _clean_list(self.ece), "ratio": _clean_list(self.ratio), "ratio_low": _clean_list(self.ratio_low),
-            "ratio_high": _clean_list(self.ratio_high), "p_value": _clean_list(self.p_value),
+            **self.summary(),
+            "color": self.color,
+            "reference": self.reference.to_dict(),
+            "windows": [w.to_dict() for w in self.windows],
+            "observed": _clean_list(self.observed),
+            "expected": _clean_list(self.expected),
+            "n": _clean_list(self.n),
+            "oe": _clean_list(self.oe),
+            "ece": _clean_list(self.ece),
+            "ratio": _clean_list(self.ratio),
+            "ratio_low": _clean_list(self.ratio_low),
+            "ratio_high": _clean_list(self.ratio_high),
+            "p_value": _clean_list(self.p_value),
             "status": [LEVEL_NAMES[int(v)] for v in self.level],
         }
 
@@ -125,8 +139,13 @@ def calibration_drift(y_true, y_prob, time, config: DriftConfig | None = None) -
     if prob is not None:
         out = (prob < 0) | (prob > 1)
         if out.any():
-            p.add("y_prob_range", f"y_prob must be probabilities in [0, 1]; {int(out.sum())} values are outside.",
-                  "Recalibrate raw scores to probabilities first, or pass y_prob=None.", column="y_prob", n_rows=int(out.sum()))
+            p.add(
+                "y_prob_range",
+                f"y_prob must be probabilities in [0, 1]; {int(out.sum())} values are outside.",
+                "Recalibrate raw scores to probabilities first, or pass y_prob=None.",
+                column="y_prob",
+                n_rows=int(out.sum()),
+            )
     if t is not None and y is not None and len(y) != len(t):
         p.add("length_mismatch", f"y_true has {len(y)} rows but time has {len(t)}.", "Pass the same rows.", column="y_true")
     p.raise_if_any()
@@ -177,8 +196,10 @@ def _calibration_drift_days(cnt, sy, sp, d: _Days, config):
         scale = re / e
         r_lo = lo_pi / (1 - lo_pi) * scale
         r_hi = np.where(hi_pi < 1, hi_pi / (1 - hi_pi) * scale, np.inf)
-    pv = np.array([stats.binomtest(int(k), int(m), float(q)).pvalue if m > 0 and 0 < q < 1 else np.nan
-                   for k, m, q in zip(o_int, tot, pi0)], dtype=np.float64)
+    pv = np.array(
+        [stats.binomtest(int(k), int(m), float(q)).pvalue if m > 0 and 0 < q < 1 else np.nan for k, m, q in zip(o_int, tot, pi0)],
+        dtype=np.float64,
+    )
     lo_b, hi_b = config.oe_band
     too_few = (e < config.min_expected) | (re < config.min_expected) | (ro_int == 0) | ~np.isfinite(ratio)
     with np.errstate(invalid="ignore"):
@@ -188,23 +209,48 @@ def _calibration_drift_days(cnt, sy, sp, d: _Days, config):
     k = config.consecutive_red
     band = f"band {lo_b:g}–{hi_b:g}"
     if color == "grey":
-        reason = "No current window yet." if W == 0 else (
-            f"Too few rows: expected positives {e[-1]:.1f} in the latest window, {re:.1f} in the reference "
-            f"(need {config.min_expected:g}), reference positives {ro_int}.")
+        reason = (
+            "No current window yet."
+            if W == 0
+            else (
+                f"Too few rows: expected positives {e[-1]:.1f} in the latest window, {re:.1f} in the reference "
+                f"(need {config.min_expected:g}), reference positives {ro_int}."
+            )
+        )
     else:
         run = _run_length(level)
         if color == "green":
-            reason = (f"O/E {oe[-1]:.2f} in the latest window vs {roe:.2f} reference (ratio {ratio[-1]:.2f}, "
-                      f"{1 - a:.0%} CI {r_lo[-1]:.2f}–{r_hi[-1]:.2f}), within {band}; ECE {ece[-1]:.3f} vs {rece:.3f}")
+            reason = (
+                f"O/E {oe[-1]:.2f} in the latest window vs {roe:.2f} reference (ratio {ratio[-1]:.2f}, "
+                f"{1 - a:.0%} CI {r_lo[-1]:.2f}–{r_hi[-1]:.2f}), within {band}; ECE {ece[-1]:.3f} vs {rece:.3f}"
+            )
         else:
             where = f"in the last {run} {_windows_word(config.step_days)}" if run > 1 else "in the latest window"
             need = f" (red needs {k})" if color == "yellow" and run > 1 else ""
-            reason = (f"O/E ratio to reference {_fmt_series(ratio[-max(run, 1):])} {where}{need}, outside {band} "
-                      f"(latest O/E {oe[-1]:.2f} vs {roe:.2f}, {1 - a:.0%} CI {r_lo[-1]:.2f}–{r_hi[-1]:.2f}); "
-                      f"ECE {ece[-1]:.3f} vs {rece:.3f}")
+            reason = (
+                f"O/E ratio to reference {_fmt_series(ratio[-max(run, 1) :])} {where}{need}, outside {band} "
+                f"(latest O/E {oe[-1]:.2f} vs {roe:.2f}, {1 - a:.0%} CI {r_lo[-1]:.2f}–{r_hi[-1]:.2f}); "
+                f"ECE {ece[-1]:.3f} vs {rece:.3f}"
+            )
     return CalibrationDrift(
-        reference=d.ref, windows=d.cur, ref_observed=float(ro), ref_expected=float(re), ref_oe=float(roe),
-        ref_ece=float(rece), observed=o, expected=e, n=n.astype(np.int64), oe=oe, ece=ece, ratio=ratio,
-        ratio_low=r_lo, ratio_high=r_hi, p_value=pv, level=level, band=(lo_b, hi_b), n_bins=nb, color=color, reason=reason,
+        reference=d.ref,
+        windows=d.cur,
+        ref_observed=float(ro),
+        ref_expected=float(re),
+        ref_oe=float(roe),
+        ref_ece=float(rece),
+        observed=o,
+        expected=e,
+        n=n.astype(np.int64),
+        oe=oe,
+        ece=ece,
+        ratio=ratio,
+        ratio_low=r_lo,
+        ratio_high=r_hi,
+        p_value=pv,
+        level=level,
+        band=(lo_b, hi_b),
+        n_bins=nb,
+        color=color,
+        reason=reason,
     )
-

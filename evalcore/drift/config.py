@@ -78,31 +78,53 @@ class DriftConfig:
         for name in ("reference_days", "window_days", "step_days", "consecutive_red", "exact_limit", "n_bins"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1:
-                p.add("config_invalid", f"{name} must be a positive integer; got {v!r}.", f"Set {name} to 1 or more.", column=name)
+                p.add(
+                    "config_invalid", f"{name} must be a positive integer; got {v!r}.", f"Set {name} to 1 or more.", column=name
+                )
         for name in ("ks_threshold", "psi_yellow", "psi_red", "psi_floor", "noise_c", "min_expected"):
             v = getattr(self, name)
             if not isinstance(v, (int, float, np.number)) or isinstance(v, bool) or not (math.isfinite(v) and v > 0):
-                p.add("config_invalid", f"{name} must be a finite number > 0; got {v!r}.", f"Set {name} to a positive number.", column=name)
+                p.add(
+                    "config_invalid",
+                    f"{name} must be a finite number > 0; got {v!r}.",
+                    f"Set {name} to a positive number.",
+                    column=name,
+                )
         for name in ("label_alpha", "calibration_alpha"):
             v = getattr(self, name)
             if not isinstance(v, (int, float, np.number)) or not (0 < v < 1):
                 p.add("config_invalid", f"{name} must be in (0, 1); got {v!r}.", "Use e.g. 0.01 or 0.05.", column=name)
         if not p and self.psi_yellow > self.psi_red:
-            p.add("config_invalid", f"psi_yellow ({self.psi_yellow}) must not exceed psi_red ({self.psi_red}).", "Swap them.", column="psi_yellow")
+            p.add(
+                "config_invalid",
+                f"psi_yellow ({self.psi_yellow}) must not exceed psi_red ({self.psi_red}).",
+                "Swap them.",
+                column="psi_yellow",
+            )
         try:
             lo, hi = (float(v) for v in self.oe_band)
             ok = 0 < lo < 1 < hi
         except (TypeError, ValueError):
             ok = False
         if not ok:
-            p.add("config_invalid", f"oe_band must be (low, high) with 0 < low < 1 < high; got {self.oe_band!r}.", "Use e.g. (0.8, 1.25).", column="oe_band")
+            p.add(
+                "config_invalid",
+                f"oe_band must be (low, high) with 0 < low < 1 < high; got {self.oe_band!r}.",
+                "Use e.g. (0.8, 1.25).",
+                column="oe_band",
+            )
         else:
             object.__setattr__(self, "oe_band", (lo, hi))
         if self.reference_start is not None:
             try:
                 pd.Timestamp(self.reference_start)
             except (TypeError, ValueError):
-                p.add("config_invalid", f"reference_start must be an ISO date; got {self.reference_start!r}.", "Use e.g. '2026-10-05'.", column="reference_start")
+                p.add(
+                    "config_invalid",
+                    f"reference_start must be an ISO date; got {self.reference_start!r}.",
+                    "Use e.g. '2026-10-05'.",
+                    column="reference_start",
+                )
         if self.features is not None:
             if isinstance(self.features, str):
                 object.__setattr__(self, "features", (self.features,))
@@ -137,4 +159,3 @@ def _problem(code, message, fix="", column=None):
     from .._errors import Problem
 
     return Problem(code=code, message=message, fix=fix, column=column)
-

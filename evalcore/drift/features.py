@@ -102,28 +102,47 @@ class FeatureDrift:
         per = {}
         for i, f in enumerate(self.features):
             per[f] = {
-                "kind": self.kinds[i], "color": self.colors[i], "reason": self.reasons[i],
+                "kind": self.kinds[i],
+                "color": self.colors[i],
+                "reason": self.reasons[i],
                 "latest": _clean(self.statistic[i, -1]) if last else None,
                 "noise_floor": _clean(self.noise_floor[i, -1]) if last else None,
                 "threshold": _clean(self.red_threshold[i]),
             }
         return {
-            "reason": self.reason, "worst_feature": self.worst, "ks_method": self.ks_method, "n_bins": self.n_bins,
-            "reference": self.reference.to_dict(), "latest_window": last.to_dict() if last else None,
-            "n_windows": len(self.windows), "features": per,
+            "reason": self.reason,
+            "worst_feature": self.worst,
+            "ks_method": self.ks_method,
+            "n_bins": self.n_bins,
+            "reference": self.reference.to_dict(),
+            "latest_window": last.to_dict() if last else None,
+            "n_windows": len(self.windows),
+            "features": per,
         }
 
     def to_dict(self) -> dict:
         return {
-            "color": self.color, "reason": self.reason, "worst_feature": self.worst,
-            "features": list(self.features), "kinds": list(self.kinds),
-            "reference": self.reference.to_dict(), "windows": [w.to_dict() for w in self.windows],
-            "statistic": _clean_list(self.statistic), "noise_floor": _clean_list(self.noise_floor),
-            "n_ref": _clean_list(self.n_ref), "n_cur": _clean_list(self.n_cur), "n_missing": _clean_list(self.n_missing),
-            "chi2_pvalue": _clean_list(self.chi2_pvalue), "status": _clean_list(self.status),
-            "yellow_threshold": _clean_list(self.yellow_threshold), "red_threshold": _clean_list(self.red_threshold),
-            "colors": list(self.colors), "reasons": list(self.reasons),
-            "ks_method": self.ks_method, "n_bins": self.n_bins, "bin_error": _clean_list(self.bin_error),
+            "color": self.color,
+            "reason": self.reason,
+            "worst_feature": self.worst,
+            "features": list(self.features),
+            "kinds": list(self.kinds),
+            "reference": self.reference.to_dict(),
+            "windows": [w.to_dict() for w in self.windows],
+            "statistic": _clean_list(self.statistic),
+            "noise_floor": _clean_list(self.noise_floor),
+            "n_ref": _clean_list(self.n_ref),
+            "n_cur": _clean_list(self.n_cur),
+            "n_missing": _clean_list(self.n_missing),
+            "chi2_pvalue": _clean_list(self.chi2_pvalue),
+            "status": _clean_list(self.status),
+            "yellow_threshold": _clean_list(self.yellow_threshold),
+            "red_threshold": _clean_list(self.red_threshold),
+            "colors": list(self.colors),
+            "reasons": list(self.reasons),
+            "ks_method": self.ks_method,
+            "n_bins": self.n_bins,
+            "bin_error": _clean_list(self.bin_error),
         }
 
 
@@ -141,8 +160,11 @@ def _feature_reason(name, kind, stats_row, floor_row, lv, color, k, yellow, red,
     if color == "grey":
         if lv.size == 0:
             return f"{name}: no current window"
-        return (f"{name}: too few rows — latest window {int(cur_n[-1])} rows, {sname} noise floor "
-                f"{floor_row[-1]:.2f} above {thr}" if np.isfinite(floor_row[-1]) else f"{name}: too few rows — latest window empty")
+        return (
+            f"{name}: too few rows — latest window {int(cur_n[-1])} rows, {sname} noise floor {floor_row[-1]:.2f} above {thr}"
+            if np.isfinite(floor_row[-1])
+            else f"{name}: too few rows — latest window empty"
+        )
     if color == "red":
         return f"{name}: {sname} {_fmt_series(stats_row[-k:])} in the last {k} {_windows_word(step_days)}, {thr}"
     if color == "yellow":
@@ -159,21 +181,43 @@ def _check_features(features, n, config, problems):
     if isinstance(features, pd.Series):
         features = features.to_frame()
     if not isinstance(features, pd.DataFrame):
-        problems.add("features_type", f"features must be a pandas DataFrame; got {type(features).__name__}.", "Pass the feature columns as a DataFrame.", column="features")
+        problems.add(
+            "features_type",
+            f"features must be a pandas DataFrame; got {type(features).__name__}.",
+            "Pass the feature columns as a DataFrame.",
+            column="features",
+        )
         return None
     if len(features) != n:
-        problems.add("length_mismatch", f"features has {len(features)} rows but time has {n}.", "Pass the same rows.", column="features")
+        problems.add(
+            "length_mismatch", f"features has {len(features)} rows but time has {n}.", "Pass the same rows.", column="features"
+        )
     if features.columns.duplicated().any():
-        problems.add("features_duplicated", f"Duplicated feature columns: {sorted(set(features.columns[features.columns.duplicated()].astype(str)))}.", "Rename them.", column="features")
+        problems.add(
+            "features_duplicated",
+            f"Duplicated feature columns: {sorted(set(features.columns[features.columns.duplicated()].astype(str)))}.",
+            "Rename them.",
+            column="features",
+        )
     names = [str(c) for c in features.columns]
     if config.features is not None:
         missing = [f for f in config.features if f not in names]
         if missing:
-            problems.add("features_missing", f"Configured features not in the data: {missing}.", "Map those columns or remove them from the drift settings.", column="features")
+            problems.add(
+                "features_missing",
+                f"Configured features not in the data: {missing}.",
+                "Map those columns or remove them from the drift settings.",
+                column="features",
+            )
     for c in features.columns:
         kind = features[c].dtype.kind
         if kind in "mMc":
-            problems.add("feature_dtype", f"Feature {c!r} has dtype {features[c].dtype}; drift needs numeric or categorical values.", "Convert it or leave it out.", column=str(c))
+            problems.add(
+                "feature_dtype",
+                f"Feature {c!r} has dtype {features[c].dtype}; drift needs numeric or categorical values.",
+                "Convert it or leave it out.",
+                column=str(c),
+            )
     return features
 
 
@@ -223,7 +267,9 @@ def feature_drift(features: pd.DataFrame, time, config: DriftConfig | None = Non
     if t is not None:
         _check_features(features, len(t), config, p)
     elif not isinstance(features, pd.DataFrame):
-        p.add("features_type", "features must be a pandas DataFrame.", "Pass the feature columns as a DataFrame.", column="features")
+        p.add(
+            "features_type", "features must be a pandas DataFrame.", "Pass the feature columns as a DataFrame.", column="features"
+        )
     p.raise_if_any()
     d = _days(t, config)
     return _feature_drift(features, d, config)
@@ -316,8 +362,21 @@ def _grade_features(cols, per, d: _Days, config: DriftConfig, *, binned: bool) -
         level[i] = np.where(too_few, -1, lv)
         color = consecutive_rule(level[i], config.consecutive_red)
         colors.append(color)
-        reasons.append(_feature_reason(name, kind, stat[i], floor[i], level[i], color, config.consecutive_red,
-                                       ythr[i], rthr[i], config.step_days, n_cur[i]))
+        reasons.append(
+            _feature_reason(
+                name,
+                kind,
+                stat[i],
+                floor[i],
+                level[i],
+                color,
+                config.consecutive_red,
+                ythr[i],
+                rthr[i],
+                config.step_days,
+                n_cur[i],
+            )
+        )
     # worst feature: colour severity, then its latest statistic relative to its threshold
     if F == 0:
         color, reason, worst = "grey", "No feature columns mapped.", None
@@ -335,11 +394,28 @@ def _grade_features(cols, per, d: _Days, config: DriftConfig, *, binned: bool) -
             others = sum(1 for c in colors if c == color) - 1
             reason = reasons[wi] + (f" (+{others} more {color})" if others > 0 else "")
     return FeatureDrift(
-        features=tuple(cols), kinds=tuple(kinds), reference=d.ref, windows=d.cur, statistic=stat, noise_floor=floor,
-        n_ref=n_ref, n_cur=n_cur, n_missing=n_miss, chi2_pvalue=chi_p, level=level, yellow_threshold=ythr,
-        red_threshold=rthr, colors=tuple(colors), reasons=tuple(reasons),
-        ks_method="binned" if binned else "exact", n_bins=config.n_bins if binned else None, bin_error=errs,
-        references=tuple(refs), window_counts=tuple(wcounts), color=color, reason=reason, worst=worst,
+        features=tuple(cols),
+        kinds=tuple(kinds),
+        reference=d.ref,
+        windows=d.cur,
+        statistic=stat,
+        noise_floor=floor,
+        n_ref=n_ref,
+        n_cur=n_cur,
+        n_missing=n_miss,
+        chi2_pvalue=chi_p,
+        level=level,
+        yellow_threshold=ythr,
+        red_threshold=rthr,
+        colors=tuple(colors),
+        reasons=tuple(reasons),
+        ks_method="binned" if binned else "exact",
+        n_bins=config.n_bins if binned else None,
+        bin_error=errs,
+        references=tuple(refs),
+        window_counts=tuple(wcounts),
+        color=color,
+        reason=reason,
+        worst=worst,
         step_days=config.step_days,
     )
-

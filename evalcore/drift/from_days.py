@@ -49,8 +49,7 @@ def _ref_of_spec(spec: dict, ref_counts: np.ndarray) -> Reference:
         return Reference(kind="ks", edges=edges, levels=None, counts=counts, n=n, sorted_values=None, bin_error=err)
     levels = tuple(spec["levels"]) + ("(missing)", "(unseen)")
     counts = np.asarray(ref_counts[: len(levels)], dtype=np.int64)
-    return Reference(kind="psi", edges=None, levels=levels, counts=counts, n=int(counts.sum()), sorted_values=None,
-                     bin_error=0.0)
+    return Reference(kind="psi", edges=None, levels=levels, counts=counts, n=int(counts.sum()), sorted_values=None, bin_error=0.0)
 
 
 def _day_index(dates, day0) -> np.ndarray:
@@ -108,8 +107,9 @@ def _exact_ks(values: pd.DataFrame, d: _Days) -> np.ndarray:
     return out
 
 
-def calibration_drift_from_days(days: pd.DataFrame, calibration: pd.DataFrame, config: DriftConfig | None = None,
-                                *, n_bins: int = 10) -> CalibrationDrift:
+def calibration_drift_from_days(
+    days: pd.DataFrame, calibration: pd.DataFrame, config: DriftConfig | None = None, *, n_bins: int = 10
+) -> CalibrationDrift:
     """:func:`calibration_drift` from rows per day and (date, bin, rows, pos, prob_sum) per
     day and uniform reliability bin — the same numbers as from the rows (sums of
     probabilities up to summation order)."""
@@ -119,8 +119,13 @@ def calibration_drift_from_days(days: pd.DataFrame, calibration: pd.DataFrame, c
     return _calibration_drift_days(cnt, sy, sp, d, config)
 
 
-def drift_from_days(days: pd.DataFrame, *, calibration: pd.DataFrame | None = None, features: dict | None = None,
-                    config: DriftConfig | None = None) -> DriftReport:
+def drift_from_days(
+    days: pd.DataFrame,
+    *,
+    calibration: pd.DataFrame | None = None,
+    features: dict | None = None,
+    config: DriftConfig | None = None,
+) -> DriftReport:
     """All three drift lights from per-day tables instead of rows (aggregates of any engine).
 
     Parameters
@@ -160,19 +165,19 @@ def drift_from_days(days: pd.DataFrame, *, calibration: pd.DataFrame | None = No
         names = list(features)
         cols = [c for c in (config.features if config.features is not None else names) if c in features]
         binned = any(d.ref.n + w.n > config.exact_limit for w in d.cur) or any(
-            features[c][0]["kind"] == "ks" and (len(features[c]) < 3 or features[c][2] is None) for c in cols)
+            features[c][0]["kind"] == "ks" and (len(features[c]) < 3 or features[c][2] is None) for c in cols
+        )
         per = []
         for name in cols:
             spec, table = features[name][:2]
             n_codes = 2 * len(spec["edges"]) + 1 if spec["kind"] == "ks" else len(spec["levels"]) + 2
             h = _per_day(table, d, "rows", n_codes + 1, "code").astype(np.int64)
-            ref_counts = h[max(d.ref.day_start, 0):min(max(d.ref.day_end, 0), d.n_days)].sum(axis=0)
+            ref_counts = h[max(d.ref.day_start, 0) : min(max(d.ref.day_end, 0), d.n_days)].sum(axis=0)
             exact = _exact_ks(features[name][2], d) if spec["kind"] == "ks" and not binned else None
             per.append((spec["kind"], _ref_of_spec(spec, ref_counts), h, exact))
         if cols:
             fd = _grade_features(cols, per, d, config, binned=binned)
-    ld = _label_drift_days(_per_day(days, d, "rows").astype(np.int64), _per_day(days, d, "pos").astype(np.int64), d,
-                           config, fd)
+    ld = _label_drift_days(_per_day(days, d, "rows").astype(np.int64), _per_day(days, d, "pos").astype(np.int64), d, config, fd)
     cd = None
     if calibration is not None:
         cnt, sy, sp = (_per_day(calibration, d, c, 10, "bin") for c in ("rows", "pos", "prob_sum"))

@@ -74,23 +74,34 @@ class LabelDrift:
     def summary(self) -> dict:
         last = len(self.windows) - 1
         return {
-            "reason": self.reason, "reference_rate": _clean(self.ref_rate), "reference_n": int(self.ref_n),
+            "reason": self.reason,
+            "reference_rate": _clean(self.ref_rate),
+            "reference_n": int(self.ref_n),
             "latest_rate": _clean(self.rate[last]) if last >= 0 else None,
             "latest_interval": [_clean(self.low[last]), _clean(self.high[last])] if last >= 0 else None,
-            "latest_p_value": _clean(self.p_value[last]) if last >= 0 else None, "alpha": self.alpha,
+            "latest_p_value": _clean(self.p_value[last]) if last >= 0 else None,
+            "alpha": self.alpha,
             "latest_window": self.windows[last].to_dict() if last >= 0 else None,
             "step_date": None if self.step_date is None else self.step_date.isoformat(),
-            "step_before": _clean(self.step_before), "step_after": _clean(self.step_after),
+            "step_before": _clean(self.step_before),
+            "step_after": _clean(self.step_after),
             "label_definition_change": bool(self.label_definition_change),
         }
 
     def to_dict(self) -> dict:
         return {
-            **self.summary(), "color": self.color, "reference": self.reference.to_dict(),
+            **self.summary(),
+            "color": self.color,
+            "reference": self.reference.to_dict(),
             "reference_interval": _clean_list(list(self.ref_interval)),
-            "windows": [w.to_dict() for w in self.windows], "pos": _clean_list(self.pos), "n": _clean_list(self.n),
-            "rate": _clean_list(self.rate), "low": _clean_list(self.low), "high": _clean_list(self.high),
-            "z": _clean_list(self.z), "p_value": _clean_list(self.p_value),
+            "windows": [w.to_dict() for w in self.windows],
+            "pos": _clean_list(self.pos),
+            "n": _clean_list(self.n),
+            "rate": _clean_list(self.rate),
+            "low": _clean_list(self.low),
+            "high": _clean_list(self.high),
+            "z": _clean_list(self.z),
+            "p_value": _clean_list(self.p_value),
             "status": [LEVEL_NAMES[int(v)] for v in self.level],
         }
 
@@ -102,8 +113,8 @@ def _window_sums(per_day: np.ndarray, d: _Days, w: Window):
 
 def _step(pos_day: np.ndarray, n_day: np.ndarray, first: int):
     """Single change point of a daily binomial series by likelihood ratio (days >= first)."""
-    x = pos_day[max(first, 0):].astype(np.float64)
-    n = n_day[max(first, 0):].astype(np.float64)
+    x = pos_day[max(first, 0) :].astype(np.float64)
+    n = n_day[max(first, 0) :].astype(np.float64)
     if x.size < 2 or n.sum() == 0:
         return None, np.nan, np.nan
 
@@ -195,8 +206,13 @@ def _label_drift_days(n_day, pos_day, d: _Days, config, feature_result):
     ldc = bool(feature_result is not None and feature_result.color == "green" and color in ("yellow", "red"))
     k = config.consecutive_red
     if color == "grey":
-        reason = "No current window yet." if n.size == 0 else (
-            f"Too few rows: latest window {int(n[-1])} rows, reference {rn} rows (expected count below {config.min_expected:g}).")
+        reason = (
+            "No current window yet."
+            if n.size == 0
+            else (
+                f"Too few rows: latest window {int(n[-1])} rows, reference {rn} rows (expected count below {config.min_expected:g})."
+            )
+        )
     else:
         run = _run_length(level)
         if color == "green":
@@ -205,16 +221,33 @@ def _label_drift_days(n_day, pos_day, d: _Days, config, feature_result):
             pct = ", ".join(f"{r:.2%}" for r in rate[-run:])
             where = f"in the last {run} {_windows_word(config.step_days)}" if run > 1 else "in the latest window"
             need = f" (red needs {k})" if color == "yellow" and run > 1 else ""
-            reason = (f"Positive rate {pct} {where}{need} vs {ref_rate:.2%} reference, "
-                      f"two-proportion test p < {config.label_alpha:g}")
+            reason = (
+                f"Positive rate {pct} {where}{need} vs {ref_rate:.2%} reference, two-proportion test p < {config.label_alpha:g}"
+            )
         if ldc:
             reason += " — no feature drift: possible label-definition change"
             if step_date is not None:
                 reason += f" (step around {step_date:%Y-%m-%d}: {before:.2%} → {after:.2%})"
     return LabelDrift(
-        reference=d.ref, windows=d.cur, ref_pos=rp, ref_n=rn, ref_rate=float(ref_rate), ref_interval=(float(rlo), float(rhi)),
-        pos=pos, n=n, rate=rate, low=low, high=high, z=z, p_value=pv, level=level, step_date=step_date,
-        step_before=float(before), step_after=float(after), label_definition_change=ldc, color=color, reason=reason,
+        reference=d.ref,
+        windows=d.cur,
+        ref_pos=rp,
+        ref_n=rn,
+        ref_rate=float(ref_rate),
+        ref_interval=(float(rlo), float(rhi)),
+        pos=pos,
+        n=n,
+        rate=rate,
+        low=low,
+        high=high,
+        z=z,
+        p_value=pv,
+        level=level,
+        step_date=step_date,
+        step_before=float(before),
+        step_after=float(after),
+        label_definition_change=ldc,
+        color=color,
+        reason=reason,
         alpha=config.label_alpha,
     )
-

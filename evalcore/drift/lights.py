@@ -112,8 +112,13 @@ def drift_lights(y_true, y_prob, time, features: pd.DataFrame | None = None, *, 
             p.problems.extend(exc.problems)
         if prob is not None and ((prob < 0) | (prob > 1)).any():
             bad = int(((prob < 0) | (prob > 1)).sum())
-            p.add("y_prob_range", f"y_prob must be probabilities in [0, 1]; {bad} values are outside.",
-                  "Recalibrate raw scores first, or pass y_prob=None.", column="y_prob", n_rows=bad)
+            p.add(
+                "y_prob_range",
+                f"y_prob must be probabilities in [0, 1]; {bad} values are outside.",
+                "Recalibrate raw scores first, or pass y_prob=None.",
+                column="y_prob",
+                n_rows=bad,
+            )
         if y is not None and n is not None and len(y) != n:
             p.add("length_mismatch", f"y_true has {len(y)} rows but time has {n}.", "Pass the same rows.", column="y_true")
     if features is not None and n is not None:
@@ -129,10 +134,18 @@ def drift_lights(y_true, y_prob, time, features: pd.DataFrame | None = None, *, 
 def _report(fd, ld, cd, config, *, has_labels: bool) -> DriftReport:
     y = True if has_labels else None
     lights = {
-        "feature": Light(family="feature", color=fd.color, reason=fd.reason, details=fd.summary()) if fd else _grey("feature", "No feature columns mapped."),
-        "label": Light(family="label", color=ld.color, reason=ld.reason, details=ld.summary()) if ld else _grey("label", "No label column."),
-        "calibration": (Light(family="calibration", color=cd.color, reason=cd.reason, details=cd.summary()) if cd
-                        else _grey("calibration", "No probabilities (raw scores need recalibration first)." if y is not None else "No label column.")),
+        "feature": Light(family="feature", color=fd.color, reason=fd.reason, details=fd.summary())
+        if fd
+        else _grey("feature", "No feature columns mapped."),
+        "label": Light(family="label", color=ld.color, reason=ld.reason, details=ld.summary())
+        if ld
+        else _grey("label", "No label column."),
+        "calibration": (
+            Light(family="calibration", color=cd.color, reason=cd.reason, details=cd.summary())
+            if cd
+            else _grey(
+                "calibration", "No probabilities (raw scores need recalibration first)." if y is not None else "No label column."
+            )
+        ),
     }
     return DriftReport(lights=lights, feature=fd, label=ld, calibration=cd, config=config)
-

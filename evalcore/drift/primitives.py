@@ -43,7 +43,12 @@ def ks_statistic(ref, cur) -> float:
     for name, a in (("ref", ref), ("cur", cur)):
         a = np.asarray(a)
         if a.ndim != 1 or (a.size and a.dtype.kind not in "iufb"):
-            p.add("sample_invalid", f"{name} must be a one-dimensional numeric array; got shape {a.shape}, dtype {a.dtype}.", "Pass one number per row.", column=name)
+            p.add(
+                "sample_invalid",
+                f"{name} must be a one-dimensional numeric array; got shape {a.shape}, dtype {a.dtype}.",
+                "Pass one number per row.",
+                column=name,
+            )
             continue
         a = a.astype(np.float64)
         if np.isnan(a).any():
@@ -126,7 +131,11 @@ def psi(ref_counts, cur_counts, *, floor: float = 1e-4) -> float:
     c = np.asarray(cur_counts, dtype=np.float64)
     p = ProblemList()
     if r.ndim != 1 or c.shape != r.shape:
-        p.add("counts_shape", f"ref_counts and cur_counts must be 1-D of equal length; got {r.shape} and {c.shape}.", "Count the same buckets in both.")
+        p.add(
+            "counts_shape",
+            f"ref_counts and cur_counts must be 1-D of equal length; got {r.shape} and {c.shape}.",
+            "Count the same buckets in both.",
+        )
     elif not (np.isfinite(r).all() and np.isfinite(c).all() and (r >= 0).all() and (c >= 0).all()):
         p.add("counts_invalid", "Counts must be finite and >= 0.", "Pass counts, not proportions with NaN.")
     if not (isinstance(floor, (int, float)) and 0 < floor < 1):
@@ -237,4 +246,3 @@ def _run_length(levels) -> int:
             break
         k += 1
     return k
-

@@ -64,8 +64,8 @@ class Reference:
         vals = pd.Series(values, dtype=object) if not isinstance(values, pd.Series) else values
         code = np.asarray(pd.Index(list(self.levels[:-2]), dtype=object).get_indexer(vals), dtype=np.int64)
         miss = np.asarray(vals.isna())
-        code[code < 0] = len(self.levels) - 1      # unseen
-        code[miss] = len(self.levels) - 2           # missing
+        code[code < 0] = len(self.levels) - 1  # unseen
+        code[miss] = len(self.levels) - 2  # missing
         return code
 
     def counts_of(self, values) -> np.ndarray:
@@ -115,8 +115,15 @@ def fit_reference(values, *, kind: str, n_bins: int = 1000) -> Reference:
         else:
             pos = np.unique(np.round(np.linspace(0, n - 1, n_bins + 1)).astype(np.int64))
             edges = np.unique(v[pos])
-        ref = Reference(kind="ks", edges=edges, levels=None, counts=np.zeros(2 * edges.size + 1, np.int64),
-                        n=n, sorted_values=v, bin_error=0.0)
+        ref = Reference(
+            kind="ks",
+            edges=edges,
+            levels=None,
+            counts=np.zeros(2 * edges.size + 1, np.int64),
+            n=n,
+            sorted_values=v,
+            bin_error=0.0,
+        )
         counts = np.bincount(ref.codes(v), minlength=ref.n_codes + 1)[: ref.n_codes].astype(np.int64)
         open_share = counts[0::2].max() / n if n else 0.0
         return Reference(kind="ks", edges=edges, levels=None, counts=counts, n=n, sorted_values=v, bin_error=float(open_share))
@@ -124,9 +131,26 @@ def fit_reference(values, *, kind: str, n_bins: int = 1000) -> Reference:
         s = pd.Series(values, dtype=object) if not isinstance(values, pd.Series) else values
         present = pd.unique(s.dropna())
         levels = tuple(sorted(present.tolist(), key=lambda x: (str(type(x)), str(x)))) + ("(missing)", "(unseen)")
-        ref = Reference(kind="psi", edges=None, levels=levels, counts=np.zeros(len(levels), np.int64), n=len(s),
-                        sorted_values=None, bin_error=0.0)
+        ref = Reference(
+            kind="psi",
+            edges=None,
+            levels=levels,
+            counts=np.zeros(len(levels), np.int64),
+            n=len(s),
+            sorted_values=None,
+            bin_error=0.0,
+        )
         counts = ref.counts_of(s).astype(np.int64)
-        return Reference(kind="psi", edges=None, levels=levels, counts=counts, n=int(counts.sum()), sorted_values=None, bin_error=0.0)
-    raise InputError([_problem("kind_invalid", f"kind must be 'ks' or 'psi'; got {kind!r}.", "Pass kind='ks' for numeric, 'psi' for categorical.", "kind")])
-
+        return Reference(
+            kind="psi", edges=None, levels=levels, counts=counts, n=int(counts.sum()), sorted_values=None, bin_error=0.0
+        )
+    raise InputError(
+        [
+            _problem(
+                "kind_invalid",
+                f"kind must be 'ks' or 'psi'; got {kind!r}.",
+                "Pass kind='ks' for numeric, 'psi' for categorical.",
+                "kind",
+            )
+        ]
+    )

@@ -43,17 +43,22 @@ class Window:
         return f"{self.start:%Y-%m-%d} – {last:%Y-%m-%d}"
 
     def to_dict(self) -> dict:
-        return {"kind": self.kind, "start": self.start.isoformat(), "end": self.end.isoformat(),
-                "label": self.label, "n": int(self.n)}
+        return {
+            "kind": self.kind,
+            "start": self.start.isoformat(),
+            "end": self.end.isoformat(),
+            "label": self.label,
+            "n": int(self.n),
+        }
 
 
 @dataclass(frozen=True, slots=True, kw_only=True, eq=False)
 class _Days:
-    day: np.ndarray | None   # int64 day number per row (None when built from per-day counts)
-    day0: pd.Timestamp       # midnight of day 0
-    n_days: int              # day numbers are 0..n_days-1
+    day: np.ndarray | None  # int64 day number per row (None when built from per-day counts)
+    day0: pd.Timestamp  # midnight of day 0
+    n_days: int  # day numbers are 0..n_days-1
     ref: Window
-    cur: tuple               # of Window
+    cur: tuple  # of Window
 
 
 def _as_time(time, n_expected=None, problems=None) -> pd.DatetimeIndex | None:
@@ -62,7 +67,12 @@ def _as_time(time, n_expected=None, problems=None) -> pd.DatetimeIndex | None:
     try:
         arr = np.asarray(time) if not isinstance(time, (pd.Series, pd.Index)) else time
         if getattr(arr, "ndim", 1) != 1:
-            p.add("time_shape", f"time must be one-dimensional; got shape {np.shape(time)}.", "Pass one timestamp per row.", column="time")
+            p.add(
+                "time_shape",
+                f"time must be one-dimensional; got shape {np.shape(time)}.",
+                "Pass one timestamp per row.",
+                column="time",
+            )
             t = None
         else:
             t = pd.DatetimeIndex(pd.to_datetime(arr, errors="coerce"))
@@ -75,10 +85,21 @@ def _as_time(time, n_expected=None, problems=None) -> pd.DatetimeIndex | None:
         bad = np.asarray(t.isna())
         if bad.any():
             rows = (np.flatnonzero(bad)[:5] + 2).tolist()
-            p.add("time_unparseable", f"time has {int(bad.sum())} missing or unparseable values.",
-                  "Fix or remove those rows.", column="time", rows=rows, n_rows=int(bad.sum()))
+            p.add(
+                "time_unparseable",
+                f"time has {int(bad.sum())} missing or unparseable values.",
+                "Fix or remove those rows.",
+                column="time",
+                rows=rows,
+                n_rows=int(bad.sum()),
+            )
         if n_expected is not None and len(t) != n_expected:
-            p.add("length_mismatch", f"time has {len(t)} rows but the other inputs have {n_expected}.", "Pass the same rows.", column="time")
+            p.add(
+                "length_mismatch",
+                f"time has {len(t)} rows but the other inputs have {n_expected}.",
+                "Pass the same rows.",
+                column="time",
+            )
         if len(t) == 0:
             p.add("time_empty", "time is empty.", "Pass at least one row.", column="time")
     if own:
@@ -101,16 +122,34 @@ def _days_of_counts(day0: pd.Timestamp, counts: np.ndarray, config: DriftConfig,
         a, b = min(max(ds, 0), n_days), min(max(de, 0), n_days)
         return int(cum[b] - cum[a])
 
-    rs = 0 if config.reference_start is None else int((pd.Timestamp(config.reference_start).normalize() - day0) // pd.Timedelta(days=1))
+    rs = (
+        0
+        if config.reference_start is None
+        else int((pd.Timestamp(config.reference_start).normalize() - day0) // pd.Timedelta(days=1))
+    )
     re = rs + config.reference_days
-    ref = Window(kind="reference", start=day0 + pd.Timedelta(days=rs), end=day0 + pd.Timedelta(days=re),
-                 day_start=rs, day_end=re, n=n_in(rs, re))
+    ref = Window(
+        kind="reference",
+        start=day0 + pd.Timedelta(days=rs),
+        end=day0 + pd.Timedelta(days=re),
+        day_start=rs,
+        day_end=re,
+        n=n_in(rs, re),
+    )
     cur = []
     e = n_days
     while e - config.window_days >= re:
         s = e - config.window_days
-        cur.append(Window(kind="current", start=day0 + pd.Timedelta(days=s), end=day0 + pd.Timedelta(days=e),
-                          day_start=s, day_end=e, n=n_in(s, e)))
+        cur.append(
+            Window(
+                kind="current",
+                start=day0 + pd.Timedelta(days=s),
+                end=day0 + pd.Timedelta(days=e),
+                day_start=s,
+                day_end=e,
+                n=n_in(s, e),
+            )
+        )
         e -= config.step_days
     return _Days(day=day, day0=day0, n_days=n_days, ref=ref, cur=tuple(cur[::-1]))
 
@@ -141,4 +180,3 @@ def windows(time, config: DriftConfig | None = None) -> list[Window]:
     config = config or DriftConfig()
     d = _days(_as_time(time), config)
     return [d.ref, *d.cur]
-

@@ -13,9 +13,8 @@ import pandas as pd
 import pytest
 from sklearn.metrics import brier_score_loss
 
-from board.services import demo
 from board.engines import lake
-from board.services import datasets
+from board.services import datasets, demo
 from evalcore import ValueTable, price_curve, score_counts
 
 N = 3000
@@ -40,12 +39,22 @@ def _register(root, path="demo.parquet", **extra):
     from tests.app.conftest import ADMIN
 
     m = demo.DEMO_MAPPING
-    query = {"label": m["label"], "scores": {"old": "score_old", "new": "score_new"}, "score_kinds": m["score_kinds"],
-             "positive": "1", "segments": list(m["segments"]), "group": m["group"], "weight": None, "time": m["time"],
-             "features": list(m["features"]), **extra}
+    query = {
+        "label": m["label"],
+        "scores": {"old": "score_old", "new": "score_new"},
+        "score_kinds": m["score_kinds"],
+        "positive": "1",
+        "segments": list(m["segments"]),
+        "group": m["group"],
+        "weight": None,
+        "time": m["time"],
+        "features": list(m["features"]),
+        **extra,
+    }
     with Store(data_dir=root.parent) as s:
-        rec = datasets.register(s, auth.User(username=ADMIN, role="admin"), name="Lake demo", path=path, query=query,
-                            roots=[root])
+        rec = datasets.register(
+            s, auth.User(username=ADMIN, role="admin"), name="Lake demo", path=path, query=query, roots=[root]
+        )
     return rec
 
 
@@ -93,8 +102,7 @@ def test_register_a_path_stores_the_aggregate_and_selects_it(lake_app):
 
     with Store(data_dir=root.parent) as s:
         rec = s.get_dataset(at.session_state["dataset"])
-        assert (rec.kind, rec.name, rec.n_rows, rec.source_path) == ("aggregate", "November lake", N,
-                                                                       str(root / "demo.parquet"))
+        assert (rec.kind, rec.name, rec.n_rows, rec.source_path) == ("aggregate", "November lake", N, str(root / "demo.parquet"))
         assert rec.mapping["scores"] == {"old": "score_old", "new": "score_new"}
         from board.store.aggregate_io import from_bytes
 
@@ -277,8 +285,15 @@ def test_value_tools_sensitivity_on_the_aggregate(on_aggregate):
     at.button(key="vt_tools_run").click().run()
     assert not at.exception
     counts = {m: score_counts(frame.is_fraud.to_numpy(), frame[f"score_{m}"].to_numpy()) for m in ("old", "new")}
-    sens = value_sensitivity(counts, ValueTable.from_dict(demo.DEMO_VALUE_TABLE), score_kinds=demo.DEMO_MAPPING["score_kinds"],
-                             deployed={"old": 0.5, "new": 0.5}, perturbation=0.30, n_random=200, rng=0)
+    sens = value_sensitivity(
+        counts,
+        ValueTable.from_dict(demo.DEMO_VALUE_TABLE),
+        score_kinds=demo.DEMO_MAPPING["score_kinds"],
+        deployed={"old": 0.5, "new": 0.5},
+        perturbation=0.30,
+        n_random=200,
+        rng=0,
+    )
     badge = at.get("markdown")
     assert any(("robust]" in b.value) and (("not robust" in b.value) == (not sens.robust)) for b in badge)
 
@@ -300,9 +315,11 @@ def test_evaluate_stored_serves_the_impact_report_on_an_aggregate(on_aggregate):
     open_page, rec, frame, root = on_aggregate
     table = ValueTable.from_dict({**demo.DEMO_VALUE_TABLE, "fn": -60000.0})
     with Store(data_dir=root.parent) as s:
-        res = services.evaluate_stored(s, rec.id, table, BoardConfig(thresholds={"old": 0.5, "new": 0.25},
-                                                                     n_resamples=50, scheme="cluster"))
+        res = services.evaluate_stored(
+            s, rec.id, table, BoardConfig(thresholds={"old": 0.5, "new": 0.25}, n_resamples=50, scheme="cluster")
+        )
     assert res.models["new"].ev == pytest.approx(_curve(frame, "new", table).ev_at(0.25), abs=1e-9)
     assert res.models["old"].ev == pytest.approx(_curve(frame, "old", table).ev_at(0.5), abs=1e-9)
     assert res.comparison is not None and res.comparison.diff.estimate == pytest.approx(
-        _curve(frame, "new", table).ev_at(0.25) - _curve(frame, "old", table).ev_at(0.5), abs=1e-9)
+        _curve(frame, "new", table).ev_at(0.25) - _curve(frame, "old", table).ev_at(0.5), abs=1e-9
+    )

@@ -10,8 +10,11 @@ from evalcore.board import BoardConfig, evaluate
 @pytest.fixture(scope="module")
 def expected():
     preds = validate(demo.demo_frame(), ColumnMapping.from_dict(demo.DEMO_MAPPING))
-    return evaluate(preds, ValueTable.from_dict(demo.DEMO_VALUE_TABLE),
-                    BoardConfig(thresholds={"old": 0.05, "new": 0.09}, scheme="cluster", n_resamples=1000))
+    return evaluate(
+        preds,
+        ValueTable.from_dict(demo.DEMO_VALUE_TABLE),
+        BoardConfig(thresholds={"old": 0.05, "new": 0.09}, scheme="cluster", n_resamples=1000),
+    )
 
 
 def _metric(at, startswith):
@@ -80,8 +83,7 @@ def test_a_render_is_offered_only_for_the_board_it_shows(app, monkeypatch):
     at = app(None)
     at.button(key="board_render").click().run()
     assert not at.exception
-    assert [b.label for b in at.get("download_button") if b.label.startswith("Download")] == ["Download PDF",
-                                                                                              "Download PNG"]
+    assert [b.label for b in at.get("download_button") if b.label.startswith("Download")] == ["Download PDF", "Download PNG"]
     at.query_params["t_new"] = "0.2"
     at.session_state["committed_threshold_new"] = 0.2
     at.run()

@@ -5,9 +5,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from board.services import demo
 from board import services
 from board.app import ui
+from board.services import demo
 from board.store import Store
 from evalcore import ValueTable, cross_fit_calibration, reliability, segment_calibration, value_curve
 from evalcore.data import ColumnMapping, read_table, validate
@@ -46,8 +46,14 @@ def _table(at, model, first_row):
     return found[0]
 
 
-CARDS = ["Brier", "log loss (p clipped at 1e-15)", "ECE (10 uniform bins)", "O/E (calibration-in-the-large)",
-         "calibration slope", "calibration intercept"]
+CARDS = [
+    "Brier",
+    "log loss (p clipped at 1e-15)",
+    "ECE (10 uniform bins)",
+    "O/E (calibration-in-the-large)",
+    "calibration slope",
+    "calibration intercept",
+]
 
 
 def test_page_renders_on_demo(app):
@@ -105,8 +111,9 @@ def test_isotonic_shows_cross_fitted_metrics(app, demo_yp):
     expected = [after.brier, after.log_loss, after.ece, after.oe_ratio, after.slope, after.intercept]
     assert list(shown["after"].iloc[:6]) == [ui.fmt(v) for v in expected]
     before = reliability(y, p)
-    assert list(shown["before"].iloc[:6]) == [ui.fmt(v) for v in (before.brier, before.log_loss, before.ece, before.oe_ratio,
-                                                                   before.slope, before.intercept)]
+    assert list(shown["before"].iloc[:6]) == [
+        ui.fmt(v) for v in (before.brier, before.log_loss, before.ece, before.oe_ratio, before.slope, before.intercept)
+    ]
     # the value curve of the cross-fitted probabilities, priced row by row with the demo table
     table = ValueTable.from_dict(demo.DEMO_VALUE_TABLE)
     c0, c1 = value_curve(y, p, table), value_curve(y, cf.calibrated, table)
@@ -125,8 +132,9 @@ def _save_dataset(data_dir, frame: pd.DataFrame, kinds: dict) -> int:
     preds = validate(read_table(raw, "small.csv"), ColumnMapping.from_dict(mapping))
     store = Store(data_dir=data_dir)
     services.ensure_demo(store)
-    rec = store.save_dataset(name="small", filename="small.csv", raw=raw, mapping=mapping, report=preds.summary(),
-                             n_rows=preds.n_rows, uploader="test")
+    rec = store.save_dataset(
+        name="small", filename="small.csv", raw=raw, mapping=mapping, report=preds.summary(), n_rows=preds.n_rows, uploader="test"
+    )
     return rec.id
 
 
@@ -152,8 +160,9 @@ def test_raw_scores_say_recalibrate_first(app, tmp_path, small):
     assert at.segmented_control(key="cal_method").options == ["Platt", "isotonic"]
     shown = _table(at, "raw", "Brier")
     assert set(shown["before"].iloc[:6]) == {"—"}  # raw scores have no calibration before the map
-    cf = cross_fit_calibration(f.fraud.to_numpy(), f.raw.to_numpy(), method="platt", n_folds=N_FOLDS, rng=SEED,
-                               score_kind="score")
+    cf = cross_fit_calibration(
+        f.fraud.to_numpy(), f.raw.to_numpy(), method="platt", n_folds=N_FOLDS, rng=SEED, score_kind="score"
+    )
     assert shown["after"].iloc[2] == ui.fmt(cf.after.ece)
     assert any(c.value.startswith("before: raw scores are not probabilities") for c in at.caption)
 

@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 
 from board import services
-from board.services import demo
 from board.app import drift_view
+from board.services import demo
 from board.store import Store
 from evalcore.data import ColumnMapping, read_table, validate
 from evalcore.drift import DriftConfig, calibration_drift, drift_lights
@@ -43,8 +43,9 @@ def _banner(at):
 def _save_csv(data_dir, raw: bytes, mapping: dict, name: str) -> int:
     preds = validate(read_table(raw, f"{name}.csv"), ColumnMapping.from_dict(mapping))
     with Store(data_dir=data_dir) as s:
-        return s.save_dataset(name=name, filename=f"{name}.csv", raw=raw, mapping=mapping, report=preds.summary(),
-                              n_rows=preds.n_rows).id
+        return s.save_dataset(
+            name=name, filename=f"{name}.csv", raw=raw, mapping=mapping, report=preds.summary(), n_rows=preds.n_rows
+        ).id
 
 
 def test_drift_page_shows_three_lights_with_evalcore_reasons(app, demo_frame):
@@ -156,11 +157,21 @@ def test_raw_scores_leave_calibration_grey_with_reason():
     rng = np.random.default_rng(1)
     n = 21 * 200
     t = pd.Timestamp("2026-10-05") + pd.to_timedelta(np.repeat(np.arange(21), 200), unit="D")
-    frame = pd.DataFrame({"t": t.strftime("%Y-%m-%d %H:%M"), "y": (rng.random(n) < 0.2).astype(int),
-                          "risk": np.round(rng.uniform(0, 100, n), 1), "x": rng.normal(size=n)})
+    frame = pd.DataFrame(
+        {
+            "t": t.strftime("%Y-%m-%d %H:%M"),
+            "y": (rng.random(n) < 0.2).astype(int),
+            "risk": np.round(rng.uniform(0, 100, n), 1),
+            "x": rng.normal(size=n),
+        }
+    )
     raw = frame.to_csv(index=False).encode()
-    preds = validate(read_table(raw, "raw.csv"), ColumnMapping.from_dict(
-        {"label": "y", "scores": {"A": "risk"}, "score_kinds": {"A": "score"}, "time": "t", "features": ["x"]}))
+    preds = validate(
+        read_table(raw, "raw.csv"),
+        ColumnMapping.from_dict(
+            {"label": "y", "scores": {"A": "risk"}, "score_kinds": {"A": "score"}, "time": "t", "features": ["x"]}
+        ),
+    )
     view = drift_view.compute(services.rows_aggregate(preds, DriftConfig()), DriftConfig())  # the page reads the aggregate
     cal = view.lights["calibration"]
     assert cal.color == "grey" and cal.reason.startswith("Needs probabilities: A give raw scores")
@@ -172,10 +183,15 @@ def test_raw_scores_leave_calibration_grey_with_reason():
 def test_sparse_windows_say_too_few_rows_and_stay_grey():
     t = pd.Timestamp("2026-10-05") + pd.to_timedelta(np.repeat(np.arange(14), 5), unit="D")
     n = t.size
-    frame = pd.DataFrame({"t": t.strftime("%Y-%m-%d"), "y": np.arange(n) % 2, "p": np.full(n, 0.5),
-                          "x": np.r_[np.zeros(35), np.ones(35)]})  # a total shift, but only 35 rows a week
-    preds = validate(read_table(frame.to_csv(index=False).encode(), "s.csv"), ColumnMapping.from_dict(
-        {"label": "y", "scores": {"A": "p"}, "score_kinds": {"A": "probability"}, "time": "t", "features": ["x"]}))
+    frame = pd.DataFrame(
+        {"t": t.strftime("%Y-%m-%d"), "y": np.arange(n) % 2, "p": np.full(n, 0.5), "x": np.r_[np.zeros(35), np.ones(35)]}
+    )  # a total shift, but only 35 rows a week
+    preds = validate(
+        read_table(frame.to_csv(index=False).encode(), "s.csv"),
+        ColumnMapping.from_dict(
+            {"label": "y", "scores": {"A": "p"}, "score_kinds": {"A": "probability"}, "time": "t", "features": ["x"]}
+        ),
+    )
     view = drift_view.compute(services.rows_aggregate(preds, DriftConfig()), DriftConfig())  # the page reads the aggregate
     # KS noise floor 1.36*sqrt(70/35^2) = 0.325 > 0.15: the window cannot be judged
     assert view.lights["feature"].color == "grey" and "too few rows" in view.lights["feature"].reason

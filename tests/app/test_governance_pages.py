@@ -34,7 +34,7 @@ def test_first_start_only_offers_creating_the_admin(app):
 
 
 def test_login_form_and_wrong_password(app, tmp_path):
-    at = app()  # creates the admin account; then a fresh tab without a login
+    app()  # creates the admin account; then a fresh tab without a login
     at2 = app(user=None)
     assert [t.value for t in at2.title] == ["Log in"]
     at2.text_input(key="login_username").input("test-admin")

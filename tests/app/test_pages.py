@@ -13,7 +13,9 @@ PAGES = ["views/board.py", "views/threshold_value.py", "views/value_table.py", "
 def test_every_page_renders_on_demo(app, page):
     at = app(page)
     assert not at.exception
-    headings = [t.value for t in at.title] + [m.value for m in at.markdown if m.value.startswith("#") or "Decision board" in m.value]
+    headings = [t.value for t in at.title] + [
+        m.value for m in at.markdown if m.value.startswith("#") or "Decision board" in m.value
+    ]
     assert headings, f"{page} shows no title"
 
 
@@ -67,8 +69,17 @@ def test_threshold_heatmap_is_the_segment_curves_of_the_chosen_model(app):
     f, t = demo.demo_frame(), ValueTable.from_dict(demo.DEMO_VALUE_TABLE)
     y, s = f.is_fraud.to_numpy(), f[demo.DEMO_MAPPING["scores"]["new"]].to_numpy()
     col = at.selectbox(key="tv_segment").value
-    seg = segment_curves(y, s, f[col].astype(str).to_numpy(), t, column=col, score_kind="probability",
-                         grid=heatmap_grid(s, "probability", float(y.mean())), deployed=0.5)
+    seg = segment_curves(
+        y,
+        s,
+        f[col].astype(str).to_numpy(),
+        t,
+        column=col,
+        score_kind="probability",
+        grid=heatmap_grid(s, "probability", float(y.mean())),
+        deployed=0.5,
+    )
+
     def arr(v):  # plotly sends numpy arrays as typed arrays: {"dtype", "bdata" (base64), "shape"}
         if not isinstance(v, dict):
             return np.asarray(v, dtype=float)

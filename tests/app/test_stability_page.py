@@ -71,8 +71,11 @@ def test_cancelling_a_run_leaves_the_app_usable(app):
     at.switch_page(STAB).run()
     at.number_input(key="stab_r").set_value(1)
     at.button(key="stab_run").click().run()
-    _until(at, lambda a: _has_summary(a) and not any("Cancelled" in w.value for w in a.warning)
-           and "stab_job" not in a.session_state, timeout=60)
+    _until(
+        at,
+        lambda a: _has_summary(a) and not any("Cancelled" in w.value for w in a.warning) and "stab_job" not in a.session_state,
+        timeout=60,
+    )
     assert _metric(at, "Mean Accuracy").startswith("0.9")
 
 

@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from board.services import demo
 from board.app import uncertainty_view as uv
+from board.services import demo
 from board.store import Store
 from evalcore import ValueTable
 from evalcore.board import BoardConfig, evaluate
@@ -29,19 +29,31 @@ def _frame(kind: str, n: int = 400) -> pd.DataFrame:
     y = np.tile([1, 0], n // 2)
     a = np.round(rng.random(n), 3)
     b = np.where(y == 1, 0.9, 0.1) if kind == "better" else a.copy()
-    return pd.DataFrame({"label": y, "score_a": a, "score_b": b, "region": np.where(np.arange(n) % 3 == 0, "north", "south"),
-                         "customer": [f"c{i // 2}" for i in range(n)]})
+    return pd.DataFrame(
+        {
+            "label": y,
+            "score_a": a,
+            "score_b": b,
+            "region": np.where(np.arange(n) % 3 == 0, "north", "south"),
+            "customer": [f"c{i // 2}" for i in range(n)],
+        }
+    )
 
 
 def _save(data_dir, frame: pd.DataFrame, *, segments=(), group=None, name="constructed") -> int:
     raw = frame.to_csv(index=False).encode()
-    mapping = ColumnMapping(label="label", scores={"A": "score_a", "B": "score_b"},
-                            score_kinds={"A": "probability", "B": "probability"}, segments=segments,
-                            group=group).to_dict()
+    mapping = ColumnMapping(
+        label="label",
+        scores={"A": "score_a", "B": "score_b"},
+        score_kinds={"A": "probability", "B": "probability"},
+        segments=segments,
+        group=group,
+    ).to_dict()
     preds = validate(read_table(raw, f"{name}.csv"), ColumnMapping.from_dict(mapping))
     with Store(data_dir=data_dir) as s:
-        return s.save_dataset(name=name, filename=f"{name}.csv", raw=raw, mapping=mapping, report=preds.summary(),
-                              n_rows=preds.n_rows).id
+        return s.save_dataset(
+            name=name, filename=f"{name}.csv", raw=raw, mapping=mapping, report=preds.summary(), n_rows=preds.n_rows
+        ).id
 
 
 def _run_form(at, *, n, scheme, seed, level_pct, method="percentile"):
@@ -76,9 +88,18 @@ def test_page_renders_on_demo(app):
     assert "clustered by customer_id" in _scheme_caption(at) and "1,000 replicates" in _scheme_caption(at)
     assert any("not** measure training randomness" in c.value for c in at.caption)
     f = demo.demo_frame()
-    comp = compare_models(f.is_fraud.to_numpy(), f.score_old.to_numpy(), f.score_new.to_numpy(), TABLE,
-                          threshold_a=0.5, threshold_b=0.5, groups=f.customer_id.to_numpy(), n_resamples=1000, rng=99,
-                          names=("old", "new"))
+    comp = compare_models(
+        f.is_fraud.to_numpy(),
+        f.score_old.to_numpy(),
+        f.score_new.to_numpy(),
+        TABLE,
+        threshold_a=0.5,
+        threshold_b=0.5,
+        groups=f.customer_id.to_numpy(),
+        n_resamples=1000,
+        rng=99,
+        names=("old", "new"),
+    )
     verdicts = [b.value for b in (*at.success, *at.info, *at.error) if "CI of EV_new − EV_old" in b.value]
     assert verdicts == [comp.verdict_text]
     row = _table(at).loc["new − old: EV difference"]
@@ -93,35 +114,44 @@ def test_b_clearly_better(app, tmp_path):
     assert at.selectbox(key=uv.K_SCHEME).options == ["Rows (independent)", "Stratified by region", "Clustered by customer"]
     _run_form(at, n=200, scheme="rows", seed=5, level_pct=90.0)
     y, a, b = f.label.to_numpy(), f.score_a.to_numpy(), f.score_b.to_numpy()
-    comp = compare_models(y, a, b, TABLE, threshold_a=0.5, threshold_b=0.5, n_resamples=200, level=0.9, rng=5 + 99,
-                          names=("A", "B"))
+    comp = compare_models(
+        y, a, b, TABLE, threshold_a=0.5, threshold_b=0.5, n_resamples=200, level=0.9, rng=5 + 99, names=("A", "B")
+    )
     # B acts on exactly the positives: EV_B = (200·18500 + 200·120) / 400 = 9310 per decision
     assert comp.ev_b.estimate == pytest.approx(9310.0)
     assert comp.verdict == "better"
     assert [s.value for s in at.success] == ["B is better: the 90% CI of EV_B − EV_A excludes 0."] == [comp.verdict_text]
     tab = _table(at)
-    for label, r in (("B − A: EV difference", comp.diff), ("A: EV at deployed t=0.5", comp.ev_a),
-                     ("B: EV at deployed t=0.5", comp.ev_b)):
+    for label, r in (
+        ("B − A: EV difference", comp.diff),
+        ("A: EV at deployed t=0.5", comp.ev_a),
+        ("B: EV at deployed t=0.5", comp.ev_b),
+    ):
         assert (tab.loc[label, "low"], tab.loc[label, "high"]) == pytest.approx((r.low, r.high), rel=1e-12), label
         assert tab.loc[label, "estimate"] == pytest.approx(r.estimate, rel=1e-12)
     assert tab.loc["P(B better)", "estimate"] == comp.p_b_better == 1.0
     assert _metric(at, "90% interval of the difference") == f"[{comp.diff.low:+,.2f}, {comp.diff.high:+,.2f}]"
     assert tab.loc["A: EV at deployed t=0.5", "analytic SE"] == pytest.approx(
-        analytic_ev_se(y, a, TABLE, threshold=0.5), rel=1e-12)
+        analytic_ev_se(y, a, TABLE, threshold=0.5), rel=1e-12
+    )
     for i, (m, s) in enumerate((("A", a), ("B", b))):  # question 2: re-optimised in every replicate
         opt = optimum_interval(y, s, TABLE, n_resamples=200, level=0.9, rng=5 + 17 * i + 1)
         got = tab.loc[f"{m}: EV after re-optimising t"]
-        assert (got.estimate, got.low, got.high) == pytest.approx((opt.ev_opt.estimate, opt.ev_opt.low, opt.ev_opt.high),
-                                                                   rel=1e-12)
+        assert (got.estimate, got.low, got.high) == pytest.approx(
+            (opt.ev_opt.estimate, opt.ev_opt.low, opt.ev_opt.high), rel=1e-12
+        )
         assert tab.loc[f"{m}: t_opt", "estimate"] == pytest.approx(opt.t_opt.estimate)
     caption = _scheme_caption(at)
     assert "rows (independent)" in caption and "200 replicates" in caption and "90%" in caption and "seed 5" in caption
     # the board and the export (evalcore.board.evaluate) with the same options show the same intervals
-    preds = validate(read_table(f.to_csv(index=False).encode(), "x.csv"),
-                     ColumnMapping(label="label", scores={"A": "score_a", "B": "score_b"}))
+    preds = validate(
+        read_table(f.to_csv(index=False).encode(), "x.csv"), ColumnMapping(label="label", scores={"A": "score_a", "B": "score_b"})
+    )
     board = evaluate(preds, TABLE, BoardConfig(thresholds={"A": 0.5, "B": 0.5}, n_resamples=200, seed=5, level=0.9))
     assert (tab.loc["B − A: EV difference", "low"], tab.loc["B − A: EV difference", "high"]) == (
-        board.comparison.diff.low, board.comparison.diff.high)
+        board.comparison.diff.low,
+        board.comparison.diff.high,
+    )
     assert tab.loc["B: EV after re-optimising t", "low"] == board.models["B"].optimum.ev_opt.low
 
 
@@ -146,14 +176,33 @@ def test_stratified_scheme_is_used_and_stated(app, tmp_path):
     _run_form(at, n=100, scheme="stratified:region", seed=2, level_pct=95.0)
     caption = _scheme_caption(at)
     assert caption.startswith("**Resampling scheme: stratified by region**") and "keeps its size" in caption
-    comp = compare_models(f.label, f.score_a, f.score_b, TABLE, threshold_a=0.5, threshold_b=0.5, n_resamples=100,
-                          strata=f.region.to_numpy(), rng=2 + 99, names=("A", "B"))
+    comp = compare_models(
+        f.label,
+        f.score_a,
+        f.score_b,
+        TABLE,
+        threshold_a=0.5,
+        threshold_b=0.5,
+        n_resamples=100,
+        strata=f.region.to_numpy(),
+        rng=2 + 99,
+        names=("A", "B"),
+    )
     row = _table(at).loc["B − A: EV difference"]
     assert (row.low, row.high) == pytest.approx((comp.diff.low, comp.diff.high), rel=1e-12)
     assert row.interval == "95% percentile, stratified"
     # the cluster default before the form ran was a different scheme: its interval differs
-    clustered = compare_models(f.label, f.score_a, f.score_b, TABLE, threshold_a=0.5, threshold_b=0.5, n_resamples=100,
-                               groups=f.customer.to_numpy(), rng=2 + 99)
+    clustered = compare_models(
+        f.label,
+        f.score_a,
+        f.score_b,
+        TABLE,
+        threshold_a=0.5,
+        threshold_b=0.5,
+        n_resamples=100,
+        groups=f.customer.to_numpy(),
+        rng=2 + 99,
+    )
     assert (clustered.diff.low, clustered.diff.high) != (comp.diff.low, comp.diff.high)
 
 
@@ -220,8 +269,9 @@ def test_switching_to_a_dataset_without_the_applied_scheme(app, tmp_path):
     at.session_state["dataset"] = plain
     at.run()
     assert not at.exception, [e.value for e in at.exception]
-    assert [w.value for w in at.warning] == ["Clustered by a group id is not available on this dataset "
-                                             "(no such column mapped): the rows scheme is used."]
+    assert [w.value for w in at.warning] == [
+        "Clustered by a group id is not available on this dataset (no such column mapped): the rows scheme is used."
+    ]
     assert _scheme_caption(at).startswith("**Resampling scheme: rows (independent)**")
     box = at.selectbox(key=uv.K_SCHEME)
     assert box.options == ["Rows (independent)"] and box.value == "rows"

@@ -5,7 +5,6 @@ Expected numbers come from evalcore directly, on the demo generator's frame and 
 (not through the app's loader, cache or store).
 """
 
-
 import pytest
 
 from board.services import demo
@@ -19,11 +18,16 @@ PAGE = "views/value_tools.py"
 ITEMS = ["TP", "FP", "FN", "TN"]
 DEMO_TABLE = ValueTable.from_dict(demo.DEMO_VALUE_TABLE)
 # FN matters most, then TP, FP, TN; the FN/TN answer (1/2: TN "slightly more") contradicts the rest
-CONTRADICTORY = {("TP", "FP"): 2.0, ("TP", "FN"): 1 / 3, ("TP", "TN"): 7.0, ("FP", "FN"): 1 / 5, ("FP", "TN"): 5.0,
-                 ("FN", "TN"): 1 / 2}
+CONTRADICTORY = {
+    ("TP", "FP"): 2.0,
+    ("TP", "FN"): 1 / 3,
+    ("TP", "TN"): 7.0,
+    ("FP", "FN"): 1 / 5,
+    ("FP", "TN"): 5.0,
+    ("FN", "TN"): 1 / 2,
+}
 # consistent: w ∝ (4, 1, 4, 1), so a_ij = w_i / w_j
-CONSISTENT = {("TP", "FP"): 4.0, ("TP", "FN"): 1.0, ("TP", "TN"): 4.0, ("FP", "FN"): 1 / 4, ("FP", "TN"): 1.0,
-              ("FN", "TN"): 4.0}
+CONSISTENT = {("TP", "FP"): 4.0, ("TP", "FN"): 1.0, ("TP", "TN"): 4.0, ("FP", "FN"): 1 / 4, ("FP", "TN"): 1.0, ("FN", "TN"): 4.0}
 
 
 def _judge(at, judgements):

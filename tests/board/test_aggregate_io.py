@@ -10,9 +10,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from board.store import aggregate_io
-from board.services import demo
 from board import engines
+from board.services import demo
+from board.store import aggregate_io
 from evalcore import ValueTable
 from evalcore.aggregate import Aggregate, aggregate_predictions, evaluate_aggregate
 from evalcore.board import BoardConfig, evaluate
@@ -40,8 +40,15 @@ def demo_aggregate(tmp_path_factory):
     path = tmp_path_factory.mktemp("lake") / "demo.parquet"
     demo.demo_frame(n=2000).to_parquet(path)
     m = demo.DEMO_MAPPING
-    q = engines.Query(label=m["label"], scores=m["scores"], score_kinds=m["score_kinds"], positive=m["positive"],
-                      segments=tuple(m["segments"]), group=m["group"], time=m["time"])
+    q = engines.Query(
+        label=m["label"],
+        scores=m["scores"],
+        score_kinds=m["score_kinds"],
+        positive=m["positive"],
+        segments=tuple(m["segments"]),
+        group=m["group"],
+        time=m["time"],
+    )
     return engines.aggregate_source(str(path), q, scheme="cluster")
 
 
@@ -61,17 +68,38 @@ def test_bytes_are_deterministic(demo_aggregate):
 def test_tricky_values_survive():
     """None vs NaN, ±inf, -0.0, tuples inside dicts, numpy scalars, non-string keys, and a
     DataFrame with a non-range index, an all-NaN column, int8, bool, category and UTC datetimes."""
-    cells = aggregate_predictions(validate(pd.DataFrame({"y": [0, 1, 1, 0], "s": [0.1, 0.8, 0.6, 0.3]}),
-                                           ColumnMapping(label="y", scores={"m": "s"})), resolution=None).cells
-    odd = pd.DataFrame({"date": pd.to_datetime(["2026-11-01", "2026-11-02"], utc=True),
-                        "x": [np.nan, -0.0], "k": np.array([1, -2], dtype=np.int8), "b": [True, False],
-                        "c": pd.Categorical(["a", "b"]), "s": ["u", None]}, index=[7, 3])
-    agg = Aggregate(cells=cells, score_kinds={"m": "probability"}, resolution={"m": None}, segments=(),
-                    paired_thresholds={"m": float("nan")}, source={"engine": "duckdb", "bits": (1, 2.5, None),
-                                                                  "inf": float("-inf"), "np": np.float64(0.1),
-                                                                  "__tuple__": "a key that looks like a tag"},
-                    day_cells=odd, feature_refs={"f": {"edges": (0.0, 1e-300, float("inf")), "n": np.int64(3)}},
-                    drift_fit={1: "int key"})
+    cells = aggregate_predictions(
+        validate(pd.DataFrame({"y": [0, 1, 1, 0], "s": [0.1, 0.8, 0.6, 0.3]}), ColumnMapping(label="y", scores={"m": "s"})),
+        resolution=None,
+    ).cells
+    odd = pd.DataFrame(
+        {
+            "date": pd.to_datetime(["2026-11-01", "2026-11-02"], utc=True),
+            "x": [np.nan, -0.0],
+            "k": np.array([1, -2], dtype=np.int8),
+            "b": [True, False],
+            "c": pd.Categorical(["a", "b"]),
+            "s": ["u", None],
+        },
+        index=[7, 3],
+    )
+    agg = Aggregate(
+        cells=cells,
+        score_kinds={"m": "probability"},
+        resolution={"m": None},
+        segments=(),
+        paired_thresholds={"m": float("nan")},
+        source={
+            "engine": "duckdb",
+            "bits": (1, 2.5, None),
+            "inf": float("-inf"),
+            "np": np.float64(0.1),
+            "__tuple__": "a key that looks like a tag",
+        },
+        day_cells=odd,
+        feature_refs={"f": {"edges": (0.0, 1e-300, float("inf")), "n": np.int64(3)}},
+        drift_fit={1: "int key"},
+    )
     back = aggregate_io.from_bytes(aggregate_io.to_bytes(agg))
     _assert_identical(agg, back)
     assert back.paired_thresholds["m"] != back.paired_thresholds["m"]  # NaN, not None

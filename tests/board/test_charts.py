@@ -13,8 +13,13 @@ S = np.array([0.9, 0.6, 0.4, 0.1, 0.05, 0.7, 0.2, 0.3])
 def test_value_curve_figure_traces_and_log_axis():
     curves = {"A": value_curve(Y, S, T)}
     for log_x in (False, True):
-        fig = charts.value_curve_figure(curves, {"A": 0.5}, unit="EUR", log_x=log_x,
-                                        bands={"A": (np.array([0.1, 0.5]), np.array([-1.0, -2.0]), np.array([1.0, 0.0]), 0.9)})
+        fig = charts.value_curve_figure(
+            curves,
+            {"A": 0.5},
+            unit="EUR",
+            log_x=log_x,
+            bands={"A": (np.array([0.1, 0.5]), np.array([-1.0, -2.0]), np.array([1.0, 0.0]), 0.9)},
+        )
         names = [t.name for t in fig.data]
         assert "A: EV(t)" in names and any(n.startswith("A: optimum") for n in names)
         assert "A: 90% bootstrap band (pointwise)" in names

@@ -29,11 +29,13 @@ def report():
     t = pd.DatetimeIndex([START + pd.Timedelta(days=d, minutes=3 * k) for d in range(n_days) for k in range(per_day)])
     day = np.repeat(np.arange(n_days), per_day)
     late = day >= 14
-    frame = pd.DataFrame({
-        "shifted": rng.normal(size=t.size) + np.where(late, 0.8, 0.0),
-        "stable": rng.normal(size=t.size),
-        "channel": np.where(rng.random(t.size) < np.where(late, 0.8, 0.5), "app", "web"),
-    })
+    frame = pd.DataFrame(
+        {
+            "shifted": rng.normal(size=t.size) + np.where(late, 0.8, 0.0),
+            "stable": rng.normal(size=t.size),
+            "channel": np.where(rng.random(t.size) < np.where(late, 0.8, 0.5), "app", "web"),
+        }
+    )
     y = (rng.random(t.size) < np.where(day >= 16, 0.12, 0.05)).astype(int)
     p = np.full(t.size, 0.05)
     return drift_lights(y, p, t, frame)
@@ -87,7 +89,9 @@ def test_feature_distribution_numeric_is_the_ecdf(report):
     np.testing.assert_allclose(ref_tr.y, [(x_ref <= e).mean() for e in ref.edges])
     assert ref_tr.y[-1] == pytest.approx(1.0) and cur_tr.y[0] >= 0
     # KS is the largest vertical gap between the two drawn ECDFs (up to the stated bin error: exact here)
-    assert np.max(np.abs(np.asarray(ref_tr.y) - np.asarray(cur_tr.y))) == pytest.approx(fd.statistic[0, -1], abs=fd.references[0].bin_error + 1e-3)
+    assert np.max(np.abs(np.asarray(ref_tr.y) - np.asarray(cur_tr.y))) == pytest.approx(
+        fd.statistic[0, -1], abs=fd.references[0].bin_error + 1e-3
+    )
     assert "KS" in fig.layout.title.text
 
 
@@ -135,7 +139,8 @@ def test_calibration_drift_figure(report):
 
 def test_figures_survive_empty_windows():
     t = pd.DatetimeIndex([START + pd.Timedelta(days=d) for d in range(8)])
-    rep = drift_lights(np.r_[np.ones(4, int), np.zeros(4, int)], np.full(8, 0.5), t, pd.DataFrame({"x": np.arange(8.0)}),
-                       config=DriftConfig())
+    rep = drift_lights(
+        np.r_[np.ones(4, int), np.zeros(4, int)], np.full(8, 0.5), t, pd.DataFrame({"x": np.arange(8.0)}), config=DriftConfig()
+    )
     for fig in (drift_lights_figure(rep), label_rate_figure(rep.label), calibration_drift_figure(rep.calibration)):
         assert isinstance(fig, go.Figure)

@@ -49,9 +49,17 @@ def test_ci_bars_carry_estimate_and_interval():
 
 
 def test_undefined_interval_is_a_point_not_a_bar():
-    r = BootstrapResult(estimate=3.0, low=float("nan"), high=float("nan"), level=0.95, standard_error=float("nan"),
-                        method="bca", scheme="rows", n_resamples=10,
-                        undefined={"interval": "BCa is undefined: the jackknife is degenerate"})
+    r = BootstrapResult(
+        estimate=3.0,
+        low=float("nan"),
+        high=float("nan"),
+        level=0.95,
+        standard_error=float("nan"),
+        method="bca",
+        scheme="rows",
+        n_resamples=10,
+        undefined={"interval": "BCa is undefined: the jackknife is degenerate"},
+    )
     fig = ci_bars_figure([("x", r)])
     tr = fig.data[0]
     assert tr.error_x.visible is False and tr.marker.symbol == "x"
@@ -61,8 +69,17 @@ def test_undefined_interval_is_a_point_not_a_bar():
 
 def test_comparison_figure_states_verdict_and_probability():
     y = np.array([1, 0] * 100)
-    c = compare_models(y, np.array([0.4, 0.6] * 100), np.array([0.9, 0.1] * 100), TABLE, threshold_a=0.5,
-                       threshold_b=0.5, n_resamples=200, rng=0, names=("old", "new"))
+    c = compare_models(
+        y,
+        np.array([0.4, 0.6] * 100),
+        np.array([0.9, 0.1] * 100),
+        TABLE,
+        threshold_a=0.5,
+        threshold_b=0.5,
+        n_resamples=200,
+        rng=0,
+        names=("old", "new"),
+    )
     fig = comparison_figure(c, unit="EUR")
     assert c.verdict_text in fig.layout.title.text
     assert "P(new better) = 100.0%" in fig.layout.title.text
@@ -97,8 +114,13 @@ def test_t_opt_histogram_and_band():
 
 
 def test_band_with_undefined_points_is_split():
-    band = CurveBand(grid=np.array([0.1, 0.2, 0.3, 0.4]), estimate=np.zeros(4), low=np.array([0, np.nan, 0, 0.0]),
-                     high=np.array([1, np.nan, 1, 1.0]), level=0.9)
+    band = CurveBand(
+        grid=np.array([0.1, 0.2, 0.3, 0.4]),
+        estimate=np.zeros(4),
+        low=np.array([0, np.nan, 0, 0.0]),
+        high=np.array([1, np.nan, 1, 1.0]),
+        level=0.9,
+    )
     fig = add_curve_band(go.Figure(), band, name="B")
     assert len(fig.data) == 2  # [0.1] and [0.3, 0.4]; the NaN point is not drawn as 0
     assert fig.data[0].name == "B: 90% band (pointwise)"

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from sklearn.metrics import roc_auc_score
 
-from board.services import demo
 from board.cli import main
+from board.services import demo
 
 
 @pytest.fixture(scope="module")
@@ -46,16 +46,46 @@ def test_evaluate_lists_data_and_table_problems_together(demo_csv, capsys):
 
 
 def test_bad_arguments_exit_2_without_traceback(demo_csv):
-    r = subprocess.run([sys.executable, "-m", "board", "evaluate", "--predictions", str(demo_csv), "--label", "is_fraud",
-                        "--score", "no-equals-sign"], capture_output=True, text=True)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "board",
+            "evaluate",
+            "--predictions",
+            str(demo_csv),
+            "--label",
+            "is_fraud",
+            "--score",
+            "no-equals-sign",
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 2
     assert "Traceback" not in r.stderr and "NAME=VALUE" in r.stderr
 
 
 def test_evaluate_json_numbers_match_direct_computation(demo_csv, tmp_path):
     out = tmp_path / "board.json"
-    assert main(["evaluate", "--predictions", str(demo_csv), *ARGS, *TABLE, "--threshold", "new=0.1",
-                 "--n-resamples", "200", "--json", str(out)]) == 0
+    assert (
+        main(
+            [
+                "evaluate",
+                "--predictions",
+                str(demo_csv),
+                *ARGS,
+                *TABLE,
+                "--threshold",
+                "new=0.1",
+                "--n-resamples",
+                "200",
+                "--json",
+                str(out),
+            ]
+        )
+        == 0
+    )
     d = json.loads(out.read_text())
     f = demo.demo_frame()
     y = f.is_fraud.to_numpy()
@@ -73,8 +103,12 @@ def test_evaluate_json_numbers_match_direct_computation(demo_csv, tmp_path):
         for level in ("new", "returning"):
             m = f.customer_type.to_numpy() == level
             a, yy = act[m], y[m]
-            ev_l = (18500 * np.sum(a & (yy == 1)) - 3200 * np.sum(a & (yy == 0)) - 22000 * np.sum(~a & (yy == 1))
-                    + 120 * np.sum(~a & (yy == 0))) / m.sum()
+            ev_l = (
+                18500 * np.sum(a & (yy == 1))
+                - 3200 * np.sum(a & (yy == 0))
+                - 22000 * np.sum(~a & (yy == 1))
+                + 120 * np.sum(~a & (yy == 0))
+            ) / m.sum()
             assert seg[level]["n"] == m.sum() and seg[level]["ev"] == pytest.approx(ev_l, rel=1e-12)
     for key in ("n", "n_pos", "value_table", "models"):
         assert key in d

@@ -5,8 +5,23 @@ import builtins
 from board.cli import main
 from board.services import demo
 
-ARGS = ["evaluate", "--label", "is_fraud", "--score", "new=score_new", "--tp", "1", "--fp", "-1", "--fn", "-1",
-        "--tn", "0", "--n-resamples", "0"]
+ARGS = [
+    "evaluate",
+    "--label",
+    "is_fraud",
+    "--score",
+    "new=score_new",
+    "--tp",
+    "1",
+    "--fp",
+    "-1",
+    "--fn",
+    "-1",
+    "--tn",
+    "0",
+    "--n-resamples",
+    "0",
+]
 
 
 def _parquet(tmp_path):

@@ -7,9 +7,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from board.services import demo
 from board.cli import main
 from board.engines import Query, aggregate_source
+from board.services import demo
 from evalcore import InputError, ValueTable
 from evalcore.aggregate import aggregate_predictions, evaluate_aggregate
 from evalcore.board import BoardConfig, evaluate
@@ -40,8 +40,13 @@ def spark():
         pytest.importorskip("pyspark")
     from pyspark.sql import SparkSession
 
-    s = (SparkSession.builder.master("local[2]").appName("evalboard-tests")
-         .config("spark.sql.shuffle.partitions", "2").config("spark.ui.enabled", "false").getOrCreate())
+    s = (
+        SparkSession.builder.master("local[2]")
+        .appName("evalboard-tests")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.ui.enabled", "false")
+        .getOrCreate()
+    )
     s.sparkContext.setLogLevel("ERROR")
     yield s
     s.stop()
@@ -50,13 +55,15 @@ def spark():
 def _check_engine(path, preds, engine, spark=None, *, resolution, scheme):
     cfg = BoardConfig(n_resamples=50, scheme=scheme, strata_column="channel" if scheme == "stratified" else None)
     ref = aggregate_predictions(preds, resolution=resolution, strata_column=cfg.strata_column, groups=scheme == "cluster")
-    got = aggregate_source(path, QUERY, engine=engine, spark=spark, resolution=resolution, scheme=scheme,
-                           strata_column=cfg.strata_column)
+    got = aggregate_source(
+        path, QUERY, engine=engine, spark=spark, resolution=resolution, scheme=scheme, strata_column=cfg.strata_column
+    )
     pd.testing.assert_frame_equal(ref.cells[COUNT_COLUMNS], got.cells[COUNT_COLUMNS], check_exact=True)
     for col in ("score_sum", "score_sq_sum", "log_sum"):  # float sums: summation order differs
         np.testing.assert_allclose(got.cells[col], ref.cells[col], rtol=1e-12, atol=1e-15)
-    assert_same_board(evaluate_aggregate(ref, TABLE, cfg).to_dict(), evaluate_aggregate(got, TABLE, cfg).to_dict(),
-                      skip=("engine", "source"))
+    assert_same_board(
+        evaluate_aggregate(ref, TABLE, cfg).to_dict(), evaluate_aggregate(got, TABLE, cfg).to_dict(), skip=("engine", "source")
+    )
 
 
 @pytest.mark.parametrize("resolution", [None, 1e-3])
@@ -81,12 +88,46 @@ def test_auto_resolution_is_exact_for_few_scores_and_stated(demo_data):
 
 def test_cli_duckdb_matches_pandas_rows(demo_data, tmp_path):
     path, _ = demo_data
-    args = ["evaluate", "--predictions", path, "--label", "is_fraud", "--score", "old=score_old", "--score",
-            "new=score_new", "--segment", "channel", "--tp", "500", "--fp", "-20", "--fn", "-500", "--tn", "0",
-            "--n-resamples", "40"]
+    args = [
+        "evaluate",
+        "--predictions",
+        path,
+        "--label",
+        "is_fraud",
+        "--score",
+        "old=score_old",
+        "--score",
+        "new=score_new",
+        "--segment",
+        "channel",
+        "--tp",
+        "500",
+        "--fp",
+        "-20",
+        "--fn",
+        "-500",
+        "--tn",
+        "0",
+        "--n-resamples",
+        "40",
+    ]
     assert main([*args, "--json", str(tmp_path / "p.json")]) == 0
-    assert main([*args, "--engine", "duckdb", "--resolution", "none", "--json", str(tmp_path / "d.json"),
-                 "--html", str(tmp_path / "d.html")]) == 0
+    assert (
+        main(
+            [
+                *args,
+                "--engine",
+                "duckdb",
+                "--resolution",
+                "none",
+                "--json",
+                str(tmp_path / "d.json"),
+                "--html",
+                str(tmp_path / "d.html"),
+            ]
+        )
+        == 0
+    )
     rows = json.loads((tmp_path / "p.json").read_text())
     agg = json.loads((tmp_path / "d.json").read_text())
     assert_same_board(rows, agg)
@@ -96,12 +137,53 @@ def test_cli_duckdb_matches_pandas_rows(demo_data, tmp_path):
 
 def test_cli_engine_bad_input_exits_2(demo_data, capsys):
     path, _ = demo_data
-    rc = main(["evaluate", "--predictions", path, "--label", "is_fraud", "--score", "a=nope", "--engine", "duckdb",
-               "--tp", "1", "--fp", "-1", "--fn", "-1", "--tn", "0"])
+    rc = main(
+        [
+            "evaluate",
+            "--predictions",
+            path,
+            "--label",
+            "is_fraud",
+            "--score",
+            "a=nope",
+            "--engine",
+            "duckdb",
+            "--tp",
+            "1",
+            "--fp",
+            "-1",
+            "--fn",
+            "-1",
+            "--tn",
+            "0",
+        ]
+    )
     assert rc == 2
     assert "DuckDB could not aggregate" in capsys.readouterr().err
-    assert main(["evaluate", "--predictions", path + ".missing*", "--label", "y", "--score", "a=s", "--engine",
-                 "duckdb", "--tp", "1", "--fp", "-1", "--fn", "-1", "--tn", "0"]) == 2
+    assert (
+        main(
+            [
+                "evaluate",
+                "--predictions",
+                path + ".missing*",
+                "--label",
+                "y",
+                "--score",
+                "a=s",
+                "--engine",
+                "duckdb",
+                "--tp",
+                "1",
+                "--fp",
+                "-1",
+                "--fn",
+                "-1",
+                "--tn",
+                "0",
+            ]
+        )
+        == 2
+    )
 
 
 @pytest.fixture(scope="session")
@@ -113,10 +195,16 @@ def big_file(tmp_path_factory):
     x = rng.normal(size=n)
     y = (rng.random(n) < 1 / (1 + np.exp(-(x - 3)))).astype(np.int8)
     t = pd.Timestamp("2026-10-05") + pd.to_timedelta(np.sort(rng.integers(0, 28 * 86_400, n)), unit="s")
-    f = pd.DataFrame({"y": y, "p": 1 / (1 + np.exp(-(0.8 * x - 3 + rng.normal(0, 0.5, n)))),
-                      "seg": rng.choice(["a", "b", "c"], n), "t": t.astype("datetime64[us]"),
-                      "amount": rng.lognormal(3 + 0.2 * (t >= pd.Timestamp("2026-10-26")), 1.0, n),
-                      "chan": rng.choice(["app", "web"], n)})
+    f = pd.DataFrame(
+        {
+            "y": y,
+            "p": 1 / (1 + np.exp(-(0.8 * x - 3 + rng.normal(0, 0.5, n)))),
+            "seg": rng.choice(["a", "b", "c"], n),
+            "t": t.astype("datetime64[us]"),
+            "amount": rng.lognormal(3 + 0.2 * (t >= pd.Timestamp("2026-10-26")), 1.0, n),
+            "chan": rng.choice(["app", "web"], n),
+        }
+    )
     path = tmp_path_factory.mktemp("big") / "big.parquet"
     f.to_parquet(path, row_group_size=250_000)
     return str(path), f
@@ -125,8 +213,7 @@ def big_file(tmp_path_factory):
 @pytest.mark.slow
 def test_two_million_rows_pandas_duckdb_spark_agree(big_file, spark):
     path, f = big_file
-    preds = validate(f, ColumnMapping(label="y", scores={"m": "p"}, segments=("seg",), time="t",
-                                      features=("amount", "chan")))
+    preds = validate(f, ColumnMapping(label="y", scores={"m": "p"}, segments=("seg",), time="t", features=("amount", "chan")))
     q = Query(label="y", scores={"m": "p"}, segments=("seg",), time="t", features=("amount", "chan"))
     cfg = BoardConfig(n_resamples=30)
     ref = aggregate_predictions(preds)
@@ -146,8 +233,14 @@ def test_two_million_rows_pandas_duckdb_spark_agree(big_file, spark):
 # drift: per-day tables from the engines equal the pandas engine's
 # --------------------------------------------------------------------------------------
 
-TIMED = Query(label="is_fraud", scores=SCORES, segments=tuple(demo.DEMO_MAPPING["segments"]),
-              group="customer_id", time="application_time", features=tuple(demo.DEMO_MAPPING["features"]))
+TIMED = Query(
+    label="is_fraud",
+    scores=SCORES,
+    segments=tuple(demo.DEMO_MAPPING["segments"]),
+    group="customer_id",
+    time="application_time",
+    features=tuple(demo.DEMO_MAPPING["features"]),
+)
 
 
 def _same_drift_tables(ref, got):
@@ -223,9 +316,33 @@ def test_bad_times_are_listed_with_the_other_problems(tmp_path):
 
 def test_cli_duckdb_drift_equals_the_row_path(timed_data, tmp_path):
     path, _ = timed_data
-    args = ["evaluate", "--predictions", path, "--label", "is_fraud", "--score", "old=score_old", "--score",
-            "new=score_new", "--time", "application_time", "--feature", "amount", "--feature", "channel",
-            "--tp", "500", "--fp", "-20", "--fn", "-500", "--tn", "0", "--n-resamples", "0"]
+    args = [
+        "evaluate",
+        "--predictions",
+        path,
+        "--label",
+        "is_fraud",
+        "--score",
+        "old=score_old",
+        "--score",
+        "new=score_new",
+        "--time",
+        "application_time",
+        "--feature",
+        "amount",
+        "--feature",
+        "channel",
+        "--tp",
+        "500",
+        "--fp",
+        "-20",
+        "--fn",
+        "-500",
+        "--tn",
+        "0",
+        "--n-resamples",
+        "0",
+    ]
     assert main([*args, "--json", str(tmp_path / "p.json")]) == 0
     assert main([*args, "--engine", "duckdb", "--json", str(tmp_path / "d.json")]) == 0
     rows = json.loads((tmp_path / "p.json").read_text())
@@ -259,12 +376,45 @@ def test_spark_submit_runs_the_cli(timed_data, tmp_path):
     submit = Path(sys.executable).parent / "spark-submit"
     root = Path(__file__).resolve().parents[2]
     out = tmp_path / "s.json"
-    proc = subprocess.run([str(submit), "--master", "local[2]", "--conf", "spark.ui.enabled=false",
-                           str(root / "scripts" / "spark_evaluate.py"), "evaluate", "--engine", "spark",
-                           "--predictions", path, "--label", "is_fraud", "--score", "new=score_new",
-                           "--time", "application_time", "--feature", "device_risk", "--tp", "500", "--fp", "-20",
-                           "--fn", "-500", "--tn", "0", "--n-resamples", "0", "--json", str(out)],
-                          capture_output=True, text=True, timeout=600, env={**os.environ, "PYSPARK_PYTHON": sys.executable})
+    proc = subprocess.run(
+        [
+            str(submit),
+            "--master",
+            "local[2]",
+            "--conf",
+            "spark.ui.enabled=false",
+            str(root / "scripts" / "spark_evaluate.py"),
+            "evaluate",
+            "--engine",
+            "spark",
+            "--predictions",
+            path,
+            "--label",
+            "is_fraud",
+            "--score",
+            "new=score_new",
+            "--time",
+            "application_time",
+            "--feature",
+            "device_risk",
+            "--tp",
+            "500",
+            "--fp",
+            "-20",
+            "--fn",
+            "-500",
+            "--tn",
+            "0",
+            "--n-resamples",
+            "0",
+            "--json",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "PYSPARK_PYTHON": sys.executable},
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     got = json.loads(out.read_text())
     assert got["aggregate"]["engine"] == "spark" and got["drift"]["feature"]["light"] == "red"
@@ -288,8 +438,9 @@ def test_update_requeries_only_what_changed(timed_data):
 
     counting.feature_codes = run.feature_codes
     moved = {"old": 0.3, "new": 0.2}
-    got = aggregate_source(path, TIMED, engine="duckdb", scheme="cluster", thresholds=moved, update=stored,
-                           runner=(src, quote, counting))
+    got = aggregate_source(
+        path, TIMED, engine="duckdb", scheme="cluster", thresholds=moved, update=stored, runner=(src, quote, counting)
+    )
     want = aggregate_source(path, TIMED, engine="duckdb", scheme="cluster", thresholds=moved)
     for f in dataclasses.fields(want):
         a, b = getattr(want, f.name), getattr(got, f.name)
@@ -308,9 +459,10 @@ def test_spark_reads_a_table_name(timed_data, spark):
     path, preds = timed_data
     spark.read.parquet(path).createOrReplaceTempView("validation_log")
     got = aggregate_source("validation_log", QUERY, engine="spark", spark=spark, resolution=None)
-    ref = aggregate_predictions(validate(pd.read_parquet(path), ColumnMapping(label="is_fraud", scores=SCORES,
-                                                                               segments=SEGS, group="customer_id")),
-                                resolution=None)
+    ref = aggregate_predictions(
+        validate(pd.read_parquet(path), ColumnMapping(label="is_fraud", scores=SCORES, segments=SEGS, group="customer_id")),
+        resolution=None,
+    )
     pd.testing.assert_frame_equal(ref.cells[COUNT_COLUMNS], got.cells[COUNT_COLUMNS], check_exact=True)
 
 
@@ -325,35 +477,39 @@ def test_update_refuses_a_source_that_changed(timed_data, tmp_path):
         aggregate_source(str(other), TIMED, engine="duckdb", thresholds={"old": 0.3}, update=stored)
 
 
-@pytest.mark.parametrize("labels, positive, want", [
-    (["是", "否", "否", "是"], None, [1, 0, 0, 1]),  # the reader's families: 是/否 as well as yes/no, 1/0
-    (["Y", "N", "N", "Y"], None, [1, 0, 0, 1]),
-    (["fraud", "ok", "ok", "fraud"], "FRAUD", [1, 0, 0, 1]),  # a chosen positive matches ignoring case
-    ([1, 0, 0, 1], "1.0", [1, 0, 0, 1]),  # and as a number
-])
+@pytest.mark.parametrize(
+    "labels, positive, want",
+    [
+        (["是", "否", "否", "是"], None, [1, 0, 0, 1]),  # the reader's families: 是/否 as well as yes/no, 1/0
+        (["Y", "N", "N", "Y"], None, [1, 0, 0, 1]),
+        (["fraud", "ok", "ok", "fraud"], "FRAUD", [1, 0, 0, 1]),  # a chosen positive matches ignoring case
+        ([1, 0, 0, 1], "1.0", [1, 0, 0, 1]),  # and as a number
+    ],
+)
 def test_engine_labels_follow_the_readers_positive_rule(tmp_path, labels, positive, want):
     """One positive-class rule (evalcore.data.binary_label): the engine's counts of positives equal
     the reader's, for label spellings the old SQL rule ('1', 'true', 'yes') read as all negative."""
     path = tmp_path / "labels.parquet"
     pd.DataFrame({"y": labels, "s": [0.9, 0.2, 0.4, 0.7]}).to_parquet(path)
-    agg = aggregate_source(str(path), Query(label="y", scores={"m": "s"}, positive=positive), engine="duckdb",
-                           resolution=None)
+    agg = aggregate_source(str(path), Query(label="y", scores={"m": "s"}, positive=positive), engine="duckdb", resolution=None)
     n, n_pos, _ = agg.totals()
     assert (n, n_pos) == (4, sum(want))
     p = agg.part("m")
     assert sorted(p.loc[p["label"] == 1, "score"]) == sorted(s for s, y in zip([0.9, 0.2, 0.4, 0.7], want) if y)
 
 
-@pytest.mark.parametrize("labels, positive, code", [
-    (["a", "b", "c", "a"], None, "label_not_binary"),
-    (["ok", "ok", "ok", "ok"], None, "label_one_class"),
-    (["fraud", "ok", "ok", "fraud"], None, "positive_not_chosen"),
-    (["fraud", "ok", "ok", "fraud"], "chargeback", "positive_not_found"),
-])
+@pytest.mark.parametrize(
+    "labels, positive, code",
+    [
+        (["a", "b", "c", "a"], None, "label_not_binary"),
+        (["ok", "ok", "ok", "ok"], None, "label_one_class"),
+        (["fraud", "ok", "ok", "fraud"], None, "positive_not_chosen"),
+        (["fraud", "ok", "ok", "fraud"], "chargeback", "positive_not_found"),
+    ],
+)
 def test_engine_refuses_labels_the_reader_refuses(tmp_path, labels, positive, code):
     path = tmp_path / "labels.parquet"
     pd.DataFrame({"y": labels, "s": [0.9, 0.2, 0.4, 0.7]}).to_parquet(path)
     with pytest.raises(InputError) as err:
         aggregate_source(str(path), Query(label="y", scores={"m": "s"}, positive=positive), engine="duckdb")
     assert [p.code for p in err.value.problems] == [code]
-

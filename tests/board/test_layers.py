@@ -15,8 +15,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_import_linter_contracts_are_kept():
     lint = Path(sys.executable).with_name("lint-imports")
-    r = subprocess.run([str(lint), "--config", str(ROOT / ".importlinter"), "--no-cache"], cwd=ROOT,
-                       capture_output=True, text=True, timeout=300, env={"PYTHONPATH": str(ROOT), "PATH": ""})
+    r = subprocess.run(
+        [str(lint), "--config", str(ROOT / ".importlinter"), "--no-cache"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={"PYTHONPATH": str(ROOT), "PATH": ""},
+    )
     assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
     assert "0 broken" in r.stdout
 
@@ -69,6 +75,7 @@ def test_the_cycle_finder_finds_a_cycle():
 def test_no_import_cycles_in_board_or_evalcore():
     sys.path.insert(0, str(ROOT))
     graph = grimp.build_graph("board", "evalcore", cache_dir=None)
-    adjacency = {m: sorted(x for x in graph.find_modules_directly_imported_by(m) if x in graph.modules)
-                 for m in sorted(graph.modules)}
+    adjacency = {
+        m: sorted(x for x in graph.find_modules_directly_imported_by(m) if x in graph.modules) for m in sorted(graph.modules)
+    }
     assert _cycles(adjacency) == []

@@ -14,19 +14,19 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from board.store import migrations
-from board.store import _common as store_mod
-from board.store import models as store_models
 from board.store import (
+    SQLITE_BUSY_TIMEOUT_MS,
     ConflictError,
     CorruptFileError,
     DatasetInUseError,
     DatasetRecord,
     MissingFileError,
     NotFoundError,
-    SQLITE_BUSY_TIMEOUT_MS,
     Store,
+    migrations,
 )
+from board.store import _common as store_mod
+from board.store import models as store_models
 from evalcore._errors import InputError
 
 RAW_A = b"label,score\n1,0.9\n0,0.2\n"
@@ -76,12 +76,26 @@ def legacy_save(store: Store, raw: bytes = RAW_A) -> DatasetRecord:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(raw)
     with store.engine.begin() as conn:
-        conn.execute(sa.text("INSERT INTO datasets (name, filename, sha256, size_bytes, n_rows, uploader, created_at, "
-                             "mapping, report) VALUES ('October', 'oct.csv', :sha, :size, 2, '', :at, :m, '{}')"),
-                     {"sha": sha, "size": len(raw), "at": datetime.now(timezone.utc), "m": json.dumps({"label": "label"})})
+        conn.execute(
+            sa.text(
+                "INSERT INTO datasets (name, filename, sha256, size_bytes, n_rows, uploader, created_at, "
+                "mapping, report) VALUES ('October', 'oct.csv', :sha, :size, 2, '', :at, :m, '{}')"
+            ),
+            {"sha": sha, "size": len(raw), "at": datetime.now(timezone.utc), "m": json.dumps({"label": "label"})},
+        )
         ds_id = conn.execute(sa.text("SELECT id FROM datasets WHERE sha256 = :sha"), {"sha": sha}).scalar_one()
-    return DatasetRecord(id=ds_id, name="October", filename="oct.csv", sha256=sha, size_bytes=len(raw), n_rows=2,
-                         uploader="", created_at=None, mapping={"label": "label"}, report={})
+    return DatasetRecord(
+        id=ds_id,
+        name="October",
+        filename="oct.csv",
+        sha256=sha,
+        size_bytes=len(raw),
+        n_rows=2,
+        uploader="",
+        created_at=None,
+        mapping={"label": "label"},
+        report={},
+    )
 
 
 def upload_files(data_dir) -> list[str]:
@@ -100,9 +114,15 @@ def sqlite_rows(data_dir, sql: str) -> list[tuple]:
 
 
 # schema_version after every migration has run
-ALL_MIGRATIONS = [(1, "_m0001_initial"), (2, "_m0002_dataset_settings"), (3, "_m0003_governance"),
-                  (4, "_m0004_aggregate_datasets"), (5, "_m0005_first_admin"), (6, "_m0006_append_only"),
-                  (7, "_m0007_login_clients")]
+ALL_MIGRATIONS = [
+    (1, "_m0001_initial"),
+    (2, "_m0002_dataset_settings"),
+    (3, "_m0003_governance"),
+    (4, "_m0004_aggregate_datasets"),
+    (5, "_m0005_first_admin"),
+    (6, "_m0006_append_only"),
+    (7, "_m0007_login_clients"),
+]
 SCHEMA_VERSIONS = "SELECT version, name FROM schema_version ORDER BY version"
 
 
@@ -296,11 +316,14 @@ def test_save_and_read_back_a_dataset(store, data_dir):
 
 def test_same_bytes_twice_updates_the_existing_record(store, data_dir):
     first = save(store, uploader="ana")
-    second = save(store, name="October v2", filename="copy.csv", mapping={"label": "y"}, report={"ok": False},
-                  uploader="bob")
+    second = save(store, name="October v2", filename="copy.csv", mapping={"label": "y"}, report={"ok": False}, uploader="bob")
     assert second.id == first.id
     assert (second.name, second.filename, second.mapping, second.report) == (
-        "October v2", "copy.csv", {"label": "y"}, {"ok": False})
+        "October v2",
+        "copy.csv",
+        {"label": "y"},
+        {"ok": False},
+    )
     assert second.uploader == "ana" and second.created_at == first.created_at
     assert count_rows(data_dir, "datasets") == 1
     assert upload_files(data_dir) == [f"{first.sha256[:2]}/{first.sha256}"]
@@ -383,8 +406,13 @@ def test_save_dataset_lists_every_invalid_argument(store, data_dir):
     with pytest.raises(InputError) as info:
         store.save_dataset(name=" ", filename="f.csv", raw=b"", mapping={"x": float("nan")}, report=[], n_rows=-1)
     codes = sorted((p.column, p.code) for p in info.value.problems)
-    assert codes == [("mapping", "not_json"), ("n_rows", "invalid_value"), ("name", "empty"), ("raw", "empty"),
-                     ("report", "invalid_type")]
+    assert codes == [
+        ("mapping", "not_json"),
+        ("n_rows", "invalid_value"),
+        ("name", "empty"),
+        ("raw", "empty"),
+        ("report", "invalid_type"),
+    ]
     assert "n_rows must be an int >= 0, got -1" in str(info.value)
     assert store.list_datasets() == [] and upload_files(data_dir) == []
 
@@ -474,8 +502,7 @@ def test_draft_is_created_then_updated_in_place(store):
     assert (first.label, first.status, first.row_version, first.table_name) == ("draft", "draft", 1, "loan anti-fraud")
     assert first.amounts == TABLE and first.reason == "first cut" and first.author == "ana"
     assert first.created_at == first.updated_at and first.created_at.tzinfo == timezone.utc
-    second = store.save_value_table_draft("loan anti-fraud", {**TABLE, "fp": -3000.0}, author="bob",
-                                          expected_row_version=1)
+    second = store.save_value_table_draft("loan anti-fraud", {**TABLE, "fp": -3000.0}, author="bob", expected_row_version=1)
     assert second.id == first.id and second.row_version == 2
     assert second.amounts["fp"] == -3000.0 and second.author == "bob"
     assert second.reason == "first cut"  # reason=None keeps it
@@ -493,10 +520,12 @@ def test_draft_label_reason_and_effective_date(store):
 
 def test_stale_row_version_is_a_conflict_and_writes_nothing(store):
     store.save_value_table_draft("loan anti-fraud", TABLE, author="ana")
-    stored = store.save_value_table_draft("loan anti-fraud", {**TABLE, "tn": 100.0}, author="ana",
-                                          expected_row_version=1)
-    with pytest.raises(ConflictError, match=r"changed by 'ana' .*stored row_version 2, you expected 1\)\. "
-                                            r"Nothing was saved\. Stored amounts: .*\"tn\": 100\.0") as info:
+    stored = store.save_value_table_draft("loan anti-fraud", {**TABLE, "tn": 100.0}, author="ana", expected_row_version=1)
+    with pytest.raises(
+        ConflictError,
+        match=r"changed by 'ana' .*stored row_version 2, you expected 1\)\. "
+        r"Nothing was saved\. Stored amounts: .*\"tn\": 100\.0",
+    ) as info:
         store.save_value_table_draft("loan anti-fraud", {**TABLE, "tn": 0.0}, author="bob", expected_row_version=1)
     assert info.value.current.to_dict() == stored.to_dict()
     assert info.value.expected_row_version == 1
@@ -651,8 +680,12 @@ def test_database_enforces_one_settings_row_per_key(store):
     store.save_dataset_settings(rec.id, "drift", {})
     with pytest.raises(sa.exc.IntegrityError):
         with store.engine.begin() as conn:
-            conn.execute(sa.text("INSERT INTO dataset_settings (dataset_id, key, value, updated_at) "
-                                 "VALUES (:d, 'drift', '{}', '2026-01-01')"), {"d": rec.id})
+            conn.execute(
+                sa.text(
+                    "INSERT INTO dataset_settings (dataset_id, key, value, updated_at) VALUES (:d, 'drift', '{}', '2026-01-01')"
+                ),
+                {"d": rec.id},
+            )
 
 
 def test_deleting_a_dataset_deletes_its_settings(store, data_dir):
@@ -678,16 +711,21 @@ def test_database_at_version_1_gets_the_settings_table(data_dir, monkeypatch):
             with s.engine.begin() as conn:  # as the version-1 code wrote it
                 from datetime import datetime
 
-                conn.execute(sa.text("INSERT INTO evaluations (dataset_id, models, config, result, created_at) "
-                                     "VALUES (:d, '[\"A\"]', '{}', '{\"ev\": 1.0}', :at)"),
-                             {"d": rec.id, "at": datetime.now(timezone.utc)})
+                conn.execute(
+                    sa.text(
+                        "INSERT INTO evaluations (dataset_id, models, config, result, created_at) "
+                        "VALUES (:d, '[\"A\"]', '{}', '{\"ev\": 1.0}', :at)"
+                    ),
+                    {"d": rec.id, "at": datetime.now(timezone.utc)},
+                )
         assert "dataset_settings" not in {r[0] for r in sqlite_rows(data_dir, "SELECT name FROM sqlite_master")}
     with Store(data_dir=data_dir) as s:
         assert s.applied_migrations == [2, 3, 4, 5, 6, 7]
         assert s.schema_version == 7
         back = s.get_dataset(rec.id).to_dict()  # data survives
-        assert {k: v for k, v in back.items() if k != "created_at"} == {k: v for k, v in rec.to_dict().items()
-                                                                        if k != "created_at"}
+        assert {k: v for k, v in back.items() if k != "created_at"} == {
+            k: v for k, v in rec.to_dict().items() if k != "created_at"
+        }
         assert len(s.list_evaluations(rec.id)) == 1
         assert s.get_dataset_settings(rec.id, "drift") is None
         s.save_dataset_settings(rec.id, "drift", DRIFT)
@@ -706,8 +744,16 @@ OPTIONS = {"resolution": "auto", "scheme": "rows", "thresholds": {"A": 0.5}}
 
 
 def save_aggregate(store: Store, raw: bytes = b"PK-aggregate-bytes", **kw) -> DatasetRecord:
-    args = dict(name="Lake Nov", source_path="/lake/2026-11-*.parquet", query=QUERY, options=OPTIONS, raw=raw,
-                report={"n_rows": 1_000_000}, n_rows=1_000_000, uploader="ana")
+    args = dict(
+        name="Lake Nov",
+        source_path="/lake/2026-11-*.parquet",
+        query=QUERY,
+        options=OPTIONS,
+        raw=raw,
+        report={"n_rows": 1_000_000},
+        n_rows=1_000_000,
+        uploader="ana",
+    )
     args.update(kw)
     return store.save_aggregate_dataset(**args)
 

@@ -26,9 +26,19 @@ from evalcore.bootstrap import (
 )
 
 
-def bootstrap_statistic(statistic: Callable, *arrays, n_resamples: int = 1000, level: float = 0.95,
-                        method: str = "percentile", strata=None, groups=None, batch: int | None = None,
-                        vectorized: bool = True, rng=None, progress=None) -> BootstrapResult:
+def bootstrap_statistic(
+    statistic: Callable,
+    *arrays,
+    n_resamples: int = 1000,
+    level: float = 0.95,
+    method: str = "percentile",
+    strata=None,
+    groups=None,
+    batch: int | None = None,
+    vectorized: bool = True,
+    rng=None,
+    progress=None,
+) -> BootstrapResult:
     """Bootstrap any statistic by resampling row indices (like :func:`scipy.stats.bootstrap`).
 
     Parameters
@@ -62,8 +72,11 @@ def bootstrap_statistic(statistic: Callable, *arrays, n_resamples: int = 1000, l
     if not data:
         problems.add("no_data", "bootstrap_statistic needs at least one array.", "Pass the sample(s).")
     elif any(a.ndim != 1 or len(a) != len(data[0]) for a in data):
-        problems.add("shape", f"arrays must be 1-D of equal length; got shapes {[a.shape for a in data]}.",
-                     "Pass one value per row in each array.")
+        problems.add(
+            "shape",
+            f"arrays must be 1-D of equal length; got shapes {[a.shape for a in data]}.",
+            "Pass one value per row in each array.",
+        )
     n = len(data[0]) if data and data[0].ndim == 1 else 0
     if data and n == 0:
         problems.add("empty", "bootstrap_statistic needs at least one row; got 0.", "Pass the sample(s).")
@@ -111,11 +124,17 @@ def bootstrap_statistic(statistic: Callable, *arrays, n_resamples: int = 1000, l
             jb = max(1, _MAX_CELLS_PER_BATCH // max(n, 1))
             for a in range(0, n, jb):
                 rows = np.arange(a, min(n, a + jb))
-                idx = np.array([np.r_[0:i, i + 1:n] for i in rows])
+                idx = np.array([np.r_[0:i, i + 1 : n] for i in rows])
                 theta.append(call(idx))
             jack = (np.concatenate(theta), np.ones(n, np.int64))
         else:
-            theta = [float(statistic(*[a[np.concatenate([group_rows[j] for j in range(len(group_rows)) if j != g])]
-                                       for a in data], axis=-1)) for g in range(len(group_rows))]
+            theta = [
+                float(
+                    statistic(
+                        *[a[np.concatenate([group_rows[j] for j in range(len(group_rows)) if j != g])] for a in data], axis=-1
+                    )
+                )
+                for g in range(len(group_rows))
+            ]
             jack = (np.array(theta), np.ones(len(group_rows), np.int64))
     return _summarise(dist, estimate, level=level, method=method, scheme=scheme, n_resamples=n_resamples, jack=jack)

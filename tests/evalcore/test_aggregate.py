@@ -31,8 +31,15 @@ def _demo(sort_by):
     # engine's aggregate (exact_draws=False) in sorted order — the same draws need the same
     # numbering (tests/evalcore/test_one_path.py covers exact_draws=True on unsorted rows)
     f = f.sort_values(sort_by, kind="stable").reset_index(drop=True)
-    return validate(f, ColumnMapping(label="is_fraud", scores={"old": "score_old", "new": "score_new"},
-                                     segments=("customer_type", "channel"), group="customer_id"))
+    return validate(
+        f,
+        ColumnMapping(
+            label="is_fraud",
+            scores={"old": "score_old", "new": "score_new"},
+            segments=("customer_type", "channel"),
+            group="customer_id",
+        ),
+    )
 
 
 @pytest.fixture(scope="module")
@@ -46,8 +53,7 @@ def test_exact_aggregate_equals_rows(demo_preds, scheme):
         demo_preds = _demo("customer_id")
     cfg = BoardConfig(n_resamples=60, scheme=scheme, strata_column="channel" if scheme == "stratified" else None)
     rows = evaluate(demo_preds, TABLE, cfg).to_dict()
-    agg = aggregate_predictions(demo_preds, resolution=None, strata_column=cfg.strata_column,
-                                groups=scheme == "cluster")
+    agg = aggregate_predictions(demo_preds, resolution=None, strata_column=cfg.strata_column, groups=scheme == "cluster")
     out = evaluate_aggregate(agg, TABLE, cfg).to_dict()
     assert_same_board(rows, out)
     assert out["aggregate"]["exact"] and out["aggregate"]["resolution"] == {"old": None, "new": None}
@@ -71,8 +77,7 @@ def test_binned_aggregate_equals_binned_rows(demo_preds):
 
 
 def test_one_model_ev_interval_and_html(demo_preds, tmp_path):
-    one = dataclasses.replace(demo_preds, scores={"new": demo_preds.scores["new"]},
-                              score_kinds={"new": "probability"})
+    one = dataclasses.replace(demo_preds, scores={"new": demo_preds.scores["new"]}, score_kinds={"new": "probability"})
     cfg = BoardConfig(n_resamples=60, method="bca")
     rows = evaluate(one, TABLE, cfg)
     out = evaluate_aggregate(aggregate_predictions(one, resolution=None), TABLE, cfg)
@@ -119,8 +124,9 @@ def test_counts_and_reliability_from_a_hand_table():
 
 def test_board_from_a_hand_table_needs_no_rows():
     f = _cells([(0.9, 1, 3), (0.9, 0, 1), (0.2, 1, 1), (0.2, 0, 5)])
-    res = evaluate_aggregate(Aggregate.from_frame(f, score_kinds={"m": "probability"}), TABLE,
-                             BoardConfig(n_resamples=0, thresholds={"m": 0.5})).to_dict()
+    res = evaluate_aggregate(
+        Aggregate.from_frame(f, score_kinds={"m": "probability"}), TABLE, BoardConfig(n_resamples=0, thresholds={"m": 0.5})
+    ).to_dict()
     at = res["models"]["m"]["at_threshold"]
     assert (at["tp"], at["fp"], at["fn"], at["tn"]) == (3.0, 1.0, 1.0, 5.0)
     assert at["ev"] == (3 * 500 - 20 - 500) / 10  # = 98
@@ -253,10 +259,10 @@ def test_calibration_intervals_from_exact_cells_match_the_row_bootstrap(demo_pre
 
     agg = aggregate_predictions(demo_preds, resolution=None)
     for strategy in ("uniform", "quantile"):
-        rows = calibration_intervals(demo_preds.y_true, demo_preds.scores["new"], strategy=strategy, n_resamples=2000,
-                                     rng=1)
-        got, why = calibration_intervals_of(agg.part("new"), resolution=None, weighted=False, strategy=strategy,
-                                            n_resamples=2000, rng=2)
+        rows = calibration_intervals(demo_preds.y_true, demo_preds.scores["new"], strategy=strategy, n_resamples=2000, rng=1)
+        got, why = calibration_intervals_of(
+            agg.part("new"), resolution=None, weighted=False, strategy=strategy, n_resamples=2000, rng=2
+        )
         assert why == ""
         for m in ("brier", "log_loss", "ece", "oe_ratio"):
             width = rows[m][1] - rows[m][0]

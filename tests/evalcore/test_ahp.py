@@ -23,10 +23,7 @@ def power_iteration(a, n_iter=500):
 # Wikipedia, "Analytic hierarchy process – leader example" (criteria with respect to the goal),
 # the most widely reproduced AHP worked example. Criteria: Experience, Education, Charisma, Age.
 # Published priorities .547, .127, .270, .056 and consistency ratio 0.044 (RI(4) = 0.90).
-LEADER = [[1, 4, 3, 7],
-          [1 / 4, 1, 1 / 3, 3],
-          [1 / 3, 3, 1, 5],
-          [1 / 7, 1 / 3, 1 / 5, 1]]
+LEADER = [[1, 4, 3, 7], [1 / 4, 1, 1 / 3, 3], [1 / 3, 3, 1, 5], [1 / 7, 1 / 3, 1 / 5, 1]]
 LEADER_ITEMS = ["Experience", "Education", "Charisma", "Age"]
 
 
@@ -49,8 +46,14 @@ def test_published_leader_example_weights_and_cr():
 def test_leader_example_from_upper_triangle_judgements():
     # the same matrix entered the way the page does: one judgement per pair, reciprocals implied;
     # one pair given the other way round ("Age vs Charisma: Charisma 5× more" = 1/5 for (Age, Charisma))
-    j = {("Experience", "Education"): 4, ("Experience", "Charisma"): 3, ("Experience", "Age"): 7,
-         ("Charisma", "Education"): 3, ("Education", "Age"): 3, ("Age", "Charisma"): 1 / 5}
+    j = {
+        ("Experience", "Education"): 4,
+        ("Experience", "Charisma"): 3,
+        ("Experience", "Age"): 7,
+        ("Charisma", "Education"): 3,
+        ("Education", "Age"): 3,
+        ("Age", "Charisma"): 1 / 5,
+    }
     np.testing.assert_allclose(pairwise_matrix(j, LEADER_ITEMS), LEADER, rtol=1e-15)
 
 
@@ -129,6 +132,7 @@ def test_to_dict_is_json_safe():
 
 # --- validation: every problem at once ----------------------------------------------------------
 
+
 def test_matrix_problems_are_listed_together():
     bad = [[1, 2, -1], [0.5, 2, 3], [1, 1 / 3, 1]]  # a_22 = 2 and a_13 < 0; 2 names for 3 rows
     with pytest.raises(InputError) as e:
@@ -153,9 +157,18 @@ def test_judgement_problems_are_listed_together():
     with pytest.raises(InputError) as e:
         pairwise_matrix(j, items)
     msgs = {p.code: p.message for p in e.value.problems}
-    assert set(msgs) == {"judgement_twice", "judgement_unknown_item", "judgement_off_scale", "judgement_self",
-                         "judgement_key_invalid", "judgement_missing"}
-    assert msgs["judgement_off_scale"] == "judgement FP vs FN must be on Saaty's scale 1/9 … 9; it is outside Saaty's scale 1/9 … 9 (15)."
+    assert set(msgs) == {
+        "judgement_twice",
+        "judgement_unknown_item",
+        "judgement_off_scale",
+        "judgement_self",
+        "judgement_key_invalid",
+        "judgement_missing",
+    }
+    assert (
+        msgs["judgement_off_scale"]
+        == "judgement FP vs FN must be on Saaty's scale 1/9 … 9; it is outside Saaty's scale 1/9 … 9 (15)."
+    )
     assert msgs["judgement_missing"] == "2 pair(s) are not judged: TP/FN, FP/FN."
     with pytest.raises(InputError, match="items must be distinct; repeated: \\['TP'\\]"):
         pairwise_matrix({}, ["TP", "TP"])
@@ -169,8 +182,9 @@ TWO_ITEMS = ahp_weights([[1, 4], [1 / 4, 1]], items=["FN", "TP"])  # w = (0.8, 0
 
 
 def test_amounts_by_scale_and_by_anchor():
-    r = ahp_weights(np.array([0.4, 0.1, 0.4, 0.1])[:, None] / np.array([0.4, 0.1, 0.4, 0.1])[None, :],
-                    items=["TP", "FP", "FN", "TN"])
+    r = ahp_weights(
+        np.array([0.4, 0.1, 0.4, 0.1])[:, None] / np.array([0.4, 0.1, 0.4, 0.1])[None, :], items=["TP", "FP", "FN", "TN"]
+    )
     out = ahp_amounts(r, gains=["TP", "TN"], scale=10000)
     assert out == pytest.approx({"TP": 4000, "FP": -1000, "FN": -4000, "TN": 1000})
     # anchor FN = −22,000: scale = 22000 / 0.4 = 55,000 per unit weight

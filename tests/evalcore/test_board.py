@@ -36,19 +36,61 @@ def _has(d, path):
 
 def test_json_has_every_design_key(result):
     d = json.loads(json.dumps(result.to_dict(), allow_nan=False))
-    for key in ["n", "n_pos", "value_table.tp", "value_table.fp", "value_table.fn", "value_table.tn", "value_table.unit",
-                "bootstrap.n_resamples", "bootstrap.method", "bootstrap.seed", "bootstrap.scheme", "comparison.a",
-                "comparison.b", "comparison.diff_ev", "comparison.diff_ev_ci", "comparison.p_b_better",
-                "drift.feature.light", "drift.feature.details", "drift.label.light", "drift.calibration.light", "action"]:
+    for key in [
+        "n",
+        "n_pos",
+        "value_table.tp",
+        "value_table.fp",
+        "value_table.fn",
+        "value_table.tn",
+        "value_table.unit",
+        "bootstrap.n_resamples",
+        "bootstrap.method",
+        "bootstrap.seed",
+        "bootstrap.scheme",
+        "comparison.a",
+        "comparison.b",
+        "comparison.diff_ev",
+        "comparison.diff_ev_ci",
+        "comparison.p_b_better",
+        "drift.feature.light",
+        "drift.feature.details",
+        "drift.label.light",
+        "drift.calibration.light",
+        "action",
+    ]:
         _has(d, key)
     for m in ("old", "new"):
-        for key in ["at_threshold.threshold", "at_threshold.tp", "at_threshold.fp", "at_threshold.fn", "at_threshold.tn",
-                    "at_threshold.accuracy", "at_threshold.precision", "at_threshold.recall", "at_threshold.f1",
-                    "at_threshold.ev", "at_threshold.ev_ci", "auc", "auc_ci", "curve.t_opt", "curve.t_opt_interval",
-                    "curve.t_opt_ci", "curve.ev_opt", "curve.flatness", "curve.sharpness", "calibration.brier",
-                    "calibration.log_loss", "calibration.ece", "calibration.n_bins", "calibration.strategy",
-                    "calibration.bins", "segments.customer_type.new.n", "segments.customer_type.new.ev",
-                    "segments.customer_type.new.t_opt"]:
+        for key in [
+            "at_threshold.threshold",
+            "at_threshold.tp",
+            "at_threshold.fp",
+            "at_threshold.fn",
+            "at_threshold.tn",
+            "at_threshold.accuracy",
+            "at_threshold.precision",
+            "at_threshold.recall",
+            "at_threshold.f1",
+            "at_threshold.ev",
+            "at_threshold.ev_ci",
+            "auc",
+            "auc_ci",
+            "curve.t_opt",
+            "curve.t_opt_interval",
+            "curve.t_opt_ci",
+            "curve.ev_opt",
+            "curve.flatness",
+            "curve.sharpness",
+            "calibration.brier",
+            "calibration.log_loss",
+            "calibration.ece",
+            "calibration.n_bins",
+            "calibration.strategy",
+            "calibration.bins",
+            "segments.customer_type.new.n",
+            "segments.customer_type.new.ev",
+            "segments.customer_type.new.t_opt",
+        ]:
             _has(d["models"][m], key)
         b = d["models"][m]["calibration"]["bins"][0]
         assert set(b) >= {"low", "high", "count", "mean_pred", "frac_pos"}
@@ -58,8 +100,7 @@ def test_json_has_every_design_key(result):
 def test_numbers_equal_the_direct_calls(result, demo_preds, table):
     y = demo_preds.y_true
     a, b = demo_preds.scores["old"], demo_preds.scores["new"]
-    comp = compare_models(y, a, b, table, threshold_a=0.05, threshold_b=0.09, n_resamples=200, rng=3 + 99,
-                          names=("old", "new"))
+    comp = compare_models(y, a, b, table, threshold_a=0.05, threshold_b=0.09, n_resamples=200, rng=3 + 99, names=("old", "new"))
     d = result.to_dict()
     assert d["comparison"]["diff_ev_ci"] == pytest.approx([comp.diff.low, comp.diff.high], rel=1e-12)
     assert d["models"]["new"]["at_threshold"]["ev_ci"] == pytest.approx([comp.ev_b.low, comp.ev_b.high], rel=1e-12)
@@ -69,8 +110,12 @@ def test_numbers_equal_the_direct_calls(result, demo_preds, table):
     assert d["models"]["new"]["curve"]["t_opt_ci"] == pytest.approx([opt.t_opt.low, opt.t_opt.high], rel=1e-12)
     assert d["models"]["new"]["auc"] == pytest.approx(roc_auc_score(y, b), rel=1e-12)
     act = b >= 0.09
-    ev = (18500 * np.sum(act & (y == 1)) - 3200 * np.sum(act & (y == 0)) - 22000 * np.sum(~act & (y == 1))
-          + 120 * np.sum(~act & (y == 0))) / len(y)
+    ev = (
+        18500 * np.sum(act & (y == 1))
+        - 3200 * np.sum(act & (y == 0))
+        - 22000 * np.sum(~act & (y == 1))
+        + 120 * np.sum(~act & (y == 0))
+    ) / len(y)
     assert d["models"]["new"]["at_threshold"]["ev"] == pytest.approx(ev, rel=1e-12)
 
 

@@ -17,13 +17,16 @@ from __future__ import annotations
 
 import json
 
+import hypothesis
 import numpy as np
 import pytest
-import hypothesis
-from hypothesis import given, settings, strategies as hst
+from _oracle import bootstrap_statistic  # tests/evalcore is on sys.path
+from hypothesis import given, settings
+from hypothesis import strategies as hst
 from scipy import stats
 from sklearn.metrics import confusion_matrix, roc_auc_score
 from statsmodels.stats.proportion import proportion_confint
+from strategies import binary_data, value_tables
 
 from evalcore import InputError
 from evalcore.bootstrap import (
@@ -39,9 +42,6 @@ from evalcore.bootstrap import (
     wilson_interval,
 )
 from evalcore.value import ValueTable, value_curve
-
-from _oracle import bootstrap_statistic  # tests/evalcore is on sys.path
-from strategies import binary_data, value_tables
 
 TABLE = ValueTable(tp=18500, fp=-3200, fn=-22000, tn=120)
 SIMPLE = ValueTable(tp=10, fp=-2, fn=-10, tn=0)
@@ -71,6 +71,7 @@ def ev_by_sklearn(y, s, t, table, w=None):
 def ev_stat(t, table):
     def stat(y, s, axis=-1):
         return row_values(y, s, t, table).mean(axis=axis)
+
     return stat
 
 
@@ -268,15 +269,18 @@ def test_cell_jackknife_equals_row_jackknife():
     key = (2 * (s < 0.3) + (1 - y)).astype(np.int64)
     d = _design(key, 4, w, None, None)
     from evalcore.bootstrap import _ev_from_cells
+
     v = TABLE.vector()
     jk = _jackknife(d, lambda k: {"ev": _ev_from_cells(k[:, 0], k[:, 1], k[:, 2], k[:, 3], v, None)}, ["ev"])["ev"]
     got = np.repeat(jk, d.mult)
     np.testing.assert_allclose(np.sort(got), np.sort(naive), rtol=1e-12)
+
     # skewness ingredient of BCa: weighted moments over cells equal the row moments
     def accel(t, m):
         mean = np.sum(m * t) / m.sum()
         dd = mean - t
-        return np.sum(m * dd ** 3) / (6 * np.sum(m * dd ** 2) ** 1.5)
+        return np.sum(m * dd**3) / (6 * np.sum(m * dd**2) ** 1.5)
+
     assert accel(jk, d.mult) == pytest.approx(accel(naive, np.ones(len(naive))), rel=1e-9)
 
 
@@ -346,8 +350,7 @@ def test_one_class_ev_defined_auc_undefined():
 def test_errors_are_listed_all_at_once():
     y, s = make_data(100)
     with pytest.raises(InputError) as e:
-        ev_interval(y, s, TABLE, threshold=0.3, n_resamples=0, level=1.2, method="basic",
-                    strata=np.ones(5), groups=[None] * 100)
+        ev_interval(y, s, TABLE, threshold=0.3, n_resamples=0, level=1.2, method="basic", strata=np.ones(5), groups=[None] * 100)
     msg = str(e.value)
     assert len(e.value.problems) == 5
     assert "n_resamples must be an integer >= 2; got 0" in msg
@@ -399,8 +402,11 @@ def test_stratified_keeps_stratum_sizes():
 
 
 @settings(max_examples=40, deadline=None)
-@given(hst.lists(hst.tuples(hst.integers(0, 1), hst.integers(0, 5)), min_size=1, max_size=40),
-       hst.sampled_from([0.0, 1.5, 3.0, 9.0]), hst.sampled_from(["percentile", "bca"]))
+@given(
+    hst.lists(hst.tuples(hst.integers(0, 1), hst.integers(0, 5)), min_size=1, max_size=40),
+    hst.sampled_from([0.0, 1.5, 3.0, 9.0]),
+    hst.sampled_from(["percentile", "bca"]),
+)
 def test_property_estimate_and_order(rows, t, method):
     y = np.array([r[0] for r in rows])
     s = np.array([float(r[1]) for r in rows])
@@ -428,8 +434,7 @@ def paired_data(n=2000, seed=14, prevalence=0.05):
 
 def test_compare_models_estimates_and_pairing():
     y, a, b = paired_data()
-    c = compare_models(y, a, b, TABLE, threshold_a=0.3, threshold_b=0.35, n_resamples=2000, rng=0,
-                       names=("current", "new"))
+    c = compare_models(y, a, b, TABLE, threshold_a=0.3, threshold_b=0.35, n_resamples=2000, rng=0, names=("current", "new"))
     assert c.ev_a.estimate == pytest.approx(ev_by_sklearn(y, a, 0.3, TABLE))
     assert c.ev_b.estimate == pytest.approx(ev_by_sklearn(y, b, 0.35, TABLE))
     assert c.diff.estimate == pytest.approx(c.ev_b.estimate - c.ev_a.estimate)
@@ -453,8 +458,7 @@ def test_paired_difference_agrees_with_index_resampling(scheme):
     if scheme == "cluster":  # groups of 3 rows with neighbouring scores
         groups = np.empty(len(y), np.int64)
         groups[np.argsort(a, kind="stable")] = np.arange(len(y)) // 3
-    fast = compare_models(y, a, b, TABLE, threshold_a=0.3, threshold_b=0.3, n_resamples=4000, strata=strata,
-                          groups=groups, rng=2)
+    fast = compare_models(y, a, b, TABLE, threshold_a=0.3, threshold_b=0.3, n_resamples=4000, strata=strata, groups=groups, rng=2)
 
     def diff(yy, sa, sb, axis=-1):
         return row_values(yy, sb, 0.3, TABLE).mean(axis=axis) - row_values(yy, sa, 0.3, TABLE).mean(axis=axis)
@@ -471,8 +475,7 @@ def test_verdicts():
     better = compare_models(y, a, b, SIMPLE, threshold_a=0.5, threshold_b=0.5, rng=0)
     assert better.diff.estimate == 11.0 and better.verdict == "better" and better.p_b_better == 1.0
     assert better.verdict_text == "B is better: the 95% CI of EV_B − EV_A excludes 0."
-    worse = compare_models(y, b, a, SIMPLE, threshold_a=0.5, threshold_b=0.5, rng=0, names=("new", "old"),
-                           level=0.9)
+    worse = compare_models(y, b, a, SIMPLE, threshold_a=0.5, threshold_b=0.5, rng=0, names=("new", "old"), level=0.9)
     assert worse.verdict == "worse" and worse.p_b_better == 0.0
     assert worse.verdict_text == "old is worse: the 90% CI of EV_old − EV_new excludes 0."
     y, a, b2 = paired_data(300, seed=3)
@@ -509,10 +512,8 @@ def test_optimum_replicates_agree_with_value_curve_on_index_resamples():
     y, s = make_data(400, 0.15, seed=18)
     s = np.round(s, 2)
     fast = optimum_interval(y, s, TABLE, n_resamples=1500, rng=1)
-    for name, fn in (("ev_opt", lambda yy, ss: value_curve(yy, ss, TABLE).ev_opt),
-                     ("auc", lambda yy, ss: roc_auc_score(yy, ss))):
-        slow = bootstrap_statistic(lambda yy, ss, axis=-1: fn(yy, ss), y, s, n_resamples=1500, vectorized=False,
-                                   rng=2)
+    for name, fn in (("ev_opt", lambda yy, ss: value_curve(yy, ss, TABLE).ev_opt), ("auc", lambda yy, ss: roc_auc_score(yy, ss))):
+        slow = bootstrap_statistic(lambda yy, ss, axis=-1, fn=fn: fn(yy, ss), y, s, n_resamples=1500, vectorized=False, rng=2)
         assert_same_distribution(getattr(fast, name).distribution, slow.distribution, tol_sd=(0.35, 0.16))
 
 
@@ -520,11 +521,11 @@ def test_each_optimum_replicate_is_the_value_curve_of_its_resample():
     # exactness, replicate by replicate: rebuild each replicate's rows from the drawn cell
     # counts and ask value_curve (the product's own implementation) for t_opt and ev_opt
     from evalcore.bootstrap import _curve_stats
+
     y, s = make_data(300, 0.2, seed=19)
     s = np.round(s, 2)
     c = value_curve(y, s, TABLE)
     scores = c.thresholds[1:]
-    k = len(scores)
     rng = np.random.default_rng(0)
     for _ in range(30):
         idx = rng.integers(0, len(y), len(y))
@@ -544,8 +545,9 @@ def test_optimum_batch_size_invariance_and_progress():
     calls = []
     ref = optimum_interval(y, s, TABLE, n_resamples=50, strata=strata, rng=3, batch=50)
     for b in (1, 7, None):
-        o = optimum_interval(y, s, TABLE, n_resamples=50, strata=strata, rng=3, batch=b,
-                             progress=lambda d, t: calls.append((d, t)))
+        o = optimum_interval(
+            y, s, TABLE, n_resamples=50, strata=strata, rng=3, batch=b, progress=lambda d, t: calls.append((d, t))
+        )
         for name in ("ev_opt", "t_opt", "auc"):
             np.testing.assert_array_equal(getattr(o, name).distribution, getattr(ref, name).distribution)
         np.testing.assert_array_equal(o.band.low, ref.band.low)
@@ -638,8 +640,14 @@ def test_collapsed_cluster_design_draws_what_uniform_group_draws_draw():
     assert full.collapsed and full.n_units < n_groups  # e.g. many groups of one row share a profile
     g = np.zeros((groups.max() + 1, 4))  # the same groups drawn one by one (the design before collapsing)
     np.add.at(g, (groups, keys), 1.0)
-    plain = dataclasses.replace(full, group_keys=g, p=np.full(len(g), 1 / len(g)), mult=np.ones(len(g), np.int64),
-                                strata=((0, len(g), len(g)),), collapsed=False)
+    plain = dataclasses.replace(
+        full,
+        group_keys=g,
+        p=np.full(len(g), 1 / len(g)),
+        mult=np.ones(len(g), np.int64),
+        strata=((0, len(g), len(g)),),
+        collapsed=False,
+    )
     a = full.keys(_draw(full, np.random.default_rng([1]).spawn(1), 20_000))
     b = plain.keys(_draw(plain, np.random.default_rng([2]).spawn(1), 20_000))
     np.testing.assert_allclose(a.mean(axis=0), full.full, rtol=0.01)
@@ -669,8 +677,15 @@ def _same_bootstrap(a, b):
     np.testing.assert_array_equal(a.distribution, b.distribution)
 
 
-@pytest.mark.parametrize("kw", [{}, {"strata": ["a", "a", "b", "b", "b"]}, {"groups": [1, 2, 2, 3, 4]},
-                                {"groups": [1, 2, 3, 3, 4], "strata": ["a", "a", "b", "b", "b"]}])
+@pytest.mark.parametrize(
+    "kw",
+    [
+        {},
+        {"strata": ["a", "a", "b", "b", "b"]},
+        {"groups": [1, 2, 2, 3, 4]},
+        {"groups": [1, 2, 3, 3, 4], "strata": ["a", "a", "b", "b", "b"]},
+    ],
+)
 def test_a_zero_weight_row_is_a_dropped_row(kw):
     # the zero-weight row (label 0, score 0.05) lies below every other score: it used to
     # index past the last threshold and crash with a bare ValueError
@@ -679,18 +694,22 @@ def test_a_zero_weight_row_is_a_dropped_row(kw):
     dropped = {k: np.asarray(v)[keep] for k, v in kw.items()}
     for method in ("percentile", "bca"):
         a = optimum_interval(y, s, SIMPLE, sample_weight=w, n_resamples=60, method=method, rng=5, **kw)
-        b = optimum_interval(y[keep], s[keep], SIMPLE, sample_weight=w[keep], n_resamples=60, method=method, rng=5,
-                             **dropped)
+        b = optimum_interval(y[keep], s[keep], SIMPLE, sample_weight=w[keep], n_resamples=60, method=method, rng=5, **dropped)
         for name in ("ev_opt", "t_opt", "auc"):
             _same_bootstrap(getattr(a, name), getattr(b, name))
         np.testing.assert_array_equal(a.band.grid, b.band.grid)
         np.testing.assert_array_equal(a.band.low, b.band.low)
         assert a.n_thresholds == b.n_thresholds == 4
-        for fn in (lambda yy, ss, ww, **k: ev_interval(yy, ss, SIMPLE, threshold=0.5, sample_weight=ww, **k),
-                   lambda yy, ss, ww, **k: compare_models(yy, ss, 1 - ss, SIMPLE, threshold_a=0.5, threshold_b=0.3,
-                                                          sample_weight=ww, **k).diff):
-            _same_bootstrap(fn(y, s, w, n_resamples=60, method=method, rng=5, **kw),
-                            fn(y[keep], s[keep], w[keep], n_resamples=60, method=method, rng=5, **dropped))
+        for fn in (
+            lambda yy, ss, ww, **k: ev_interval(yy, ss, SIMPLE, threshold=0.5, sample_weight=ww, **k),
+            lambda yy, ss, ww, **k: (
+                compare_models(yy, ss, 1 - ss, SIMPLE, threshold_a=0.5, threshold_b=0.3, sample_weight=ww, **k).diff
+            ),
+        ):
+            _same_bootstrap(
+                fn(y, s, w, n_resamples=60, method=method, rng=5, **kw),
+                fn(y[keep], s[keep], w[keep], n_resamples=60, method=method, rng=5, **dropped),
+            )
     # the estimate is the weighted curve's: tp=10, fp=-2, fn=-10 over N=5 → max on (0.1, 0.4]
     vc = value_curve(y, s, SIMPLE, sample_weight=w)
     assert a.ev_opt.estimate == vc.ev_opt and a.t_opt.estimate == vc.t_opt == pytest.approx(0.25)
@@ -702,9 +721,13 @@ def test_all_zero_weights_are_undefined_with_the_reason(kw):
     y, s, w = [1, 0, 1, 0], [0.9, 0.6, 0.4, 0.1], [0, 0, 0, 0]
     o = optimum_interval(y, s, SIMPLE, sample_weight=w, n_resamples=20, rng=0, **kw)
     assert value_curve(y, s, SIMPLE, sample_weight=w).undefined["ev_opt"] == "no rows with positive weight"
-    for r in (o.ev_opt, o.t_opt, o.auc, ev_interval(y, s, SIMPLE, threshold=0.5, sample_weight=w, n_resamples=20, **kw),
-              compare_models(y, s, s, SIMPLE, threshold_a=0.5, threshold_b=0.3, sample_weight=w, n_resamples=20,
-                             **kw).diff):
+    for r in (
+        o.ev_opt,
+        o.t_opt,
+        o.auc,
+        ev_interval(y, s, SIMPLE, threshold=0.5, sample_weight=w, n_resamples=20, **kw),
+        compare_models(y, s, s, SIMPLE, threshold_a=0.5, threshold_b=0.3, sample_weight=w, n_resamples=20, **kw).diff,
+    ):
         assert np.isnan(r.estimate) and np.isnan(r.low) and np.isnan(r.high)
         assert r.n_undefined == 20 and np.isnan(r.distribution).all()
         assert r.undefined["estimate"] == "no rows with positive weight (every sample_weight is 0)"
@@ -731,6 +754,7 @@ def test_each_replicate_threshold_reproduces_its_optimum_property(data, kw):
     value_curve on the resample, and acting at it (the band at t_opt, as optimum_interval
     reads the band) earns exactly the replicate's ev_opt."""
     from evalcore.bootstrap import _curve_stats
+
     y, s, w = data
     w = np.ones(len(y)) if w is None else w
     hypothesis.assume(w.sum() > 0)

@@ -114,7 +114,7 @@ def test_cluster_scheme_reaches_nominal_where_rows_under_cover():
         y = np.where(rng.random(G * M) < FLIP, 1 - status, status)
         e1, e2 = rng.normal(size=G * M), rng.normal(size=G * M)
         a = MU_A * status + SU * u + SE * e1
-        b = MU_B * status + SU * (CORR_B * u + np.sqrt(1 - CORR_B ** 2) * u2) + SE * (0.6 * e1 + 0.8 * e2)
+        b = MU_B * status + SU * (CORR_B * u + np.sqrt(1 - CORR_B**2) * u2) + SE * (0.6 * e1 + 0.8 * e2)
         for scheme, g in (("cluster", groups), ("rows", None)):
             r = ev_interval(y, a, TABLE, threshold=T_C, groups=g, n_resamples=1000, rng=rng)
             hits[f"ev_{scheme}"] += r.low <= truth_a <= r.high

@@ -92,13 +92,28 @@ def test_uniform_edges_are_the_decimal_edges():
     assert np.linspace(0, 1, 11)[3] != 0.3
 
 
-@pytest.mark.parametrize("score, low", [
-    (0.0, 0.0), (0.1, 0.1), (0.2, 0.2), (0.3, 0.3), (0.4, 0.4), (0.5, 0.5), (0.6, 0.6), (0.7, 0.7),
-    (0.8, 0.8), (0.9, 0.9), (1.0, 0.9),  # 1.0 belongs to the last, closed bin
-    (0.1 + 0.2, 0.3),  # 0.30000000000000004 is above 0.3
-    (float(np.nextafter(0.3, 0)), 0.2), (float(np.nextafter(0.7, 0)), 0.6), (float(np.nextafter(0.6, 0)), 0.5),
-    (0.35, 0.3), (0.999999, 0.9),
-])
+@pytest.mark.parametrize(
+    "score, low",
+    [
+        (0.0, 0.0),
+        (0.1, 0.1),
+        (0.2, 0.2),
+        (0.3, 0.3),
+        (0.4, 0.4),
+        (0.5, 0.5),
+        (0.6, 0.6),
+        (0.7, 0.7),
+        (0.8, 0.8),
+        (0.9, 0.9),
+        (1.0, 0.9),  # 1.0 belongs to the last, closed bin
+        (0.1 + 0.2, 0.3),  # 0.30000000000000004 is above 0.3
+        (float(np.nextafter(0.3, 0)), 0.2),
+        (float(np.nextafter(0.7, 0)), 0.6),
+        (float(np.nextafter(0.6, 0)), 0.5),
+        (0.35, 0.3),
+        (0.999999, 0.9),
+    ],
+)
 def test_score_on_an_edge_goes_to_the_bin_above(score, low):
     r = reliability([1], [score])
     (b,) = _nonempty(r)
@@ -408,7 +423,9 @@ def test_intervals_option_errors():
     with pytest.raises(InputError) as err:
         calibration_intervals([0, 1], [0.2, 0.7], n_resamples=0, level=2, slope_method="profile")
     assert {p.code for p in err.value.problems} == {"n_resamples_invalid", "level_invalid", "slope_method_invalid"}
-    with pytest.raises(InputError, match=r"level must be a confidence level strictly between 0 and 1; got 2\. Fix: Pass e\.g\. 0\.95"):
+    with pytest.raises(
+        InputError, match=r"level must be a confidence level strictly between 0 and 1; got 2\. Fix: Pass e\.g\. 0\.95"
+    ):
         calibration_intervals([0, 1], [0.2, 0.7], level=2)
     with pytest.raises(InputError, match="rng must be a non-negative int seed, a numpy Generator or None; got 'x'"):
         calibration_intervals([0, 1], [0.2, 0.7], rng="x")

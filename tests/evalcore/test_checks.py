@@ -37,8 +37,11 @@ RNG_CALLS = {
 @pytest.mark.parametrize("name", sorted(LEVEL_CALLS))
 @pytest.mark.parametrize("bad, shown", [(1.5, "1.5"), (0, "0"), ("high", "'high'"), (True, "True"), (None, "None")])
 def test_every_level_option_has_one_code_and_one_message(name, bad, shown):
-    with pytest.raises(InputError, match=f"level must be a confidence level strictly between 0 and 1; got {shown}\\. "
-                                         "Fix: Pass e\\.g\\. 0\\.95 for a 95% interval\\.") as e:
+    with pytest.raises(
+        InputError,
+        match=f"level must be a confidence level strictly between 0 and 1; got {shown}\\. "
+        "Fix: Pass e\\.g\\. 0\\.95 for a 95% interval\\.",
+    ) as e:
         LEVEL_CALLS[name](bad)
     [p] = [p for p in e.value.problems if p.column == "level"]
     assert p.code == "level_invalid"
@@ -47,8 +50,11 @@ def test_every_level_option_has_one_code_and_one_message(name, bad, shown):
 @pytest.mark.parametrize("name", sorted(RNG_CALLS))
 @pytest.mark.parametrize("bad, shown", [(-1, "-1"), ("seed", "'seed'"), (1.5, "1.5"), (True, "True"), ([1, 2], "list")])
 def test_every_rng_option_has_one_code_and_one_message(name, bad, shown):
-    with pytest.raises(InputError, match=f"rng must be a non-negative int seed, a numpy Generator or None; got {shown}\\. "
-                                         "Fix: Pass e\\.g\\. rng=0 for reproducible draws\\.") as e:
+    with pytest.raises(
+        InputError,
+        match=f"rng must be a non-negative int seed, a numpy Generator or None; got {shown}\\. "
+        "Fix: Pass e\\.g\\. rng=0 for reproducible draws\\.",
+    ) as e:
         RNG_CALLS[name](bad)
     assert [p.code for p in e.value.problems if p.column == "rng"] == ["rng_invalid"]
 
@@ -68,22 +74,42 @@ def test_as_generator_and_check_level_by_hand():
     assert as_generator(np.int64(4)).integers(1000) == np.random.default_rng(4).integers(1000)
     problems = ProblemList()
     assert as_generator(-3, problems, name="seed") is None
-    assert str(problems.problems[0]) == ("seed must be a non-negative int seed, a numpy Generator or None; got -3. "
-                                         "Fix: Pass e.g. seed=0 for reproducible draws.")
+    assert str(problems.problems[0]) == (
+        "seed must be a non-negative int seed, a numpy Generator or None; got -3. Fix: Pass e.g. seed=0 for reproducible draws."
+    )
     problems = ProblemList()
     assert check_level(np.float32(0.5), problems) == 0.5 and not problems
     assert np.isnan(check_level(float("nan"), problems)) and problems.problems[0].code == "level_invalid"
 
 
-@pytest.mark.parametrize("values, positive, want", [
-    (["0", "1"], None, 1), (["1", "0"], None, 0), ([1.0, 0.0], None, 0), (["1.0", "0.0"], None, 0),
-    ([False, True], None, 1), (["No", "YES"], None, 1), (["n", "Y"], None, 1), (["F", "t"], None, 1), (["否", "是"], None, 1),
-    (["ok", "fraud"], None, None), ([1, 2], None, None), (["-1", "1"], None, None), (["yes", "1"], None, None),
-    (["ok", "fraud"], "fraud", 1), (["ok", "fraud"], " FRAUD ", 1), ([0, 1], "1.0", 1), (["0.5", "1.5"], "1.50", 1),
-    (["ok", "fraud"], "bad", None), (["A", "a"], "A", 0), (["A", "a"], "b", None),
-])
+@pytest.mark.parametrize(
+    "values, positive, want",
+    [
+        (["0", "1"], None, 1),
+        (["1", "0"], None, 0),
+        ([1.0, 0.0], None, 0),
+        (["1.0", "0.0"], None, 0),
+        ([False, True], None, 1),
+        (["No", "YES"], None, 1),
+        (["n", "Y"], None, 1),
+        (["F", "t"], None, 1),
+        (["否", "是"], None, 1),
+        (["ok", "fraud"], None, None),
+        ([1, 2], None, None),
+        (["-1", "1"], None, None),
+        (["yes", "1"], None, None),
+        (["ok", "fraud"], "fraud", 1),
+        (["ok", "fraud"], " FRAUD ", 1),
+        ([0, 1], "1.0", 1),
+        (["0.5", "1.5"], "1.50", 1),
+        (["ok", "fraud"], "bad", None),
+        (["A", "a"], "A", 0),
+        (["A", "a"], "b", None),
+    ],
+)
 def test_positive_index_is_the_one_rule(values, positive, want):
     from evalcore._checks import positive_index
+
     assert positive_index(values, positive) == want
 
 
@@ -93,8 +119,12 @@ def test_reader_training_table_and_picker_agree_on_the_positive_class():
     from evalcore import ColumnMapping, default_positive, label_values, validate
     from evalcore.stability import prepare_training
 
-    for labels, want in ((["N", "Y", "Y", "N"], "Y"), (["no", "Yes", "Yes", "no"], "Yes"), ([0, 1, 1, 0], "1"),
-                         ([False, True, True, False], "True")):
+    for labels, want in (
+        (["N", "Y", "Y", "N"], "Y"),
+        (["no", "Yes", "Yes", "no"], "Yes"),
+        ([0, 1, 1, 0], "1"),
+        ([False, True, True, False], "True"),
+    ):
         frame = pd.DataFrame({"y": labels, "s": [0.1, 0.8, 0.7, 0.3], "f": [1.0, 2.0, 3.0, 4.0]})
         assert default_positive(label_values(frame, "y")) == want
         pred = validate(frame, ColumnMapping(label="y", scores={"m": "s"}))

@@ -23,6 +23,7 @@ from sklearn.metrics import (
 from sklearn.model_selection import StratifiedKFold, cross_val_predict
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
+from strategies import INCREASING, binary_data  # tests/evalcore is on sys.path (rootdir import mode)
 
 from evalcore import InputError
 from evalcore.counts import (
@@ -34,9 +35,6 @@ from evalcore.counts import (
     score_counts,
     threshold_counts,
 )
-
-from strategies import INCREASING, binary_data  # tests/evalcore is on sys.path (rootdir import mode)
-
 
 # ---------------------------------------------------------------------------------------
 # reference data: out-of-fold probabilities on load_breast_cancer
@@ -165,8 +163,14 @@ def test_threshold_counts_equal_confusion_matrices_at_every_threshold():
 def test_cumulate_of_counts_built_elsewhere_by_hand():
     # counts as a GROUP BY elsewhere would give them (not from score_counts): score 0.9 has
     # weight 2 positive, 0.5 negative; 0.4 has 3 negative; 0.2 has 1.5 positive
-    c = ScoreCounts(scores=np.array([0.9, 0.4, 0.2]), pos=np.array([2.0, 0.0, 1.5]), neg=np.array([0.5, 3.0, 0.0]),
-                    pos_rows=np.array([1, 0, 1]), neg_rows=np.array([1, 1, 0]), score_sum=np.array([2.25, 1.2, 0.3]))
+    c = ScoreCounts(
+        scores=np.array([0.9, 0.4, 0.2]),
+        pos=np.array([2.0, 0.0, 1.5]),
+        neg=np.array([0.5, 3.0, 0.0]),
+        pos_rows=np.array([1, 0, 1]),
+        neg_rows=np.array([1, 1, 0]),
+        score_sum=np.array([2.25, 1.2, 0.3]),
+    )
     t = cumulate(c)
     assert t.tp.tolist() == [2, 2, 3.5] and t.fp.tolist() == [0.5, 3.5, 3.5]
     assert t.fn.tolist() == [1.5, 1.5, 0] and t.tn.tolist() == [3, 0, 0]
@@ -244,17 +248,38 @@ def test_undefined_metrics_are_nan_with_reason_never_zero():
         (dict(y_true=[[0, 1]], y_score=[0.1, 0.2]), r"y_true must be one-dimensional; got shape \(1, 2\)"),
         (dict(y_true=[0, 1], y_score=[[0.1, 0.2]]), r"y_score must be one-dimensional; got shape \(1, 2\)"),
         (dict(y_true=[0, 1, 1], y_score=[0.1, 0.2]), r"y_true has 3 rows but y_score has 2"),
-        (dict(y_true=[0, 2, 3], y_score=[0.1, 0.2, 0.3]), r"y_true must hold only 0 and 1; 2 values are something else \(e\.g\. \[2, 3\]\)"),
+        (
+            dict(y_true=[0, 2, 3], y_score=[0.1, 0.2, 0.3]),
+            r"y_true must hold only 0 and 1; 2 values are something else \(e\.g\. \[2, 3\]\)",
+        ),
         (dict(y_true=["a", "b"], y_score=[0.1, 0.2]), r"y_true must be numeric 0/1 or boolean; got dtype <U1"),
         (dict(y_true=[0, 1], y_score=["x", "y"]), r"y_score must be numeric; got dtype <U1"),
         (dict(y_true=[0, 1, 1], y_score=[np.nan, np.inf, 0.2]), r"y_score must be finite; 2 values are NaN or infinite"),
-        (dict(y_true=[0, 1], y_score=[0.1, 0.2], sample_weight=[1.0]), r"sample_weight must have one value per row \(2\); got shape \(1,\)"),
+        (
+            dict(y_true=[0, 1], y_score=[0.1, 0.2], sample_weight=[1.0]),
+            r"sample_weight must have one value per row \(2\); got shape \(1,\)",
+        ),
         (dict(y_true=[0, 1], y_score=[0.1, 0.2], sample_weight=["a", "b"]), r"sample_weight must be numeric; got dtype <U1"),
-        (dict(y_true=[0, 1], y_score=[0.1, 0.2], sample_weight=[-1.0, np.nan]), r"sample_weight must be finite and >= 0; 2 values are not"),
-        (dict(y_true=[0, 1], y_score=[0.1, 0.2], resolution=0.0), r"resolution must be a positive finite number or None; got 0\.0"),
-        (dict(y_true=[0, 1], y_score=[0.1, 0.2], resolution=-0.1), r"resolution must be a positive finite number or None; got -0\.1"),
-        (dict(y_true=[0, 1], y_score=[0.1, 0.2], resolution=np.nan), r"resolution must be a positive finite number or None; got nan"),
-        (dict(y_true=[0, 1], y_score=[0.1, 0.2], resolution="fine"), r"resolution must be a positive finite number or None; got 'fine'"),
+        (
+            dict(y_true=[0, 1], y_score=[0.1, 0.2], sample_weight=[-1.0, np.nan]),
+            r"sample_weight must be finite and >= 0; 2 values are not",
+        ),
+        (
+            dict(y_true=[0, 1], y_score=[0.1, 0.2], resolution=0.0),
+            r"resolution must be a positive finite number or None; got 0\.0",
+        ),
+        (
+            dict(y_true=[0, 1], y_score=[0.1, 0.2], resolution=-0.1),
+            r"resolution must be a positive finite number or None; got -0\.1",
+        ),
+        (
+            dict(y_true=[0, 1], y_score=[0.1, 0.2], resolution=np.nan),
+            r"resolution must be a positive finite number or None; got nan",
+        ),
+        (
+            dict(y_true=[0, 1], y_score=[0.1, 0.2], resolution="fine"),
+            r"resolution must be a positive finite number or None; got 'fine'",
+        ),
     ],
 )
 @pytest.mark.parametrize("func", [score_counts, threshold_counts])
@@ -370,8 +395,7 @@ def test_resolution_floor_is_exact_where_naive_flooring_is_not():
 
 
 @settings(max_examples=60, deadline=None)
-@given(binary_data(min_size=1, kind="probability"),
-       st.sampled_from([0.1, 0.05, 0.01, 0.25, 1 / 3, 0.07, 1e-3]))
+@given(binary_data(min_size=1, kind="probability"), st.sampled_from([0.1, 0.05, 0.01, 0.25, 1 / 3, 0.07, 1e-3]))
 def test_resolution_property(data, r):
     y, s, w = data
     c = score_counts(y, s, sample_weight=w, resolution=r)

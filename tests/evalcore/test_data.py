@@ -117,8 +117,12 @@ def test_several_problems_are_all_listed_at_once():
 
 def test_every_problem_code_is_exercised():
     # mapping_invalid and the row/column limits: tested below
-    covered = {code for c in MANIFEST for code in c["expect"]} | {"mapping_invalid", "too_many_rows", "too_many_columns",
-                                                                    "limit_invalid"}
+    covered = {code for c in MANIFEST for code in c["expect"]} | {
+        "mapping_invalid",
+        "too_many_rows",
+        "too_many_columns",
+        "limit_invalid",
+    }
     assert set(PROBLEM_CODES) == covered
     assert set(MESSAGE) == set(PROBLEM_CODES)
     assert len(MANIFEST) >= 25
@@ -300,8 +304,11 @@ def test_any_text_reads_or_raises_input_error(text):
 
 # cells no reader may mistake for a missing value, a number or a delimiter
 _TEXT_CELL = st.from_regex(r"v[a-zA-Zé中_]{0,6}", fullmatch=True)
-_COLUMN = {"int": st.integers(-10**12, 10**12), "float": st.floats(-1e6, 1e6, allow_nan=False).map(lambda x: x + 0.5),
-           "text": _TEXT_CELL}
+_COLUMN = {
+    "int": st.integers(-(10**12), 10**12),
+    "float": st.floats(-1e6, 1e6, allow_nan=False).map(lambda x: x + 0.5),
+    "text": _TEXT_CELL,
+}
 
 
 @st.composite
@@ -312,8 +319,9 @@ def csv_tables(draw):
     kinds = [draw(st.sampled_from(sorted(_COLUMN))) for _ in names]
     columns = [draw(st.lists(_COLUMN[k], min_size=n, max_size=n)) for k in kinds]
     delim = draw(st.sampled_from([",", ";", "\t", "|"]))
-    lines = [delim.join(names)] + [delim.join(repr(c[i]) if not isinstance(c[i], str) else c[i] for c in columns)
-                                   for i in range(n)]
+    lines = [delim.join(names)] + [
+        delim.join(repr(c[i]) if not isinstance(c[i], str) else c[i] for c in columns) for i in range(n)
+    ]
     return "\n".join(lines) + draw(st.sampled_from(["\n", "", "\r\n"])), delim, names, columns
 
 
@@ -332,8 +340,11 @@ def test_well_formed_csv_is_read_to_the_values_written(table, encoding):
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
-@given(st.lists(st.tuples(st.integers(0, 1), st.integers(0, 1000).map(lambda i: i / 1000)), min_size=2, max_size=30)
-       .filter(lambda rows: len({y for y, _ in rows}) == 2))
+@given(
+    st.lists(st.tuples(st.integers(0, 1), st.integers(0, 1000).map(lambda i: i / 1000)), min_size=2, max_size=30).filter(
+        lambda rows: len({y for y, _ in rows}) == 2
+    )
+)
 def test_well_formed_labels_and_scores_validate_to_the_values_written(rows):
     text = "y,p\n" + "".join(f"{y},{p!r}\n" for y, p in rows)
     pred = validate(read_table(text.encode(), "gen.csv"), ColumnMapping(label="y", scores={"A": "p"}))
@@ -367,8 +378,14 @@ def test_utf16_with_bom():
 
 @pytest.mark.parametrize("delim", [";", "\t", "|", ","])
 def test_delimiters_are_sniffed(delim):
-    text = delim.join(["y", "p", "city"]) + "\n" + "\n".join(
-        delim.join([str(i % 2), f"0.{i}", '"Paris, France"' if delim == "," else "Paris, France"]) for i in range(1, 8)) + "\n"
+    text = (
+        delim.join(["y", "p", "city"])
+        + "\n"
+        + "\n".join(
+            delim.join([str(i % 2), f"0.{i}", '"Paris, France"' if delim == "," else "Paris, France"]) for i in range(1, 8)
+        )
+        + "\n"
+    )
     frame = read_table(text.encode(), "d.csv")
     assert frame.attrs["source"]["delimiter"] == delim
     assert frame.columns.tolist() == ["y", "p", "city"]
@@ -456,8 +473,9 @@ def test_problems_in_dropped_rows_are_not_reported_after_confirmation():
 
 
 def test_segment_nan_becomes_missing_level_never_dropped():
-    frame = pd.DataFrame({"y": [1, 0, 0, 1], "p": [0.9, 0.1, 0.2, 0.8], "seg": ["a", None, "  ", "a"],
-                          "flag": [1.0, 0.0, np.nan, 1.0]})
+    frame = pd.DataFrame(
+        {"y": [1, 0, 0, 1], "p": [0.9, 0.1, 0.2, 0.8], "seg": ["a", None, "  ", "a"], "flag": [1.0, 0.0, np.nan, 1.0]}
+    )
     pred = validate(frame, ColumnMapping(label="y", scores={"A": "p"}, segments=("seg", "flag")))
     assert pred.segments["seg"].tolist() == ["a", MISSING_LEVEL, MISSING_LEVEL, "a"]
     assert pred.segments["flag"].tolist() == ["1", "0", MISSING_LEVEL, "1"]  # 1.0 is shown as '1'
@@ -480,14 +498,24 @@ def test_row_numbers_of_plain_frame_are_position_plus_two():
 
 
 def test_summary_by_hand():
-    text = ("y,a,b,seg,day,cust,w,f1,f2\n"
-            "1,0.9,80,x,2025-01-01,c1,1,0.5,u\n"
-            "0,0.2,20,y,2025-01-03,c2,2,1.5,v\n"
-            ",0.5,50,x,2025-01-02,c1,1,2.5,u\n"
-            "0,0.4,40,,2025-01-11,c3,1,,\n"
-            "1,0.7,90,x,2025-01-05,c2,3,4.5,v\n")
-    m = ColumnMapping(label="y", scores={"A": "a", "B": "b"}, segments=("seg",), time="day", group="cust",
-                      weight="w", features=("f1", "f2"), drop_missing_labels=True)
+    text = (
+        "y,a,b,seg,day,cust,w,f1,f2\n"
+        "1,0.9,80,x,2025-01-01,c1,1,0.5,u\n"
+        "0,0.2,20,y,2025-01-03,c2,2,1.5,v\n"
+        ",0.5,50,x,2025-01-02,c1,1,2.5,u\n"
+        "0,0.4,40,,2025-01-11,c3,1,,\n"
+        "1,0.7,90,x,2025-01-05,c2,3,4.5,v\n"
+    )
+    m = ColumnMapping(
+        label="y",
+        scores={"A": "a", "B": "b"},
+        segments=("seg",),
+        time="day",
+        group="cust",
+        weight="w",
+        features=("f1", "f2"),
+        drop_missing_labels=True,
+    )
     pred = validate(_frame_from(text), m)
     s = pred.summary()
     # kept rows: 2, 3, 5, 6 (row 4 has no label); labels 1, 0, 0, 1; weights 1, 2, 1, 3
@@ -521,14 +549,17 @@ def test_predictions_feed_the_counts_primitive():
 # --------------------------------------------------------------------------- time parsing
 
 
-@pytest.mark.parametrize("values, first", [
-    (["2025-01-31", "2025-02-01"], "2025-01-31T00:00:00"),
-    (["2025/01/31 13:05", "2025/02/01 08:00"], "2025-01-31T13:05:00"),
-    (["31.01.2025", "01.02.2025"], "2025-01-31T00:00:00"),
-    ([20250131, 20250201], "2025-01-31T00:00:00"),                   # yyyymmdd numbers
-    ([1738281600, 1738368000], "2025-01-31T00:00:00"),               # epoch seconds: 20119 days * 86400
-    (["2025-01-31T08:00:00+08:00", "2025-02-01T09:00:00+08:00"], "2025-01-31T08:00:00"),  # local wall time kept
-])
+@pytest.mark.parametrize(
+    "values, first",
+    [
+        (["2025-01-31", "2025-02-01"], "2025-01-31T00:00:00"),
+        (["2025/01/31 13:05", "2025/02/01 08:00"], "2025-01-31T13:05:00"),
+        (["31.01.2025", "01.02.2025"], "2025-01-31T00:00:00"),
+        ([20250131, 20250201], "2025-01-31T00:00:00"),  # yyyymmdd numbers
+        ([1738281600, 1738368000], "2025-01-31T00:00:00"),  # epoch seconds: 20119 days * 86400
+        (["2025-01-31T08:00:00+08:00", "2025-02-01T09:00:00+08:00"], "2025-01-31T08:00:00"),  # local wall time kept
+    ],
+)
 def test_time_formats(values, first):
     frame = pd.DataFrame({"y": [1, 0], "p": [0.2, 0.3], "t": values})
     pred = validate(frame, ColumnMapping(label="y", scores={"A": "p"}, time="t"))
@@ -571,8 +602,17 @@ def test_missing_column_lists_available_columns_and_other_problems_still_found()
 
 
 def test_mapping_round_trip_and_normalisation():
-    m = ColumnMapping(label="y", scores={"A": "p", "B": "q"}, score_kinds={"B": "score"}, positive=1,
-                      segments="region", time="", features=["f", "f", "g"], weight="w", drop_missing_labels=True)
+    m = ColumnMapping(
+        label="y",
+        scores={"A": "p", "B": "q"},
+        score_kinds={"B": "score"},
+        positive=1,
+        segments="region",
+        time="",
+        features=["f", "f", "g"],
+        weight="w",
+        drop_missing_labels=True,
+    )
     assert m.segments == ("region",) and m.time is None and m.features == ("f", "g") and m.positive == "1"
     d = m.to_dict()
     assert json.loads(json.dumps(d)) == d
@@ -599,25 +639,44 @@ def test_weighted_single_class():
 def test_guess_mapping_typical_names():
     n = 40
     rng = np.random.default_rng(0)
-    frame = pd.DataFrame({
-        "application_id": [f"A{i}" for i in range(n)],
-        "is_fraud": rng.integers(0, 2, n),
-        "score_old": rng.random(n),
-        "score_new": rng.random(n),
-        "application_date": pd.date_range("2025-01-01", periods=n).strftime("%Y-%m-%d"),
-        "customer_id": [f"C{i % 13}" for i in range(n)],
-        "weight": rng.random(n) + 0.5,
-        "channel": rng.choice(["app", "web", "branch"], n),
-        "new_user": rng.integers(0, 2, n),
-        "income": rng.normal(size=n),
-        "age": rng.integers(18, 80, n),
-    })
+    frame = pd.DataFrame(
+        {
+            "application_id": [f"A{i}" for i in range(n)],
+            "is_fraud": rng.integers(0, 2, n),
+            "score_old": rng.random(n),
+            "score_new": rng.random(n),
+            "application_date": pd.date_range("2025-01-01", periods=n).strftime("%Y-%m-%d"),
+            "customer_id": [f"C{i % 13}" for i in range(n)],
+            "weight": rng.random(n) + 0.5,
+            "channel": rng.choice(["app", "web", "branch"], n),
+            "new_user": rng.integers(0, 2, n),
+            "income": rng.normal(size=n),
+            "age": rng.integers(18, 80, n),
+        }
+    )
     g = guess_mapping(frame)
-    assert g == {"label": "is_fraud", "scores": ["score_old", "score_new"], "segments": ["channel", "new_user"],
-                 "time": "application_date", "group": "customer_id", "features": ["income", "age"], "weight": "weight"}
+    assert g == {
+        "label": "is_fraud",
+        "scores": ["score_old", "score_new"],
+        "segments": ["channel", "new_user"],
+        "time": "application_date",
+        "group": "customer_id",
+        "features": ["income", "age"],
+        "weight": "weight",
+    }
     # the guess is a valid mapping for this frame
-    validate(frame, ColumnMapping(label=g["label"], scores=dict(zip("AB", g["scores"])), segments=g["segments"],
-                                  time=g["time"], group=g["group"], features=g["features"], weight=g["weight"]))
+    validate(
+        frame,
+        ColumnMapping(
+            label=g["label"],
+            scores=dict(zip("AB", g["scores"])),
+            segments=g["segments"],
+            time=g["time"],
+            group=g["group"],
+            features=g["features"],
+            weight=g["weight"],
+        ),
+    )
 
 
 def test_guess_mapping_nothing_obvious():

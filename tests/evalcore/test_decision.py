@@ -18,9 +18,15 @@ from evalcore.decision import (
 
 
 def inputs(**kw):
-    base = dict(models=("A", "B"), thresholds={"A": 0.5, "B": 0.78}, ev={"A": (1.0, 0.5, 1.5), "B": (2.45, 2.0, 2.9)},
-                diff=(1.45, 0.30, 2.60), p_b_better=0.99, unit="EUR",
-                sharpness={"A": (0.02, 0.02, 0.5, (0.4, 0.6)), "B": (0.03, 0.02, 0.78, (0.7, 0.85))})
+    base = dict(
+        models=("A", "B"),
+        thresholds={"A": 0.5, "B": 0.78},
+        ev={"A": (1.0, 0.5, 1.5), "B": (2.45, 2.0, 2.9)},
+        diff=(1.45, 0.30, 2.60),
+        p_b_better=0.99,
+        unit="EUR",
+        sharpness={"A": (0.02, 0.02, 0.5, (0.4, 0.6)), "B": (0.03, 0.02, 0.78, (0.7, 0.85))},
+    )
     base.update(kw)
     return DecisionInputs(**base)
 
@@ -29,8 +35,10 @@ def test_significant_win_rolls_out_b_with_its_numbers():
     a = action(inputs())
     assert a.verdict == "roll out"
     assert a.clauses[0].rule == "significant_win"
-    assert a.text.startswith("Roll out model B at threshold 0.78 (value +1.45 EUR per decision vs A at 0.5; "
-                             "95% CI [+0.30 EUR, +2.60 EUR] excludes 0; P(B better) = 99%).")
+    assert a.text.startswith(
+        "Roll out model B at threshold 0.78 (value +1.45 EUR per decision vs A at 0.5; "
+        "95% CI [+0.30 EUR, +2.60 EUR] excludes 0; P(B better) = 99%)."
+    )
     assert a.clauses[0].evidence["comparison.diff_ev_ci"] == [0.30, 2.60]
 
 
@@ -80,10 +88,14 @@ def test_flat_curve_says_nothing_about_monitoring():
 
 
 def test_worst_segment_is_where_the_candidate_loses_most_money():
-    segs = {"B": (SegmentValue(column="night", level="yes", n=5000, ev=-3.0, ev_baseline=-2.0),   # loses 5000 in total
-                  SegmentValue(column="type", level="new", n=1000, ev=-9.0, ev_baseline=-4.0),    # loses 5000 too… tie broken
-                  SegmentValue(column="band", level=">10k", n=20000, ev=-1.0, ev_baseline=-0.9),  # loses 2000
-                  SegmentValue(column="tiny", level="x", n=MIN_SEGMENT_ROWS - 1, ev=-99.0, ev_baseline=0.0))}
+    segs = {
+        "B": (
+            SegmentValue(column="night", level="yes", n=5000, ev=-3.0, ev_baseline=-2.0),  # loses 5000 in total
+            SegmentValue(column="type", level="new", n=1000, ev=-9.0, ev_baseline=-4.0),  # loses 5000 too… tie broken
+            SegmentValue(column="band", level=">10k", n=20000, ev=-1.0, ev_baseline=-0.9),  # loses 2000
+            SegmentValue(column="tiny", level="x", n=MIN_SEGMENT_ROWS - 1, ev=-99.0, ev_baseline=0.0),
+        )
+    }
     c = rule_worst_segment(inputs(segments=segs), "B")
     assert c.rule == "worst_segment"
     assert "night=yes" in c.text or "type=new" in c.text

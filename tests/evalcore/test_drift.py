@@ -232,8 +232,19 @@ def test_windows_tz_aware_and_errors():
 
 @pytest.mark.parametrize(
     "levels, color",
-    [([], "grey"), ([0], "green"), ([2], "yellow"), ([2, 2], "yellow"), ([2, 2, 2], "red"), ([0, 2, 2, 2], "red"),
-     ([2, 2, 2, 0], "green"), ([2, -1, 2, 2], "yellow"), ([2, 2, 2, -1], "grey"), ([1, 1, 1], "yellow"), ([2, 2, 1], "yellow")],
+    [
+        ([], "grey"),
+        ([0], "green"),
+        ([2], "yellow"),
+        ([2, 2], "yellow"),
+        ([2, 2, 2], "red"),
+        ([0, 2, 2, 2], "red"),
+        ([2, 2, 2, 0], "green"),
+        ([2, -1, 2, 2], "yellow"),
+        ([2, 2, 2, -1], "grey"),
+        ([1, 1, 1], "yellow"),
+        ([2, 2, 1], "yellow"),
+    ],
 )
 def test_consecutive_rule_table(levels, color):
     assert consecutive_rule(levels, 3) == color
@@ -301,7 +312,7 @@ def test_identical_windows_give_zero_and_green():
 def test_categorical_psi_unseen_bucket_and_rule():
     t = _times(200, 10)
     ref_day = np.array(["a"] * 100 + ["b"] * 100, dtype=object)
-    mild = np.array(["a"] * 135 + ["b"] * 65, dtype=object)       # PSI 0.1226 -> moderate
+    mild = np.array(["a"] * 135 + ["b"] * 65, dtype=object)  # PSI 0.1226 -> moderate
     new_level = np.array(["a"] * 100 + ["z"] * 100, dtype=object)  # "z" unseen -> own bucket
     days = [ref_day] * 7 + [mild, new_level, new_level]
     frame = pd.DataFrame({"c": np.concatenate(days)})
@@ -375,7 +386,9 @@ def test_calibration_drift_ratio_and_interval():
     assert cd.ref_oe == pytest.approx(1.0) and cd.oe[-1] == pytest.approx(2.0) and cd.ratio[-1] == pytest.approx(2.0)
     # O_cur=1400, O_ref=700, E_cur=E_ref=700: pi = 1400/2100 with a Clopper-Pearson interval (SciPy)
     ci = stats.binomtest(1400, 2100).proportion_ci(0.95, method="exact")
-    assert cd.ratio_low[-1] == pytest.approx(ci.low / (1 - ci.low)) and cd.ratio_high[-1] == pytest.approx(ci.high / (1 - ci.high))
+    assert cd.ratio_low[-1] == pytest.approx(ci.low / (1 - ci.low)) and cd.ratio_high[-1] == pytest.approx(
+        ci.high / (1 - ci.high)
+    )
     assert cd.level[-1] == 2 and cd.color == "yellow"  # one window only: red needs 3
     # ECE: one bin [0.1, 0.2): |0.2 - 0.1| in the last window, 0 in the reference
     assert cd.ece[-1] == pytest.approx(0.1) and cd.ref_ece == pytest.approx(0.0)
@@ -431,7 +444,9 @@ def test_config_roundtrip_and_validation():
 def test_inputs_errors_listed_together():
     t = _times(10, 14)
     with pytest.raises(InputError) as err:
-        drift_lights(np.r_[np.zeros(139), 2], None, t, pd.DataFrame({"x": np.zeros(139)}), config=DriftConfig(features=["x", "nope"]))
+        drift_lights(
+            np.r_[np.zeros(139), 2], None, t, pd.DataFrame({"x": np.zeros(139)}), config=DriftConfig(features=["x", "nope"])
+        )
     codes = {p.code for p in err.value.problems}
     assert codes == {"y_true_not_binary", "length_mismatch", "features_missing"}
 
@@ -447,8 +462,19 @@ def test_features_subset_and_no_window():
 # --------------------------------------------------------------------------- the demo dataset
 
 from board.services import demo  # noqa: E402 - the demo is part of the repo; a failed import must fail
-FEATURES = ["amount", "income", "debt_ratio", "age", "account_age_days", "n_prev_applications",
-            "device_risk", "velocity_24h", "channel", "region"]
+
+FEATURES = [
+    "amount",
+    "income",
+    "debt_ratio",
+    "age",
+    "account_age_days",
+    "n_prev_applications",
+    "device_risk",
+    "velocity_24h",
+    "channel",
+    "region",
+]
 
 
 def _demo_report(seed=0, drift=True):

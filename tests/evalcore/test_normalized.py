@@ -8,8 +8,7 @@ import pytest
 from sklearn.cluster import KMeans
 from sklearn.datasets import load_breast_cancer, load_diabetes, load_wine
 from sklearn.linear_model import LogisticRegression, Ridge
-from sklearn.metrics import (accuracy_score, calinski_harabasz_score, mean_absolute_percentage_error,
-                             normalized_mutual_info_score)
+from sklearn.metrics import accuracy_score, calinski_harabasz_score, mean_absolute_percentage_error, normalized_mutual_info_score
 from sklearn.model_selection import train_test_split
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
@@ -98,9 +97,24 @@ def test_two_classes_use_the_major_minor_ratio_and_regression_has_none():
 # --------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("snr, m", [(-20, 0.0), (0, 0.0), (5, 0.0625), (10, 0.125), (12.5, 0.1875), (15, 0.25),
-                                    (20, 0.3125), (25, 0.375), (32.5, 0.4375), (40, 0.5), (1e6, 0.5),
-                                    (math.inf, 0.5), (-math.inf, 0.0)])
+@pytest.mark.parametrize(
+    "snr, m",
+    [
+        (-20, 0.0),
+        (0, 0.0),
+        (5, 0.0625),
+        (10, 0.125),
+        (12.5, 0.1875),
+        (15, 0.25),
+        (20, 0.3125),
+        (25, 0.375),
+        (32.5, 0.4375),
+        (40, 0.5),
+        (1e6, 0.5),
+        (math.inf, 0.5),
+        (-math.inf, 0.0),
+    ],
+)
 def test_snr_bonus_at_band_edges_and_midpoints(snr, m):
     assert snr_bonus(snr) == pytest.approx(m, abs=1e-12)
 
@@ -233,8 +247,9 @@ def test_learning_curve_shapes_mad_and_cancel():
     assert lc.verdict.startswith("On this data") and set(lc.steadier) == {"normalized", "robust"}
     assert lc.to_dict()["mad"]["raw"]["after"] is None
     calls = []
-    part = learning_curve(data, sizes=[40, 120], n_repeats=3, progress=lambda d, t, _: calls.append(d),
-                          should_stop=lambda: len(calls) >= 2)
+    part = learning_curve(
+        data, sizes=[40, 120], n_repeats=3, progress=lambda d, t, _: calls.append(d), should_stop=lambda: len(calls) >= 2
+    )
     assert part.status == "cancelled" and np.isfinite(part.values["raw"]).sum() == 2
 
 

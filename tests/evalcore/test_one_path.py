@@ -74,30 +74,58 @@ def row_board(predictions, table: ValueTable, config: BoardConfig) -> BoardResul
         curve = price_curve(c, table, score_kind=kind)
         t = float(config.thresholds.get(name, default_threshold(predictions, name)))
         grid = heatmap_grid(s, kind, predictions.positive_rate)
-        segs = {col: segment_curves(y, s, levels, table, column=col, deployed=t, sample_weight=w, score_kind=kind,
-                                    grid=grid)
-                for col, levels in predictions.segments.items()}
-        cal = (reliability(y, s, sample_weight=w, n_bins=config.n_bins, strategy=config.strategy)
-               if kind == "probability" else None)
+        segs = {
+            col: segment_curves(y, s, levels, table, column=col, deployed=t, sample_weight=w, score_kind=kind, grid=grid)
+            for col, levels in predictions.segments.items()
+        }
+        cal = (
+            reliability(y, s, sample_weight=w, n_bins=config.n_bins, strategy=config.strategy) if kind == "probability" else None
+        )
         at = curve.confusion_at(t)
         ev_ci = opt = None
         if boot:
             if len(names) == 1:
                 ev_ci = ev_interval(y, s, table, threshold=t, rng=config.seed + 17 * i, **common)
             if kind != "decision":
-                opt = optimum_interval(y, s, table, rng=config.seed + 17 * i + 1,
-                                       resolution=bootstrap_resolution(c, kind, config.max_exact_scores), **common)
+                opt = optimum_interval(
+                    y,
+                    s,
+                    table,
+                    rng=config.seed + 17 * i + 1,
+                    resolution=bootstrap_resolution(c, kind, config.max_exact_scores),
+                    **common,
+                )
         models[name] = ModelResult(
-            name=name, score_kind=kind, threshold=t, counts=c, curve=curve, at_threshold=at, ev=curve.ev_at(t),
-            attribution=curve.attribution_at(t), auc=auc_from_counts(c), calibration=cal, segments=segs, ev_ci=ev_ci,
-            ev_se=analytic_ev_se(y, s, table, threshold=t, sample_weight=w), optimum=opt,
-            intervals=metric_intervals(at.tp, at.fp, at.fn, at.tn, level=config.level))
+            name=name,
+            score_kind=kind,
+            threshold=t,
+            counts=c,
+            curve=curve,
+            at_threshold=at,
+            ev=curve.ev_at(t),
+            attribution=curve.attribution_at(t),
+            auc=auc_from_counts(c),
+            calibration=cal,
+            segments=segs,
+            ev_ci=ev_ci,
+            ev_se=analytic_ev_se(y, s, table, threshold=t, sample_weight=w),
+            optimum=opt,
+            intervals=metric_intervals(at.tp, at.fp, at.fn, at.tn, level=config.level),
+        )
     comparison = None
     if boot and len(names) == 2:
         a, b = names
-        comparison = compare_models(y, predictions.scores[a], predictions.scores[b], table,
-                                    threshold_a=models[a].threshold, threshold_b=models[b].threshold,
-                                    rng=config.seed + 99, names=(a, b), **common)
+        comparison = compare_models(
+            y,
+            predictions.scores[a],
+            predictions.scores[b],
+            table,
+            threshold_a=models[a].threshold,
+            threshold_b=models[b].threshold,
+            rng=config.seed + 99,
+            names=(a, b),
+            **common,
+        )
         for n, r in ((a, comparison.ev_a), (b, comparison.ev_b)):
             models[n] = dataclasses.replace(models[n], ev_ci=r)
     drift, why = None, "no time column mapped: drift needs one"
@@ -107,8 +135,17 @@ def row_board(predictions, table: ValueTable, config: BoardConfig) -> BoardResul
             drift = board_drift(predictions, DriftConfig.from_dict(config.drift) if config.drift else DriftConfig())
         except InputError as err:
             why = "drift not computed: " + "; ".join(p.message for p in err.problems)
-    result = BoardResult(n=predictions.n, n_pos=predictions.n_pos, n_rows=predictions.n_rows, table=table,
-                         config=config, models=models, comparison=comparison, drift=drift, drift_undefined=why)
+    result = BoardResult(
+        n=predictions.n,
+        n_pos=predictions.n_pos,
+        n_rows=predictions.n_rows,
+        table=table,
+        config=config,
+        models=models,
+        comparison=comparison,
+        drift=drift,
+        drift_undefined=why,
+    )
     return dataclasses.replace(result, action=action(decision_inputs(result)))
 
 
@@ -118,13 +155,25 @@ def engine_like(agg: Aggregate, seed: int = 0) -> Aggregate:
 
     back = from_bytes(to_bytes(agg))
     shuffled = back.cells.sample(frac=1.0, random_state=seed).reset_index(drop=True)
-    canon = Aggregate.from_frame(shuffled, score_kinds=back.score_kinds, resolution=back.resolution,
-                                 weighted=back.weighted, group_cells=back.group_cells, paired=back.paired,
-                                 paired_thresholds=back.paired_thresholds, strata_column=back.strata_column,
-                                 time_column=back.time_column, source=back.source, level_order=back.level_order,
-                                 group_order=back.group_order)
-    drift = {f.name: getattr(back, f.name) for f in dataclasses.fields(Aggregate)
-             if f.name.startswith(("day_", "calibration_day", "feature_", "drift_"))}
+    canon = Aggregate.from_frame(
+        shuffled,
+        score_kinds=back.score_kinds,
+        resolution=back.resolution,
+        weighted=back.weighted,
+        group_cells=back.group_cells,
+        paired=back.paired,
+        paired_thresholds=back.paired_thresholds,
+        strata_column=back.strata_column,
+        time_column=back.time_column,
+        source=back.source,
+        level_order=back.level_order,
+        group_order=back.group_order,
+    )
+    drift = {
+        f.name: getattr(back, f.name)
+        for f in dataclasses.fields(Aggregate)
+        if f.name.startswith(("day_", "calibration_day", "feature_", "drift_"))
+    }
     return dataclasses.replace(canon, **drift)
 
 
@@ -161,18 +210,20 @@ def _validation_frame(X, y, seed: int) -> pd.DataFrame:
     rng = np.random.default_rng(seed)
     band = np.array(["z", "m", "a"])[rng.integers(0, 3, n)]
     band[:3] = ["z", "m", "a"]  # first seen in reverse sorted order: strata numbering is tested
-    return pd.DataFrame({
-        "y": y_va.astype(int),
-        "p_logit": np.round(logit.predict_proba(X_va)[:, 1], 6),
-        "p_bayes": np.round(bayes.predict_proba(X_va)[:, 1], 6),
-        # levels first seen in the rows' order, not sorted: "small"/"large" interleave
-        "size": np.where(X_va[:, 0] > np.median(X_va[:, 0]), "large", "small"),
-        "band": band,
-        "day": pd.Timestamp("2026-01-01") + pd.to_timedelta(np.arange(n) * 28 // n, unit="D"),
-        "customer": [f"c{i // 3}" for i in rng.permutation(n)],
-        "w": rng.choice([0.5, 1.0, 2.0], n),
-        "f0": X_va[:, 0],
-    })
+    return pd.DataFrame(
+        {
+            "y": y_va.astype(int),
+            "p_logit": np.round(logit.predict_proba(X_va)[:, 1], 6),
+            "p_bayes": np.round(bayes.predict_proba(X_va)[:, 1], 6),
+            # levels first seen in the rows' order, not sorted: "small"/"large" interleave
+            "size": np.where(X_va[:, 0] > np.median(X_va[:, 0]), "large", "small"),
+            "band": band,
+            "day": pd.Timestamp("2026-01-01") + pd.to_timedelta(np.arange(n) * 28 // n, unit="D"),
+            "customer": [f"c{i // 3}" for i in rng.permutation(n)],
+            "w": rng.choice([0.5, 1.0, 2.0], n),
+            "f0": X_va[:, 0],
+        }
+    )
 
 
 @pytest.fixture(scope="module")
@@ -190,18 +241,22 @@ SK = dict(label="y", scores={"logit": "p_logit", "bayes": "p_bayes"}, segments=(
 
 
 @pytest.mark.parametrize("data", ["cancer", "wine"])
-@pytest.mark.parametrize("scheme,weight,method", [
-    ("rows", None, "percentile"),
-    ("stratified", None, "bca"),
-    ("cluster", None, "percentile"),
-    ("rows", "w", "bca"),
-    ("stratified", "w", "percentile"),
-    ("cluster", "w", "percentile"),
-])
+@pytest.mark.parametrize(
+    "scheme,weight,method",
+    [
+        ("rows", None, "percentile"),
+        ("stratified", None, "bca"),
+        ("cluster", None, "percentile"),
+        ("rows", "w", "bca"),
+        ("stratified", "w", "percentile"),
+        ("cluster", "w", "percentile"),
+    ],
+)
 def test_sklearn_validation_sets_one_path(sk_frames, data, scheme, weight, method):
     preds = validate(sk_frames[data], ColumnMapping(**SK, weight=weight, time="day", features=("f0",)))
-    cfg = BoardConfig(n_resamples=40, seed=5, scheme=scheme, method=method,
-                      strata_column="band" if scheme == "stratified" else None)
+    cfg = BoardConfig(
+        n_resamples=40, seed=5, scheme=scheme, method=method, strata_column="band" if scheme == "stratified" else None
+    )
     d = check_one_path(preds, cfg)
     # the comparison ran on the paired draws and drift was lit: the equality covers them
     assert d["comparison"]["diff_ev_ci"][0] is not None and set(d["drift"]) == {"feature", "label", "calibration"}
@@ -257,9 +312,16 @@ def test_weighted_cells_keep_each_rows_weight(sk_frames):
 
 def _frame(y, a, b, *, seg=None, group=None, w=None) -> pd.DataFrame:
     n = len(y)
-    return pd.DataFrame({"y": y, "a": a, "b": b, "seg": seg if seg is not None else ["s"] * n,
-                         "g": group if group is not None else [f"g{i // 2}" for i in range(n)],
-                         "w": w if w is not None else np.ones(n)})
+    return pd.DataFrame(
+        {
+            "y": y,
+            "a": a,
+            "b": b,
+            "seg": seg if seg is not None else ["s"] * n,
+            "g": group if group is not None else [f"g{i // 2}" for i in range(n)],
+            "w": w if w is not None else np.ones(n),
+        }
+    )
 
 
 def _ties():
@@ -308,12 +370,23 @@ def _all_equal():
 def _one_row_per_segment():
     rng = np.random.default_rng(16)
     y = np.array([0, 1] * 15)
-    return _frame(y, np.round(rng.random(30), 2), np.round(rng.random(30), 2), seg=[f"r{i:02d}" for i in range(30)][::-1],
-                  group=[f"g{i}" for i in range(30)])
+    return _frame(
+        y,
+        np.round(rng.random(30), 2),
+        np.round(rng.random(30), 2),
+        seg=[f"r{i:02d}" for i in range(30)][::-1],
+        group=[f"g{i}" for i in range(30)],
+    )
 
 
-EDGES = {"ties": _ties, "one_class_segment": _one_class_segment, "zero_weights": _zero_weights,
-         "subnormal": _subnormal, "all_equal": _all_equal, "one_row_per_segment": _one_row_per_segment}
+EDGES = {
+    "ties": _ties,
+    "one_class_segment": _one_class_segment,
+    "zero_weights": _zero_weights,
+    "subnormal": _subnormal,
+    "all_equal": _all_equal,
+    "one_row_per_segment": _one_row_per_segment,
+}
 
 
 @pytest.mark.parametrize("scheme", ["rows", "stratified", "cluster"])
@@ -321,8 +394,7 @@ EDGES = {"ties": _ties, "one_class_segment": _one_class_segment, "zero_weights":
 def test_edge_cases_one_path(case, scheme):
     f = EDGES[case]()
     weight = "w" if case == "zero_weights" else None
-    preds = validate(f, ColumnMapping(label="y", scores={"a": "a", "b": "b"}, segments=("seg",), group="g",
-                                      weight=weight))
+    preds = validate(f, ColumnMapping(label="y", scores={"a": "a", "b": "b"}, segments=("seg",), group="g", weight=weight))
     cfg = BoardConfig(n_resamples=30, seed=2, scheme=scheme, strata_column="seg" if scheme == "stratified" else None)
     check_one_path(preds, cfg)
     one = dataclasses.replace(preds, scores={"a": preds.scores["a"]}, score_kinds={"a": preds.score_kinds["a"]})
@@ -381,18 +453,19 @@ def test_bad_drift_settings_are_stated_not_raised(sk_frames):
 def test_segment_curves_of_cells_equal_segment_curves_of_rows(board_grid):
     """The Threshold–value page's heatmap from the aggregate equals evalcore.segment_curves of the rows,
     on the default even grid and on the board's grid (evalcore.board.heatmap_grid of the rows)."""
+    from board.services import demo as demo_mod
     from evalcore import segment_curves
     from evalcore.aggregate import segment_curves_of
     from evalcore.board import aggregate_for_board, heatmap_grid
-    from board.services import demo as demo_mod
 
     preds = validate(demo_mod.demo_frame(n=4000), ColumnMapping.from_dict(demo_mod.DEMO_MAPPING))
     agg = aggregate_for_board(preds)
     table = ValueTable(tp=18500, fp=-3200, fn=-22000, tn=120)
     s = preds.scores["new"]
     grid = heatmap_grid(s, "probability", preds.positive_rate) if board_grid else None
-    want = segment_curves(preds.y_true, s, preds.segments["customer_type"], table, column="customer_type",
-                          deployed=0.3, grid=grid)
+    want = segment_curves(
+        preds.y_true, s, preds.segments["customer_type"], table, column="customer_type", deployed=0.3, grid=grid
+    )
     got = segment_curves_of(agg, "new", "customer_type", table, deployed=0.3, board_grid=board_grid)
     assert got.levels == want.levels
     np.testing.assert_array_equal(got.grid, want.grid)
@@ -414,10 +487,12 @@ def test_calibration_intervals_of_cells_match_the_row_bootstrap_in_distribution(
     rng = np.random.default_rng(5)
     n = 3000
     p = np.round(rng.uniform(0.02, 0.98, n), 2)  # ties: cells stand for many rows
-    y = (rng.uniform(size=n) < p ** 1.2).astype(int)
+    y = (rng.uniform(size=n) < p**1.2).astype(int)
     w = rng.choice([0.5, 1.0, 2.0], n) if weighted else None
-    preds = validate(pd.DataFrame({"y": y, "p": p, **({"w": w} if weighted else {})}),
-                     ColumnMapping(label="y", scores={"m": "p"}, weight="w" if weighted else None))
+    preds = validate(
+        pd.DataFrame({"y": y, "p": p, **({"w": w} if weighted else {})}),
+        ColumnMapping(label="y", scores={"m": "p"}, weight="w" if weighted else None),
+    )
     agg = aggregate_predictions(preds, resolution=None, exact_draws=True)
     got, why = calibration_intervals_of(agg.part("m"), resolution=None, weighted=weighted, n_resamples=4000, rng=1)
     want = calibration_intervals(y, p, sample_weight=w, n_resamples=4000, rng=2)

@@ -27,6 +27,7 @@ def calibrated_grid():
 
 # --- flat optimum: robust by construction --------------------------------------------------------
 
+
 def test_flat_plateau_is_robust():
     # Positives only at 0.9 and 0.8, negatives only at 0.2 and 0.1: acting on exactly the positives
     # is best for ANY table with TP > FN and TN > FP (each positive acted on gains TP − FN, each
@@ -59,6 +60,7 @@ def test_flat_plateau_in_raw_score_units():
 
 # --- sharp optimum: not robust by construction ---------------------------------------------------
 
+
 def test_sharp_calibrated_curve_is_not_robust():
     # On a calibrated model with dense scores, acting on score s gains s·Δp − (1 − s)·Δn with
     # Δp = TP − FN and Δn = TN − FP, so the optimum sits on the Bayes threshold t* = Δn / (Δn + Δp):
@@ -85,8 +87,10 @@ def test_sharp_calibrated_curve_is_not_robust():
     assert s.max_t_shift[0] == pytest.approx(abs(s.draw_t_opt[0, worst] - 0.5), abs=1e-12)
     assert s.max_t_shift[0] > 0.085
     assert s.max_t_shift_at[0] == f"random draw {worst + 1}"
-    assert s.reasons[0] == (f"The optimal threshold of cal moved by up to {s.max_t_shift[0]:.3f} (limit 0.050; base 0.500, "
-                            f"at random draw {worst + 1}).")
+    assert s.reasons[0] == (
+        f"The optimal threshold of cal moved by up to {s.max_t_shift[0]:.3f} (limit 0.050; base 0.500, "
+        f"at random draw {worst + 1})."
+    )
 
 
 def test_optimum_jumping_to_act_on_no_one_is_an_infinite_move():
@@ -127,8 +131,10 @@ def test_ranking_flip_is_detected():
     diff = 3 * 10 * f[:, 0] - 8 * 7 * f[:, 1] + 3 * 10 * f[:, 2]
     np.testing.assert_array_equal(s.draw_ranking_holds, diff >= 0)
     assert s.n_ranking_changes == 3 + int((diff < 0).sum()) and s.first_ranking_change == "TP −30%"
-    assert s.reasons[-1] == (f"The ranking A > B (by EV at each model's optimum) changed in {s.n_ranking_changes} of 208 "
-                             "perturbations (first at TP −30%).")
+    assert s.reasons[-1] == (
+        f"The ranking A > B (by EV at each model's optimum) changed in {s.n_ranking_changes} of 208 "
+        "perturbations (first at TP −30%)."
+    )
 
 
 def test_ranking_that_holds_in_the_whole_box_is_robust():
@@ -151,14 +157,16 @@ def test_deployed_ev_is_reported_but_not_judged():
 
 def test_hard_decisions_have_no_threshold_but_enter_the_ranking():
     dec = clusters({1: 9, 0: 1}, {1: 10, 0: 80})  # the decisions of model A above
-    s = value_sensitivity({"A": dec, "B": B}, ValueTable(tp=10, fp=-7, fn=-10, tn=0), n_random=0,
-                          score_kinds={"A": "decision", "B": "probability"})
+    s = value_sensitivity(
+        {"A": dec, "B": B}, ValueTable(tp=10, fp=-7, fn=-10, tn=0), n_random=0, score_kinds={"A": "decision", "B": "probability"}
+    )
     assert np.isnan(s.base_t_opt[0]) and s.base_ev_opt[0] == pytest.approx(0.10)  # its operating point
     assert s.t_opt_holds[0] and "hard 0/1 decision" in s.reasons[0]
     assert not s.ranking_holds  # the same flips as with the scores
 
 
 # --- reproducibility and validation --------------------------------------------------------------
+
 
 def test_draws_are_reproducible_with_a_seed():
     c, t = {"cal": calibrated_grid()}, ValueTable(tp=1, fp=-1, fn=-0.2, tn=0.1)
@@ -173,11 +181,28 @@ def test_draws_are_reproducible_with_a_seed():
 
 def test_every_problem_is_listed():
     with pytest.raises(InputError) as e:
-        value_sensitivity({"a": "x"}, None, score_kinds={"b": "prob"}, deployed={"b": float("nan")}, perturbation=1.5,
-                          n_random=-1, t_tol=0, rng=-3)
+        value_sensitivity(
+            {"a": "x"},
+            None,
+            score_kinds={"b": "prob"},
+            deployed={"b": float("nan")},
+            perturbation=1.5,
+            n_random=-1,
+            t_tol=0,
+            rng=-3,
+        )
     codes = {p.code for p in e.value.problems}
-    assert codes == {"counts_type", "table_type", "score_kinds_missing", "deployed_unknown_model", "deployed_not_finite",
-                     "perturbation_invalid", "n_random_invalid", "t_tol_invalid", "rng_invalid"}
+    assert codes == {
+        "counts_type",
+        "table_type",
+        "score_kinds_missing",
+        "deployed_unknown_model",
+        "deployed_not_finite",
+        "perturbation_invalid",
+        "n_random_invalid",
+        "t_tol_invalid",
+        "rng_invalid",
+    }
     with pytest.raises(InputError, match="at least one model"):
         value_sensitivity({}, ValueTable(tp=1, fp=-1, fn=-1, tn=1))
     # a kind that does not fit the scores is reported per model (by price_curve)

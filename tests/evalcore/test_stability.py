@@ -26,11 +26,14 @@ from evalcore.stability import (
 )
 
 # SPEC §3.7 worked example: 50 accuracies from 5 folds × 10 repeats of a credit model
-SPEC_SCORES = [float(x) for x in """
+SPEC_SCORES = [
+    float(x)
+    for x in """
 0.721 0.723 0.725 0.726 0.728 0.729 0.730 0.731 0.732 0.733 0.734 0.735 0.735 0.736 0.737 0.737
 0.738 0.739 0.740 0.741 0.742 0.742 0.743 0.744 0.744 0.745 0.745 0.746 0.747 0.747 0.748 0.749
 0.749 0.750 0.751 0.752 0.752 0.753 0.754 0.755 0.756 0.757 0.758 0.759 0.760 0.761 0.762 0.763
-0.764 0.768""".split()]
+0.764 0.768""".split()
+]
 
 
 @pytest.fixture(scope="module")
@@ -92,8 +95,9 @@ def test_one_score_has_undefined_spread_not_zero():
     assert not s.needs_diagnostics
 
 
-@pytest.mark.parametrize("bad, match", [([], "empty"), ([0.7, float("nan"), float("inf")], "2 missing or infinite"),
-                                        (["a", "b"], "must be numbers")])
+@pytest.mark.parametrize(
+    "bad, match", [([], "empty"), ([0.7, float("nan"), float("inf")], "2 missing or infinite"), (["a", "b"], "must be numbers")]
+)
 def test_summary_rejects_bad_scores(bad, match):
     with pytest.raises(InputError, match=match):
         summarize(bad)
@@ -241,16 +245,16 @@ def test_repeated_cv_validates_options(wine):
 
 
 def test_prepare_training_lists_every_problem():
-    frame = pd.DataFrame({"y": [1, None, 1, 1], "a": [1.0, 2.0, 3.0, 4.0], "b": [None] * 4},
-                         index=pd.Index([2, 3, 4, 5], name="row"))
+    frame = pd.DataFrame(
+        {"y": [1, None, 1, 1], "a": [1.0, 2.0, 3.0, 4.0], "b": [None] * 4}, index=pd.Index([2, 3, 4, 5], name="row")
+    )
     with pytest.raises(InputError) as e:
         prepare_training(frame, "y")
     codes = {p.code for p in e.value.problems}
     assert codes == {"target_missing", "feature_all_missing", "target_one_class"}
     missing = next(p for p in e.value.problems if p.code == "target_missing")
     assert missing.rows == (3,)
-    d = prepare_training(frame.assign(y=["x", None, "y", "y"]), "y", features=["a"], drop_missing_target=True,
-                         min_per_class=1)
+    d = prepare_training(frame.assign(y=["x", None, "y", "y"]), "y", features=["a"], drop_missing_target=True, min_per_class=1)
     assert d.n == 3 and d.n_dropped == 1 and d.task == "binary" and d.positive == "y"
 
 

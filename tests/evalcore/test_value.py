@@ -20,6 +20,7 @@ from sklearn.model_selection import StratifiedKFold, cross_val_predict
 from sklearn.naive_bayes import GaussianNB
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
+from strategies import INCREASING, binary_data, two_class, value_tables  # tests/evalcore is on sys.path
 
 from evalcore import InputError
 from evalcore.counts import score_counts
@@ -33,8 +34,6 @@ from evalcore.value import (
     threshold_between,
     value_curve,
 )
-
-from strategies import INCREASING, binary_data, two_class, value_tables  # tests/evalcore is on sys.path
 
 SPEC_TABLE = dict(tp=18500, fp=-3200, fn=-22000, tn=120)  # SPEC §2.2 example amounts
 
@@ -135,7 +134,8 @@ def test_auc_from_counts_equals_sklearn_on_oof(oof):
     for model, s in oof["p"].items():
         for w in (None, oof["w"]):
             assert auc_from_counts(score_counts(oof["y"], s, sample_weight=w)) == pytest.approx(
-                roc_auc_score(oof["y"], s, sample_weight=w), rel=1e-12), model
+                roc_auc_score(oof["y"], s, sample_weight=w), rel=1e-12
+            ), model
 
 
 # ---------------------------------------------------------------------------------------
@@ -192,12 +192,19 @@ def test_t_opt_between_neighbouring_floats_reproduces_ev_opt():
 def test_threshold_between_is_inside_the_half_open_interval():
     big = float(np.finfo(float).max)
     # midpoints by hand; then ends whose midpoint rounds onto low, or whose sum overflows
-    cases = [(0.1, 0.4, 0.25), (-3.0, 5.0, 1.0), (0.0, 5e-324, 5e-324), (-5e-324, 0.0, 0.0),
-             (float(np.nextafter(1.0, 0)), 1.0, 1.0), (1.5e308, big, big)]
+    cases = [
+        (0.1, 0.4, 0.25),
+        (-3.0, 5.0, 1.0),
+        (0.0, 5e-324, 5e-324),
+        (-5e-324, 0.0, 0.0),
+        (float(np.nextafter(1.0, 0)), 1.0, 1.0),
+        (1.5e308, big, big),
+    ]
     for low, high, want in cases:
         assert threshold_between(low, high) == want
-    np.testing.assert_array_equal(threshold_between(np.array([c[0] for c in cases]), np.array([c[1] for c in cases])),
-                                  [c[2] for c in cases])
+    np.testing.assert_array_equal(
+        threshold_between(np.array([c[0] for c in cases]), np.array([c[1] for c in cases])), [c[2] for c in cases]
+    )
 
 
 def test_act_on_everyone_optimum():
@@ -389,8 +396,15 @@ def test_value_table_lists_every_problem_at_once():
         ValueTable(tp="lots", fp=np.nan, fn=np.inf, tn=1, confidence={"tp": 0, "fn": 1.5, "zz": 1}, prevalence=1.0)
     err = info.value
     codes = [p.code for p in err.problems]
-    assert codes == ["amount_not_numeric", "amount_not_finite", "amount_not_finite", "confidence_unknown_cell",
-                     "confidence_out_of_range", "confidence_out_of_range", "prevalence_out_of_range"]
+    assert codes == [
+        "amount_not_numeric",
+        "amount_not_finite",
+        "amount_not_finite",
+        "confidence_unknown_cell",
+        "confidence_out_of_range",
+        "confidence_out_of_range",
+        "prevalence_out_of_range",
+    ]
     msg = str(err)
     assert "Amount of TP (acted, case positive) must be a number; got 'lots'." in msg
     assert "Amount of FP (acted, case negative) must be finite; got nan." in msg
@@ -498,15 +512,25 @@ def test_value_curve_lists_every_problem_at_once():
     with pytest.raises(InputError) as info:
         value_curve([0, 2], [0.5, np.nan], "table", score_kind="odds", flat_tol=-1, resolution=0)
     assert [p.code for p in info.value.problems] == [
-        "y_true_not_binary", "y_score_not_finite", "resolution_invalid", "score_kind_invalid", "flat_tol_invalid", "table_type"]
+        "y_true_not_binary",
+        "y_score_not_finite",
+        "resolution_invalid",
+        "score_kind_invalid",
+        "flat_tol_invalid",
+        "table_type",
+    ]
 
 
 @pytest.mark.parametrize(
     "args, kwargs, match",
     [
         (([], []), {}, r"value_curve needs at least one row; got 0\."),
-        (([0, 1, 1], [0.5, 1.5, 42.0]), {}, r"y_score was declared as probability, but probabilities must lie in \[0, 1\]; "
-                                           r"2 values are not \(e\.g\. \[1\.5, 42\.0\]\)\. Rows: 3, 4\. Fix: Pass score_kind=\"score\""),
+        (
+            ([0, 1, 1], [0.5, 1.5, 42.0]),
+            {},
+            r"y_score was declared as probability, but probabilities must lie in \[0, 1\]; "
+            r"2 values are not \(e\.g\. \[1\.5, 42\.0\]\)\. Rows: 3, 4\. Fix: Pass score_kind=\"score\"",
+        ),
         (([0, 1], [0.5, 1.0]), dict(score_kind="decision"), r"hard decisions must be 0 or 1; 1 values are not"),
         (([0, 1], [0.5, 1.0]), dict(score_kind="odds"), r"score_kind must be one of probability, score, decision; got 'odds'"),
         (([0, 1], [0.5, 1.0]), dict(flat_tol=np.nan), r"flat_tol must be a finite number >= 0; got nan"),
@@ -541,8 +565,7 @@ def test_curve_lookups_reject_bad_thresholds(bad):
 
 def test_segment_curves_errors():
     with pytest.raises(InputError) as info:
-        segment_curves([0, 1], [0.2, 0.8], ["a"], ValueTable(**SPEC_TABLE), deployed=np.nan, grid=[0.1, np.inf],
-                       score_kind="x")
+        segment_curves([0, 1], [0.2, 0.8], ["a"], ValueTable(**SPEC_TABLE), deployed=np.nan, grid=[0.1, np.inf], score_kind="x")
     assert [p.code for p in info.value.problems] == ["threshold_invalid", "score_kind_invalid", "grid_invalid", "segments_shape"]
     with pytest.raises(InputError, match=r"n_grid must be an integer >= 1; got 0"):
         segment_curves([0, 1], [0.2, 0.8], ["a", "b"], ValueTable(**SPEC_TABLE), n_grid=0)
@@ -630,8 +653,13 @@ def test_segment_curves_explicit_grid_and_one_class_level():
 
 
 @settings(max_examples=80, deadline=None)
-@given(binary_data(min_size=1), value_tables(confidence=False, prevalence=False), value_tables(confidence=False, prevalence=False),
-       st.integers(-3, 3), st.integers(-3, 3))
+@given(
+    binary_data(min_size=1),
+    value_tables(confidence=False, prevalence=False),
+    value_tables(confidence=False, prevalence=False),
+    st.integers(-3, 3),
+    st.integers(-3, 3),
+)
 def test_ev_is_linear_in_the_table(data, kw1, kw2, a, b):
     y, s, w = data
     assume(w is None or w.sum() > 0)
@@ -735,11 +763,14 @@ def test_optimum_equals_brute_force_property(data, kw):
 
 
 @settings(max_examples=150, deadline=None, derandomize=True)
-@given(st.one_of(binary_data(min_size=1), binary_data(min_size=1, kind="score"),
-                 binary_data(min_size=1, kind="extreme")), value_tables())
+@given(
+    st.one_of(binary_data(min_size=1), binary_data(min_size=1, kind="score"), binary_data(min_size=1, kind="extreme")),
+    value_tables(),
+)
 @example((np.array([0, 1], np.int8), np.array([0.0, 5e-324]), None), dict(tp=10.0, fp=-2.0, fn=-10.0, tn=0.0))
-@example((np.array([0, 1, 1], np.int8), np.array([0.0, 5e-324, 0.3]), np.array([1.0, 1.0, 0.0])),
-         dict(tp=0.0, fp=0.0, fn=-1.0, tn=1.0))
+@example(
+    (np.array([0, 1, 1], np.int8), np.array([0.0, 5e-324, 0.3]), np.array([1.0, 1.0, 0.0])), dict(tp=0.0, fp=0.0, fn=-1.0, tn=1.0)
+)
 def test_t_opt_reproduces_ev_opt_property(data, kw):
     """Whatever the data (subnormal or neighbouring scores, ties, zero weights), acting at
     the reported threshold (score >= t_opt) earns exactly the reported optimum."""
@@ -758,7 +789,8 @@ def test_t_opt_reproduces_ev_opt_property(data, kw):
 def test_auc_from_counts_equals_sklearn(data):
     y, s, w = data
     assert auc_from_counts(score_counts(y, s, sample_weight=w)) == pytest.approx(
-        roc_auc_score(y, s, sample_weight=w), rel=1e-12, abs=1e-12)
+        roc_auc_score(y, s, sample_weight=w), rel=1e-12, abs=1e-12
+    )
 
 
 def test_auc_undefined_with_one_class():

@@ -18,9 +18,26 @@ import pandas as pd
 
 HERE = Path(__file__).resolve().parent
 TABLE = ["--tp", "18500", "--fp", "-3200", "--fn", "-22000", "--tn", "120", "--unit", "EUR"]
-DEMO = ["--label", "is_fraud", "--score", "old=score_old", "--score", "new=score_new", "--segment", "customer_type",
-        "--segment", "amount_band", "--time", "application_time", "--feature", "debt_ratio", "--feature", "device_risk",
-        "--feature", "channel"]
+DEMO = [
+    "--label",
+    "is_fraud",
+    "--score",
+    "old=score_old",
+    "--score",
+    "new=score_new",
+    "--segment",
+    "customer_type",
+    "--segment",
+    "amount_band",
+    "--time",
+    "application_time",
+    "--feature",
+    "debt_ratio",
+    "--feature",
+    "device_risk",
+    "--feature",
+    "channel",
+]
 SK = ["--label", "y", "--score", "logit=p_logit", "--score", "bayes=p_bayes", "--segment", "size"]
 B = ["--n-resamples", "200", "--seed", "7"]
 
@@ -29,8 +46,21 @@ CASES = {
     "demo_rows": ("demo.csv", [*DEMO, *TABLE, *B]),
     "demo_cluster": ("demo.csv", [*DEMO, "--group", "customer_id", *TABLE, *B]),
     "demo_stratified": ("demo.csv", [*DEMO, "--scheme", "stratified", "--strata", "customer_type", *TABLE, *B]),
-    "demo_one_model": ("demo.csv", ["--label", "is_fraud", "--score", "new=score_new", "--segment", "night_application",
-                                    *TABLE, *B, "--threshold", "new=0.3"]),
+    "demo_one_model": (
+        "demo.csv",
+        [
+            "--label",
+            "is_fraud",
+            "--score",
+            "new=score_new",
+            "--segment",
+            "night_application",
+            *TABLE,
+            *B,
+            "--threshold",
+            "new=0.3",
+        ],
+    ),
     "cancer_rows": ("cancer.csv", [*SK, "--time", "day", "--feature", "f0", *TABLE, *B]),
     "cancer_cluster": ("cancer.csv", [*SK, "--group", "customer", *TABLE, *B, "--method", "bca"]),
     "cancer_weighted": ("cancer.csv", [*SK, "--weight", "w", *TABLE, *B]),
@@ -51,23 +81,23 @@ def _validation_set(X, y, seed: int) -> pd.DataFrame:
     bayes = GaussianNB().fit(X_tr, y_tr)
     n = len(y_va)
     rng = np.random.default_rng(seed)
-    return pd.DataFrame({
-        "y": y_va.astype(int),
-        # rounded to 6 decimals, as a scoring system would write them: ties occur
-        "p_logit": np.round(logit.predict_proba(X_va)[:, 1], 6),
-        "p_bayes": np.round(bayes.predict_proba(X_va)[:, 1], 6),
-        "size": np.where(X_va[:, 0] > np.median(X_va[:, 0]), "large", "small"),
-        "day": pd.Timestamp("2026-01-01") + pd.to_timedelta(np.arange(n) * 28 // n, unit="D"),
-        "customer": [f"c{i // 3}" for i in rng.permutation(n)],
-        "w": rng.choice([0.5, 1.0, 2.0], n),
-        "f0": X_va[:, 0],
-    })
+    return pd.DataFrame(
+        {
+            "y": y_va.astype(int),
+            # rounded to 6 decimals, as a scoring system would write them: ties occur
+            "p_logit": np.round(logit.predict_proba(X_va)[:, 1], 6),
+            "p_bayes": np.round(bayes.predict_proba(X_va)[:, 1], 6),
+            "size": np.where(X_va[:, 0] > np.median(X_va[:, 0]), "large", "small"),
+            "day": pd.Timestamp("2026-01-01") + pd.to_timedelta(np.arange(n) * 28 // n, unit="D"),
+            "customer": [f"c{i // 3}" for i in rng.permutation(n)],
+            "w": rng.choice([0.5, 1.0, 2.0], n),
+            "f0": X_va[:, 0],
+        }
+    )
 
 
 def write_data() -> None:
     from sklearn.datasets import load_breast_cancer, load_digits
-
-    from board.services import demo
 
     X, y = load_breast_cancer(return_X_y=True)
     _validation_set(X, 1 - y, 0).to_csv(HERE / "cancer.csv", index=False)  # positive = malignant

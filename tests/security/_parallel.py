@@ -27,8 +27,7 @@ def run_parallel(mode: str, worker: Callable, n: int, url: str, data_dir: str, a
         barrier = threading.Barrier(n, timeout=TIMEOUT)
         out: dict[int, object] = {}
         with Store(url=url, data_dir=data_dir) as store:
-            threads = [threading.Thread(target=_thread_entry, args=(worker, store, barrier, i, args[i], out))
-                       for i in range(n)]
+            threads = [threading.Thread(target=_thread_entry, args=(worker, store, barrier, i, args[i], out)) for i in range(n)]
             for t in threads:
                 t.start()
             for t in threads:
@@ -38,8 +37,7 @@ def run_parallel(mode: str, worker: Callable, n: int, url: str, data_dir: str, a
     ctx = mp.get_context("spawn")
     barrier = ctx.Barrier(n, timeout=TIMEOUT)
     results = ctx.Queue()
-    procs = [ctx.Process(target=_process_entry, args=(worker, url, data_dir, barrier, i, args[i], results))
-             for i in range(n)]
+    procs = [ctx.Process(target=_process_entry, args=(worker, url, data_dir, barrier, i, args[i], results)) for i in range(n)]
     try:
         for p in procs:
             p.start()

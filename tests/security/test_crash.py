@@ -68,8 +68,7 @@ def test_a_delete_interrupted_before_its_commit_is_rolled_back_when_the_store_op
     url = f"sqlite:///{tmp_path / 's.sqlite'}"
     with Store(url=url, data_dir=data) as s:
         kept = s.save_dataset(name="d", filename="d.csv", raw=RAW, mapping={"label": "label"}, report={}, n_rows=2)
-        gone = s.save_dataset(name="e", filename="e.csv", raw=RAW + b"1,0.5\n", mapping={"label": "label"},
-                              report={}, n_rows=3)
+        gone = s.save_dataset(name="e", filename="e.csv", raw=RAW + b"1,0.5\n", mapping={"label": "label"}, report={}, n_rows=3)
         path_kept, path_gone = s.upload_path(kept.sha256), s.upload_path(gone.sha256)
         s.delete_dataset(gone.id)
     # a crash between "rename aside" and the commit (row kept) / after the commit (row gone)
@@ -92,19 +91,31 @@ def break_audit(store) -> None:
     """From now on the database refuses audit-log inserts (a full disk, a lost connection, ...)."""
     with store.engine.begin() as conn:
         if store.engine.dialect.name == "sqlite":
-            conn.exec_driver_sql("CREATE TRIGGER test_audit_down BEFORE INSERT ON audit_log "
-                                 "BEGIN SELECT RAISE(ABORT, 'audit log unavailable'); END")
+            conn.exec_driver_sql(
+                "CREATE TRIGGER test_audit_down BEFORE INSERT ON audit_log "
+                "BEGIN SELECT RAISE(ABORT, 'audit log unavailable'); END"
+            )
         else:
-            conn.exec_driver_sql("CREATE FUNCTION test_audit_down() RETURNS trigger LANGUAGE plpgsql AS $$ "
-                                 "BEGIN RAISE EXCEPTION 'audit log unavailable'; END $$")
-            conn.exec_driver_sql("CREATE TRIGGER test_audit_down BEFORE INSERT ON audit_log "
-                                 "FOR EACH ROW EXECUTE FUNCTION test_audit_down()")
+            conn.exec_driver_sql(
+                "CREATE FUNCTION test_audit_down() RETURNS trigger LANGUAGE plpgsql AS $$ "
+                "BEGIN RAISE EXCEPTION 'audit log unavailable'; END $$"
+            )
+            conn.exec_driver_sql(
+                "CREATE TRIGGER test_audit_down BEFORE INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION test_audit_down()"
+            )
 
 
 def _pending(s, label="v1") -> int:
     draft = gov.save_draft(s, BUSINESS, TABLE["name"], dict(TABLE), expected_row_version=None)
-    return gov.propose_version(s, BUSINESS, TABLE["name"], label=label, effective_date=date(2026, 10, 1), reason="r",
-                               expected_row_version=draft.row_version).id
+    return gov.propose_version(
+        s,
+        BUSINESS,
+        TABLE["name"],
+        label=label,
+        effective_date=date(2026, 10, 1),
+        reason="r",
+        expected_row_version=draft.row_version,
+    ).id
 
 
 def _signed_twice(s) -> int:
@@ -123,9 +134,17 @@ def _lake(tmp_path):
     root.mkdir()
     demo.demo_frame(n=300).to_parquet(root / "demo.parquet")
     m = demo.DEMO_MAPPING
-    query = {"label": m["label"], "scores": {"old": "score_old", "new": "score_new"},
-             "score_kinds": m["score_kinds"], "positive": "1", "segments": [], "group": None, "weight": None,
-             "time": None, "features": []}
+    query = {
+        "label": m["label"],
+        "scores": {"old": "score_old", "new": "score_new"},
+        "score_kinds": m["score_kinds"],
+        "positive": "1",
+        "segments": [],
+        "group": None,
+        "weight": None,
+        "time": None,
+        "features": [],
+    }
     return root, query
 
 
@@ -134,63 +153,87 @@ CASES = {
     "create_first_admin": (
         lambda s, tmp: None,
         lambda s, c: gov.create_first_admin(s, "root", "a long admin password"),
-        lambda s, c: _users(s)),
+        lambda s, c: _users(s),
+    ),
     "add_user": (
         lambda s, tmp: None,
         lambda s, c: gov.add_user(s, ADMIN, "bea", "business pass 1", "business"),
-        lambda s, c: _users(s)),
+        lambda s, c: _users(s),
+    ),
     "disable_user": (
         lambda s, tmp: gov.add_user(s, ADMIN, "bea", "business pass 1", "business"),
         lambda s, c: gov.disable_user(s, ADMIN, "bea"),
-        lambda s, c: _users(s)),
+        lambda s, c: _users(s),
+    ),
     "reset_password": (
         lambda s, tmp: gov.add_user(s, ADMIN, "bea", "business pass 1", "business"),
         lambda s, c: gov.reset_password(s, ADMIN, "bea", "a brand new password"),
-        lambda s, c: _users(s)),
+        lambda s, c: _users(s),
+    ),
     "save_draft": (
         lambda s, tmp: None,
         lambda s, c: gov.save_draft(s, BUSINESS, TABLE["name"], dict(TABLE), expected_row_version=0),
-        lambda s, c: s.list_value_table_versions(TABLE["name"])),
+        lambda s, c: s.list_value_table_versions(TABLE["name"]),
+    ),
     "propose_version": (
         lambda s, tmp: gov.save_draft(s, BUSINESS, TABLE["name"], dict(TABLE), expected_row_version=0),
-        lambda s, c: gov.propose_version(s, BUSINESS, TABLE["name"], label="v1", effective_date=date(2026, 10, 1),
-                                         reason="r", expected_row_version=c.row_version),
-        lambda s, c: [(v.status, v.label, v.row_version) for v in s.list_value_table_versions(TABLE["name"])]),
+        lambda s, c: gov.propose_version(
+            s,
+            BUSINESS,
+            TABLE["name"],
+            label="v1",
+            effective_date=date(2026, 10, 1),
+            reason="r",
+            expected_row_version=c.row_version,
+        ),
+        lambda s, c: [(v.status, v.label, v.row_version) for v in s.list_value_table_versions(TABLE["name"])],
+    ),
     "sign_version": (
         lambda s, tmp: _pending(s),
         lambda s, c: signoff.sign_version(s, User(username="u_risk", role="risk"), c),
-        lambda s, c: (s.get_value_table_version(c).status, [x.role for x in s.list_signoffs(c)])),
+        lambda s, c: (s.get_value_table_version(c).status, [x.role for x in s.list_signoffs(c)]),
+    ),
     "approve_version": (
         lambda s, tmp: _signed_twice(s),
-        lambda s, c: signoff.sign_version(s, User(username="u_model_owner", role="model_owner"), c,
-                                          reevaluate=lambda ev, a: {}),
-        lambda s, c: (s.get_value_table_version(c).status, [x.role for x in s.list_signoffs(c)],
-                      s.list_impact_reports(TABLE["name"]))),
+        lambda s, c: signoff.sign_version(s, User(username="u_model_owner", role="model_owner"), c, reevaluate=lambda ev, a: {}),
+        lambda s, c: (
+            s.get_value_table_version(c).status,
+            [x.role for x in s.list_signoffs(c)],
+            s.list_impact_reports(TABLE["name"]),
+        ),
+    ),
     "reject_version": (
         lambda s, tmp: _pending(s),
         lambda s, c: gov.reject_version(s, User(username="u_risk", role="risk"), c, comment="unsourced"),
-        lambda s, c: s.get_value_table_version(c).status),
+        lambda s, c: s.get_value_table_version(c).status,
+    ),
     "reopen_version": (
         lambda s, tmp: gov.reject_version(s, User(username="u_risk", role="risk"), _pending(s), comment="no").id,
         lambda s, c: gov.reopen_version(s, BUSINESS, c),
-        lambda s, c: s.get_value_table_version(c).status),
+        lambda s, c: s.get_value_table_version(c).status,
+    ),
     "record_evaluation": (
         lambda s, tmp: s.save_dataset(name="d", filename="d.csv", raw=RAW, mapping={}, report={}, n_rows=2).id,
         lambda s, c: gov.record_evaluation(s, BUSINESS, c, table_name=TABLE["name"], models=[], config={}, result={}),
-        lambda s, c: s.list_evaluations()),
+        lambda s, c: s.list_evaluations(),
+    ),
     "upload_dataset": (
         lambda s, tmp: None,
-        lambda s, c: gov.upload_dataset(s, ADMIN, name="d", filename="d.csv", raw=RAW, mapping={"label": "label"},
-                                        report={}, n_rows=2),
-        lambda s, c: (s.list_datasets(), sorted(p.name for p in s.uploads_dir.rglob("*") if p.is_file()))),
+        lambda s, c: gov.upload_dataset(
+            s, ADMIN, name="d", filename="d.csv", raw=RAW, mapping={"label": "label"}, report={}, n_rows=2
+        ),
+        lambda s, c: (s.list_datasets(), sorted(p.name for p in s.uploads_dir.rglob("*") if p.is_file())),
+    ),
     "register_dataset": (
         lambda s, tmp: _lake(tmp),
         lambda s, c: datasets.register(s, ADMIN, name="lake", path="demo.parquet", query=c[1], roots=[c[0]]),
-        lambda s, c: (s.list_datasets(), sorted(p.name for p in s.uploads_dir.rglob("*") if p.is_file()))),
+        lambda s, c: (s.list_datasets(), sorted(p.name for p in s.uploads_dir.rglob("*") if p.is_file())),
+    ),
     "save_drift_settings": (
         lambda s, tmp: s.save_dataset(name="d", filename="d.csv", raw=RAW, mapping={}, report={}, n_rows=2).id,
         lambda s, c: drift_settings.save_config(s, BUSINESS, c, DriftConfig(ks_threshold=0.4)),
-        lambda s, c: s.get_dataset_settings(c, drift_settings.SETTINGS_KEY)),
+        lambda s, c: s.get_dataset_settings(c, drift_settings.SETTINGS_KEY),
+    ),
 }
 
 

@@ -28,8 +28,15 @@ def decided(db_url, data_dir):
     with Store(url=db_url, data_dir=data_dir) as s:
         business = User(username="u_business", role="business")
         draft = gov.save_draft(s, business, TABLE["name"], dict(TABLE), expected_row_version=0)
-        vid = gov.propose_version(s, business, TABLE["name"], label="v1", effective_date=date(2026, 10, 1),
-                                  reason="r", expected_row_version=draft.row_version).id
+        vid = gov.propose_version(
+            s,
+            business,
+            TABLE["name"],
+            label="v1",
+            effective_date=date(2026, 10, 1),
+            reason="r",
+            expected_row_version=draft.row_version,
+        ).id
         for role in gov.SIGNING_ROLES:
             signoff.sign_version(s, User(username=f"u_{role}", role=role), vid, reevaluate=lambda ev, a: {})
         yield s, vid
@@ -44,14 +51,15 @@ def refused(store, sql: str, params: dict, message: str) -> None:
 
 def snapshot(store) -> dict:
     with store.engine.connect() as conn:
-        return {t: conn.execute(sa.text(f"SELECT * FROM {t} ORDER BY id")).all()
-                for t in ("value_table_versions", "signoffs", "impact_reports", "audit_log")}
+        return {
+            t: conn.execute(sa.text(f"SELECT * FROM {t} ORDER BY id")).all()
+            for t in ("value_table_versions", "signoffs", "impact_reports", "audit_log")
+        }
 
 
 def test_an_approved_version_cannot_be_replaced_or_upserted(decided):
     s, vid = decided
-    draft = gov.save_draft(s, User(username="u_business", role="business"), TABLE["name"], dict(TABLE),
-                           expected_row_version=0)
+    draft = gov.save_draft(s, User(username="u_business", role="business"), TABLE["name"], dict(TABLE), expected_row_version=0)
     before = snapshot(s)
     table_id = s.get_value_table_version(vid).table_id
     row = {"v": vid, "t": table_id, "now": NOW}
@@ -62,16 +70,25 @@ def test_an_approved_version_cannot_be_replaced_or_upserted(decided):
         refused(s, f"INSERT OR REPLACE INTO value_table_versions {cols} {values}", row, msg)  # same id
         refused(s, f"REPLACE INTO value_table_versions {cols} {values}", row, msg)
         # same (table_id, label), a new id: REPLACE would delete the approved row for the new one
-        refused(s, f"INSERT OR REPLACE INTO value_table_versions {cols} "
-                   "VALUES (:v + 100, :t, 'v1', 'draft', '{}', '', 'mallory', :now, :now, 1, '')", row, msg)
+        refused(
+            s,
+            f"INSERT OR REPLACE INTO value_table_versions {cols} "
+            "VALUES (:v + 100, :t, 'v1', 'draft', '{}', '', 'mallory', :now, :now, 1, '')",
+            row,
+            msg,
+        )
         # an UPDATE taking the approved version's label (or id) would delete it the same way
         refused(s, "UPDATE OR REPLACE value_table_versions SET label = 'v1' WHERE id = :d", {"d": draft.id}, msg)
         refused(s, "UPDATE OR REPLACE value_table_versions SET id = :v WHERE id = :d", {"v": vid, "d": draft.id}, msg)
-    refused(s, f"INSERT INTO value_table_versions {cols} {values} ON CONFLICT (id) DO UPDATE SET amounts = '{{}}'",
-            row, msg)
-    refused(s, f"INSERT INTO value_table_versions {cols} "
-               "VALUES (:v + 100, :t, 'v1', 'draft', '{}', '', 'mallory', :now, :now, 1, '') "
-               "ON CONFLICT (table_id, label) DO UPDATE SET amounts = '{}'", row, msg)
+    refused(s, f"INSERT INTO value_table_versions {cols} {values} ON CONFLICT (id) DO UPDATE SET amounts = '{{}}'", row, msg)
+    refused(
+        s,
+        f"INSERT INTO value_table_versions {cols} "
+        "VALUES (:v + 100, :t, 'v1', 'draft', '{}', '', 'mallory', :now, :now, 1, '') "
+        "ON CONFLICT (table_id, label) DO UPDATE SET amounts = '{}'",
+        row,
+        msg,
+    )
     refused(s, "UPDATE value_table_versions SET amounts = '{}' WHERE id = :v", row, msg)
     refused(s, "DELETE FROM value_table_versions WHERE id = :v", row, msg)
     assert snapshot(s) == before
@@ -86,12 +103,21 @@ def test_signoffs_of_an_approved_version_cannot_be_changed_removed_or_added(deci
     msg = migrations.SIGNOFF_IMMUTABLE
     if s.engine.dialect.name == "sqlite":
         refused(s, f"INSERT OR REPLACE INTO signoffs {cols} VALUES (:id, :v, 'business', 'mallory', :now, '')", row, msg)
-        refused(s, f"INSERT OR REPLACE INTO signoffs {cols} VALUES (:id + 100, :v, 'business', 'mallory', :now, '')",
-                row, msg)
-    refused(s, f"INSERT INTO signoffs {cols} VALUES (:id, :v, 'business', 'mallory', :now, '') "
-               "ON CONFLICT (id) DO UPDATE SET username = 'mallory'", row, msg)
-    refused(s, f"INSERT INTO signoffs {cols} VALUES (:id + 100, :v, 'business', 'mallory', :now, '') "
-               "ON CONFLICT (version_id, role) DO UPDATE SET username = 'mallory'", row, msg)
+        refused(s, f"INSERT OR REPLACE INTO signoffs {cols} VALUES (:id + 100, :v, 'business', 'mallory', :now, '')", row, msg)
+    refused(
+        s,
+        f"INSERT INTO signoffs {cols} VALUES (:id, :v, 'business', 'mallory', :now, '') "
+        "ON CONFLICT (id) DO UPDATE SET username = 'mallory'",
+        row,
+        msg,
+    )
+    refused(
+        s,
+        f"INSERT INTO signoffs {cols} VALUES (:id + 100, :v, 'business', 'mallory', :now, '') "
+        "ON CONFLICT (version_id, role) DO UPDATE SET username = 'mallory'",
+        row,
+        msg,
+    )
     refused(s, f"INSERT INTO signoffs {cols} VALUES (:id + 100, :v, 'admin', 'mallory', :now, '')", row, msg)
     refused(s, "UPDATE signoffs SET username = 'mallory' WHERE id = :id", row, msg)
     refused(s, "DELETE FROM signoffs WHERE version_id = :v", row, msg)
@@ -137,8 +163,15 @@ def test_signatures_of_a_rejected_version_still_start_over(decided):
     s, _ = decided
     business = User(username="u_business", role="business")
     draft = gov.save_draft(s, business, TABLE["name"], {**TABLE, "fn": -30000.0}, expected_row_version=0)
-    vid = gov.propose_version(s, business, TABLE["name"], label="v2", effective_date=date(2026, 12, 1),
-                              reason="r", expected_row_version=draft.row_version).id
+    vid = gov.propose_version(
+        s,
+        business,
+        TABLE["name"],
+        label="v2",
+        effective_date=date(2026, 12, 1),
+        reason="r",
+        expected_row_version=draft.row_version,
+    ).id
     signoff.sign_version(s, business, vid)
     gov.reject_version(s, User(username="u_risk", role="risk"), vid, comment="unsourced")
     gov.reopen_version(s, business, vid)

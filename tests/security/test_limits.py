@@ -72,8 +72,14 @@ def _read_in_child(path: Path) -> dict:
         out.update(before_kib=before, peak_kib=peak_kib())
         print(json.dumps(out))
     """)
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=ROOT,
-                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
@@ -108,8 +114,7 @@ def test_a_10000_column_csv_is_refused_before_it_is_parsed(monkeypatch):
 def test_limits_come_from_the_environment(monkeypatch):
     monkeypatch.delenv(ROWS_ENV, raising=False)
     monkeypatch.delenv(COLUMNS_ENV, raising=False)
-    assert upload_limits() == {"max_rows": MAX_ROWS, "max_columns": MAX_COLUMNS} == {"max_rows": 5_000_000,
-                                                                                         "max_columns": 2_000}
+    assert upload_limits() == {"max_rows": MAX_ROWS, "max_columns": MAX_COLUMNS} == {"max_rows": 5_000_000, "max_columns": 2_000}
     monkeypatch.setenv(ROWS_ENV, "1_000")
     monkeypatch.setenv(COLUMNS_ENV, "12")
     assert upload_limits() == {"max_rows": 1000, "max_columns": 12}

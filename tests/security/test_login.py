@@ -90,8 +90,13 @@ def test_unknown_and_disabled_users_cost_one_bcrypt_check_of_the_configured_cost
         real_check, real_hash = bcrypt.checkpw, bcrypt.hashpw
         monkeypatch.setattr(bcrypt, "checkpw", lambda pw, h: checked.append(h) or real_check(pw, h))
         monkeypatch.setattr(bcrypt, "hashpw", lambda pw, salt: hashed.append(salt) or real_hash(pw, salt))
-        for name, password in [("bea", "wrong password"), ("nobody", "some guess"), ("old", RIGHT),
-                               ("nobody", "another guess"), ("", "a guess")]:
+        for name, password in [
+            ("bea", "wrong password"),
+            ("nobody", "some guess"),
+            ("old", RIGHT),
+            ("nobody", "another guess"),
+            ("", "a guess"),
+        ]:
             checked.clear()
             with pytest.raises(auth.LoginFailed) as info:
                 auth.authenticate(s, name, password)
@@ -116,8 +121,11 @@ def test_failed_logins_are_audited_with_the_name_tried_and_never_the_password(db
         assert auth.authenticate(s, "bea", RIGHT, client="203.0.113.7", clock=clock).username == "bea"
         log = s.list_audit()[::-1]
     assert [(a.action, a.username, a.target) for a in log] == [
-        ("login_failed", "bea", "bea"), ("login_failed", "ghost", "ghost"), ("login_failed", "old", "old"),
-        ("login", "bea", "bea")]
+        ("login_failed", "bea", "bea"),
+        ("login_failed", "ghost", "ghost"),
+        ("login_failed", "old", "old"),
+        ("login", "bea", "bea"),
+    ]
     assert [a.detail.get("reason") for a in log[:3]] == ["wrong_password", "unknown_user", "disabled"]
     assert all(a.detail["client"] == "203.0.113.7" for a in log)
     text = str([a.to_dict() for a in log])

@@ -80,16 +80,19 @@ def test_a_link_to_a_folder_outside_is_refused_by_name(lake_dirs, hidden):
         assert f"{link} -> {outside / 'sub'}" in msg, entered
 
 
-@pytest.mark.parametrize("entered", ["data/../../outside/secret.parquet", "../outside/secret.parquet",
-                                     "data/../../outside/*.parquet", "data/../../outside"])
+@pytest.mark.parametrize(
+    "entered",
+    ["data/../../outside/secret.parquet", "../outside/secret.parquet", "data/../../outside/*.parquet", "data/../../outside"],
+)
 def test_dot_dot_before_a_glob_leaves_the_roots_and_is_refused(lake_dirs, entered):
     root, outside = lake_dirs
     msg = _refused(entered, [root], "path_outside_roots")
     assert f"outside the allowed roots ({root})" in msg
 
 
-@pytest.mark.parametrize("entered", ["*/../../outside/secret.parquet", "data/*/../../../outside/*.parquet",
-                                     "d*/../../outside/sub/*.parquet"])
+@pytest.mark.parametrize(
+    "entered", ["*/../../outside/secret.parquet", "data/*/../../../outside/*.parquet", "d*/../../outside/sub/*.parquet"]
+)
 def test_dot_dot_after_a_glob_is_refused(lake_dirs, entered):
     root, outside = lake_dirs
     (root / "data" / "x").mkdir()
@@ -161,16 +164,19 @@ def test_a_rebuilt_source_outside_the_roots_is_not_read(lake_dirs):
 # --------------------------------------------------------------------------- the DuckDB connection is locked
 
 
-@pytest.mark.parametrize("sql", [
-    "SELECT * FROM read_csv('/etc/hostname')",
-    "SELECT * FROM read_parquet('{other}')",
-    "SELECT * FROM read_parquet('{glob}')",
-    "SELECT * FROM glob('/etc/*')",
-    "COPY (SELECT 1) TO '{out}'",
-    "SET enable_external_access = true",
-    "SET allowed_paths = ['{other}']",
-    "SET lock_configuration = false",
-])
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SELECT * FROM read_csv('/etc/hostname')",
+        "SELECT * FROM read_parquet('{other}')",
+        "SELECT * FROM read_parquet('{glob}')",
+        "SELECT * FROM glob('/etc/*')",
+        "COPY (SELECT 1) TO '{out}'",
+        "SET enable_external_access = true",
+        "SET allowed_paths = ['{other}']",
+        "SET lock_configuration = false",
+    ],
+)
 def test_the_runners_connection_reads_nothing_but_its_files(lake_dirs, tmp_path, sql):
     root, outside = lake_dirs
     src, _, run = duckdb_runner(str(root / "data"))

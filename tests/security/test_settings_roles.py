@@ -10,7 +10,6 @@ from board.access.governance import Forbidden
 from board.services import drift_settings
 from board.store import Store
 from evalcore.drift import DriftConfig
-
 from tests.app.conftest import app  # noqa: F401 - the AppTest fixture
 
 VIEWER = User(username="v", role="viewer")
@@ -20,8 +19,15 @@ ANALYST = User(username="a", role="analyst")
 @pytest.fixture
 def store_with_dataset(tmp_path):
     with Store(url=f"sqlite:///{tmp_path / 's.sqlite'}", data_dir=tmp_path / "data") as s:
-        rec = s.save_dataset(name="d", uploader="a", raw=b"y,s\n1,0.5\n", filename="d.csv",
-                             mapping={"label": "y", "scores": {"m": "s"}}, report={"n_rows": 1}, n_rows=1)
+        rec = s.save_dataset(
+            name="d",
+            uploader="a",
+            raw=b"y,s\n1,0.5\n",
+            filename="d.csv",
+            mapping={"label": "y", "scores": {"m": "s"}},
+            report={"n_rows": 1},
+            n_rows=1,
+        )
         yield s, rec.id
 
 
