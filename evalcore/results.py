@@ -13,7 +13,8 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from ._errors import InputError
+from ._checks import check_level
+from ._errors import InputError, ProblemList
 from .bootstrap import BootstrapResult, Comparison, MetricIntervals, OptimumBootstrap
 from .calibration import Reliability
 from .counts import Confusion, ScoreCounts
@@ -79,21 +80,27 @@ class BoardConfig:
     drift: dict | None = None  # DriftConfig.to_dict(); None = defaults
 
     def __post_init__(self):
-        problems = []
+        problems = ProblemList()
         if self.scheme not in ("rows", "stratified", "cluster"):
-            problems.append(f"scheme must be rows, stratified or cluster; got {self.scheme!r}.")
+            problems.add("scheme_invalid", f"scheme must be rows, stratified or cluster; got {self.scheme!r}.", column="scheme")
         if self.method not in ("percentile", "bca"):
-            problems.append(f"method must be percentile or bca; got {self.method!r}.")
+            problems.add("method_invalid", f"method must be percentile or bca; got {self.method!r}.", column="method")
         if not (isinstance(self.n_resamples, int) and self.n_resamples >= 0):
-            problems.append(f"n_resamples must be a whole number >= 0; got {self.n_resamples!r}.")
-        if not (0 < self.level < 1):
-            problems.append(f"level must be in (0, 1); got {self.level!r}.")
+            problems.add(
+                "n_resamples_invalid", f"n_resamples must be a whole number >= 0; got {self.n_resamples!r}.", column="n_resamples"
+            )
+        check_level(self.level, problems)  # the one level rule (evalcore._checks)
         if not (isinstance(self.max_exact_scores, int) and self.max_exact_scores > 0):
-            problems.append(f"max_exact_scores must be a positive whole number; got {self.max_exact_scores!r}.")
+            problems.add(
+                "max_exact_scores_invalid",
+                f"max_exact_scores must be a positive whole number; got {self.max_exact_scores!r}.",
+                column="max_exact_scores",
+            )
         if self.scheme == "stratified" and not self.strata_column:
-            problems.append("the stratified scheme needs strata_column (a segment column).")
-        if problems:
-            raise InputError("\n".join(problems))
+            problems.add(
+                "strata_missing", "the stratified scheme needs strata_column (a segment column).", column="strata_column"
+            )
+        problems.raise_if_any()
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -9,6 +9,7 @@ import pytest
 from evalcore import InputError, ValueTable, score_counts
 from evalcore._checks import as_generator, check_level
 from evalcore._errors import ProblemList
+from evalcore.board import BoardConfig
 from evalcore.bootstrap import auc_delong, ev_interval, metric_intervals, optimum_interval, wilson_interval
 from evalcore.calibration import calibration_intervals
 from evalcore.sensitivity import value_sensitivity
@@ -25,6 +26,7 @@ LEVEL_CALLS = {
     "optimum_interval": lambda lv: optimum_interval(Y, S, T, level=lv),
     "calibration_intervals": lambda lv: calibration_intervals(Y, S, level=lv),
     "paired_test": lambda lv: paired_test([0.8, 0.9], [0.7, 0.8], test_train_ratio=0.25, level=lv),
+    "BoardConfig": lambda lv: BoardConfig(level=lv),
 }
 RNG_CALLS = {
     "ev_interval": lambda r: ev_interval(Y, S, T, threshold=0.5, n_resamples=10, rng=r),
