@@ -1,7 +1,7 @@
 """Persistence: SQLAlchemy store (SQLite by default, PostgreSQL by URL), migrations, aggregate serialisation.
 
 One :class:`Store` (``database.py``) is assembled from parts split by concern: ``datasets``, ``value_tables``
-(drafts, versions, sign-offs, impact reports), ``evaluations``, ``accounts``, ``audit``; ``records`` are the
+(drafts, versions, sign-offs, impact reports), ``evaluations``, ``accounts``, ``audit``, ``meetings`` (read-only meeting links); ``records`` are the
 frozen results it returns, ``models`` the ORM schema, ``errors`` what it raises.
 """
 
@@ -31,6 +31,7 @@ from board.store.records import (
     ImpactReportRecord,
     LoginAttemptRecord,
     LoginThrottleRecord,
+    MeetingLinkRecord,
     SignoffRecord,
     UserRecord,
     ValueTableVersionRecord,
@@ -51,6 +52,7 @@ __all__ = [
     "ImpactReportRecord",
     "LoginAttemptRecord",
     "LoginThrottleRecord",
+    "MeetingLinkRecord",
     "MissingFileError",
     "NotFoundError",
     "PENDING",

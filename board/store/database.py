@@ -41,6 +41,7 @@ from board.store.audit import _AuditPart
 from board.store.datasets import _DatasetsPart
 from board.store.errors import ConflictError, CorruptFileError, DatasetInUseError, MissingFileError, NotFoundError
 from board.store.evaluations import _EvaluationsPart
+from board.store.meetings import _MeetingsPart
 from board.store.value_tables import _ValueTablesPart
 
 __all__ = ["Store"]
@@ -48,7 +49,7 @@ __all__ = ["Store"]
 # --------------------------------------------------------------------------- the store
 
 
-class Store(_DatasetsPart, _ValueTablesPart, _EvaluationsPart, _AccountsPart, _AuditPart):
+class Store(_DatasetsPart, _ValueTablesPart, _EvaluationsPart, _AccountsPart, _AuditPart, _MeetingsPart):
     """The evalboard database plus its content-addressed upload directory.
 
     Parameters

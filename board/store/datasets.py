@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 from board.store._common import _check_json, _check_text, _dataset_problems, _dataset_record, _dumps, _now, _write_atomically
 from board.store.audit import Audit, _add_audit
 from board.store.errors import CorruptFileError, DatasetInUseError, MissingFileError, NotFoundError
-from board.store.models import _Dataset, _DatasetSetting, _Evaluation
+from board.store.models import _Dataset, _DatasetSetting, _Evaluation, _MeetingLink
 from board.store.records import DatasetRecord, DatasetSettingsRecord
 from evalcore._errors import ProblemList
 
@@ -323,6 +323,8 @@ class _DatasetsPart:
                 session.execute(sa.delete(_Evaluation).where(_Evaluation.dataset_id == dataset_id))
                 # settings belong to the dataset: they go with it (a later re-upload starts from defaults)
                 session.execute(sa.delete(_DatasetSetting).where(_DatasetSetting.dataset_id == dataset_id))
+                # so do its meeting links: a link to a deleted dataset could never open again
+                session.execute(sa.delete(_MeetingLink).where(_MeetingLink.dataset_id == dataset_id))
                 path = self.upload_path(row.sha256)
                 session.delete(row)
                 session.flush()

@@ -410,6 +410,33 @@ def _m0007_login_clients(conn: Connection) -> None:
     ).create(conn)
 
 
+def _m0008_meeting_links(conn: Connection) -> None:
+    """Read-only meeting links (issue 17): one board (dataset, value table, thresholds) shown in
+    present mode to whoever holds the link's token, until it expires or is revoked.
+
+    Only the token's SHA-256 is stored (unique: the lookup key), never the token itself, so a
+    copy of the database does not open any board. ``thresholds`` is JSON text like every payload.
+    """
+    meta = sa.MetaData()
+    sa.Table("datasets", meta, sa.Column("id", sa.Integer, primary_key=True))
+    ts = sa.DateTime(timezone=True)
+    sa.Table(
+        "meeting_links",
+        meta,
+        sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column("token_sha256", sa.String(64), nullable=False, unique=True),
+        sa.Column("dataset_id", sa.Integer, sa.ForeignKey("datasets.id"), nullable=False, index=True),
+        sa.Column("table_name", sa.String, nullable=False),
+        sa.Column("thresholds", sa.Text, nullable=False),
+        sa.Column("created_by", sa.String(100), nullable=False),
+        sa.Column("created_at", ts, nullable=False),
+        sa.Column("expires_at", ts, nullable=False),
+        sa.Column("revoked_at", ts, nullable=True),
+        sa.Column("revoked_by", sa.String(100), nullable=True),
+        sqlite_autoincrement=True,
+    ).create(conn)
+
+
 #: The ordered migration steps. Append only.
 MIGRATIONS: list[Migration] = [
     _m0001_initial,
@@ -419,6 +446,7 @@ MIGRATIONS: list[Migration] = [
     _m0005_first_admin,
     _m0006_append_only,
     _m0007_login_clients,
+    _m0008_meeting_links,
 ]
 
 

@@ -185,3 +185,21 @@ class _Audit(_Base):
     action: Mapped[str] = mapped_column(sa.String(50))
     target: Mapped[str] = mapped_column(sa.Text, default="")
     detail: Mapped[str] = mapped_column(sa.Text, default="{}")
+
+
+class _MeetingLink(_Base):
+    """A read-only meeting link (migration 8): only the token's SHA-256 is stored."""
+
+    __tablename__ = "meeting_links"
+    __table_args__ = {"sqlite_autoincrement": True}
+
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True)
+    token_sha256: Mapped[str] = mapped_column(sa.String(64), unique=True)
+    dataset_id: Mapped[int] = mapped_column(sa.ForeignKey("datasets.id"))
+    table_name: Mapped[str] = mapped_column(sa.String)
+    thresholds: Mapped[str] = mapped_column(sa.Text)
+    created_by: Mapped[str] = mapped_column(sa.String(100))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    revoked_by: Mapped[str | None] = mapped_column(sa.String(100))

@@ -335,3 +335,54 @@ class AuditRecord:
             "target": self.target,
             "detail": self.detail,
         }
+
+
+@dataclass(frozen=True, slots=True, kw_only=True, eq=False)
+class MeetingLinkRecord:
+    """A read-only meeting link: one board (dataset, value table, thresholds) in present mode.
+
+    Attributes
+    ----------
+    id : int
+        Never reused; the link is shown as ``meeting link #<id>``.
+    token_sha256 : str
+        Hex SHA-256 of the link's token (the token itself is never stored).
+    dataset_id : int
+    table_name : str
+        The value table the board prices with.
+    thresholds : dict
+        Model -> deployed threshold, as the creator saw the board.
+    created_by : str
+    created_at, expires_at : datetime
+        Timezone-aware, UTC. The link opens while ``now < expires_at``.
+    revoked_at : datetime or None
+    revoked_by : str or None
+    """
+
+    id: int
+    token_sha256: str = field(repr=False)
+    dataset_id: int
+    table_name: str
+    thresholds: dict
+    created_by: str
+    created_at: datetime
+    expires_at: datetime
+    revoked_at: datetime | None = None
+    revoked_by: str | None = None
+
+    def active(self, now: datetime) -> bool:
+        """Whether the link opens at ``now`` (not revoked, not expired)."""
+        return self.revoked_at is None and now < self.expires_at
+
+    def to_dict(self) -> dict:  # the token's hash is deliberately left out
+        return {
+            "id": self.id,
+            "dataset_id": self.dataset_id,
+            "table_name": self.table_name,
+            "thresholds": self.thresholds,
+            "created_by": self.created_by,
+            "created_at": _iso(self.created_at),
+            "expires_at": _iso(self.expires_at),
+            "revoked_at": _iso(self.revoked_at),
+            "revoked_by": self.revoked_by,
+        }

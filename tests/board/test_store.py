@@ -22,6 +22,7 @@ from board.store import (
     DatasetRecord,
     MissingFileError,
     NotFoundError,
+    StateError,
     Store,
     migrations,
 )
@@ -122,6 +123,7 @@ ALL_MIGRATIONS = [
     (5, "_m0005_first_admin"),
     (6, "_m0006_append_only"),
     (7, "_m0007_login_clients"),
+    (8, "_m0008_meeting_links"),
 ]
 SCHEMA_VERSIONS = "SELECT version, name FROM schema_version ORDER BY version"
 
@@ -139,8 +141,8 @@ def count_rows(data_dir, table: str) -> int:
 
 def test_fresh_database_gets_latest_version(data_dir):
     with Store(data_dir=data_dir) as s:
-        assert s.applied_migrations == [1, 2, 3, 4, 5, 6, 7]
-        assert s.schema_version == migrations.latest_version() == 7
+        assert s.applied_migrations == [1, 2, 3, 4, 5, 6, 7, 8]
+        assert s.schema_version == migrations.latest_version() == 8
     assert (data_dir / "evalboard.sqlite").is_file()
     assert (data_dir / "uploads").is_dir()
     assert sqlite_rows(data_dir, SCHEMA_VERSIONS) == ALL_MIGRATIONS
@@ -228,7 +230,7 @@ def test_database_newer_than_the_code_is_refused(data_dir, monkeypatch):
     with Store(data_dir=data_dir):
         pass
     monkeypatch.setattr(migrations, "MIGRATIONS", original)
-    with pytest.raises(migrations.SchemaTooNewError, match="schema version 8, but this evalboard only knows versions up to 7"):
+    with pytest.raises(migrations.SchemaTooNewError, match="schema version 9, but this evalboard only knows versions up to 8"):
         Store(data_dir=data_dir)
 
 
@@ -720,8 +722,8 @@ def test_database_at_version_1_gets_the_settings_table(data_dir, monkeypatch):
                 )
         assert "dataset_settings" not in {r[0] for r in sqlite_rows(data_dir, "SELECT name FROM sqlite_master")}
     with Store(data_dir=data_dir) as s:
-        assert s.applied_migrations == [2, 3, 4, 5, 6, 7]
-        assert s.schema_version == 7
+        assert s.applied_migrations == [2, 3, 4, 5, 6, 7, 8]
+        assert s.schema_version == 8
         back = s.get_dataset(rec.id).to_dict()  # data survives
         assert {k: v for k, v in back.items() if k != "created_at"} == {
             k: v for k, v in rec.to_dict().items() if k != "created_at"
@@ -797,9 +799,139 @@ def test_database_at_version_3_keeps_uploads_as_uploads(data_dir, monkeypatch):
             assert s.schema_version == 3
             rec = legacy_save(s)
     with Store(data_dir=data_dir) as s:
-        assert s.applied_migrations == [4, 5, 6, 7]
+        assert s.applied_migrations == [4, 5, 6, 7, 8]
         old = s.get_dataset(rec.id)
         assert (old.kind, old.source_path, old.options) == ("upload", None, None)
         assert s.load_bytes(old) == RAW_A
         agg = save_aggregate(s)
         assert s.get_dataset(agg.id).kind == "aggregate"
+
+
+# --------------------------------------------------------------------------- meeting links (migration 8)
+
+MEETING_COLUMNS = {
+    "id",
+    "token_sha256",
+    "dataset_id",
+    "table_name",
+    "thresholds",
+    "created_by",
+    "created_at",
+    "expires_at",
+    "revoked_at",
+    "revoked_by",
+}
+
+
+def test_database_at_version_7_gains_the_meeting_links_table(data_dir, monkeypatch):
+    """A database from before meeting links (version 7) gets the table; its data is untouched."""
+    with monkeypatch.context() as m:
+        m.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:7])
+        with Store(data_dir=data_dir) as s:
+            assert s.schema_version == 7
+            rec = legacy_save(s)
+        assert "meeting_links" not in {r[0] for r in sqlite_rows(data_dir, "SELECT name FROM sqlite_master")}
+    with Store(data_dir=data_dir) as s:
+        assert s.applied_migrations == [8]
+        assert s.load_bytes(s.get_dataset(rec.id)) == RAW_A
+        inspector = sa.inspect(s.engine)
+        assert {c["name"] for c in inspector.get_columns("meeting_links")} == MEETING_COLUMNS
+        uniques = [u["column_names"] for u in inspector.get_unique_constraints("meeting_links")]
+        unique_indexes = [i["column_names"] for i in inspector.get_indexes("meeting_links") if i["unique"]]
+        assert ["token_sha256"] in uniques + unique_indexes
+        assert [(fk["constrained_columns"], fk["referred_table"]) for fk in inspector.get_foreign_keys("meeting_links")] == [
+            (["dataset_id"], "datasets")
+        ]
+    assert sqlite_rows(data_dir, SCHEMA_VERSIONS) == ALL_MIGRATIONS
+
+
+def _meeting(store, ds_id, *, token_sha256="a" * 64, days=7, audit=None):
+    from datetime import datetime, timedelta
+
+    now = datetime(2026, 11, 2, 9, 0, tzinfo=timezone.utc)
+    return store.create_meeting_link(
+        token_sha256=token_sha256,
+        dataset_id=ds_id,
+        table_name="loan anti-fraud",
+        thresholds={"A": 0.5, "B": 0.25},
+        created_by="ana",
+        created_at=now,
+        expires_at=now + timedelta(days=days),
+        audit=audit,
+    )
+
+
+def test_meeting_link_create_use_revoke_each_with_its_audit_entry(store):
+    from datetime import timedelta
+
+    ds = save(store)
+    link = _meeting(store, ds.id, audit=lambda r: ("ana", "create_meeting_link", f"meeting link #{r.id}"))
+    assert (link.dataset_id, link.table_name, link.thresholds, link.created_by) == (
+        ds.id,
+        "loan anti-fraud",
+        {"A": 0.5, "B": 0.25},
+        "ana",
+    )
+    assert "token_sha256" not in link.to_dict() and "a" * 64 not in repr(link)
+    assert store.get_meeting_link(link.id).to_dict() == link.to_dict()
+    inside = link.created_at + timedelta(days=1)
+    used = store.use_meeting_link("a" * 64, now=inside, audit=("meeting link #1", "meeting_link_used", "x"))
+    assert used.id == link.id
+    assert store.use_meeting_link("b" * 64, now=inside, audit=("?", "meeting_link_used")) is None  # unknown
+    assert store.use_meeting_link("a" * 64, now=link.expires_at, audit=("?", "meeting_link_used")) is None  # expired
+    assert [a.action for a in store.list_audit()] == ["meeting_link_used", "create_meeting_link"]
+    assert [r.id for r in store.list_meeting_links(active_at=inside)] == [link.id]
+    revoked = store.revoke_meeting_link(link.id, revoked_by="boss", now=inside, audit=("boss", "revoke_meeting_link"))
+    assert (revoked.revoked_by, revoked.revoked_at) == ("boss", inside)
+    assert store.use_meeting_link("a" * 64, now=inside) is None
+    assert store.list_meeting_links(active_at=inside) == [] and len(store.list_meeting_links()) == 1
+    with pytest.raises(StateError, match="revoked already"):
+        store.revoke_meeting_link(link.id, revoked_by="boss")
+    with pytest.raises(NotFoundError):
+        store.get_meeting_link(9999)
+    assert [a.action for a in store.list_audit()][0] == "revoke_meeting_link"
+
+
+def test_meeting_link_and_its_audit_entry_commit_together(store, data_dir):
+    ds = save(store)
+    with pytest.raises(InputError):  # a bad audit entry: no link either
+        _meeting(store, ds.id, audit=("", ""))
+    assert count_rows(data_dir, "meeting_links") == 0
+    link = _meeting(store, ds.id)
+    with pytest.raises(InputError):
+        store.revoke_meeting_link(link.id, revoked_by="boss", audit=("", ""))
+    assert store.get_meeting_link(link.id).revoked_at is None
+    with pytest.raises(InputError):
+        store.use_meeting_link("a" * 64, now=link.created_at, audit=("", ""))
+    assert count_rows(data_dir, "audit_log") == 0
+
+
+def test_meeting_link_arguments_and_unique_token_hash(store, data_dir):
+    from datetime import datetime
+
+    ds = save(store)
+    with pytest.raises(InputError) as err:
+        store.create_meeting_link(
+            token_sha256="not a hash",
+            dataset_id=ds.id,
+            table_name=" ",
+            thresholds=[0.5],
+            created_by="",
+            expires_at=datetime(2026, 1, 1),
+        )
+    assert {p.column for p in err.value.problems} == {"token_sha256", "table_name", "thresholds", "created_by", "expires_at"}
+    with pytest.raises(InputError, match="must be after created_at"):
+        _meeting(store, ds.id, days=0)
+    with pytest.raises(NotFoundError):
+        _meeting(store, 9999)
+    _meeting(store, ds.id)
+    with pytest.raises(sa.exc.IntegrityError):  # the database itself keeps token hashes unique
+        _meeting(store, ds.id)
+    assert count_rows(data_dir, "meeting_links") == 1
+
+
+def test_deleting_a_dataset_deletes_its_meeting_links(store, data_dir):
+    ds = save(store)
+    _meeting(store, ds.id)
+    store.delete_dataset(ds.id)
+    assert count_rows(data_dir, "meeting_links") == 0
