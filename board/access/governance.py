@@ -70,6 +70,7 @@ PERMISSIONS: dict[str, frozenset[str]] = {
     "manage_users": frozenset({"admin"}),
     "view_audit": frozenset({"admin"}),
     "view_board": _ALL,
+    "share_board": frozenset({"admin", "analyst"}),  # read-only meeting links (board.access.meetings)
 }
 ACTIONS = tuple(PERMISSIONS)
 

@@ -119,6 +119,11 @@ def _attempt(store, action: str, user: User):
         gov.audit_log(store, user)
     elif action == "view_board":
         gov.require(user, action)
+    elif action == "share_board":
+        from board.access import meetings
+
+        ds = services.ensure_demo(store)
+        meetings.create_meeting_link(store, user, dataset_id=ds.id, table_name=name, thresholds={"A": 0.5})
     else:  # pragma: no cover - a new action must be added here
         raise AssertionError(f"no attempt for {action}")
 
@@ -138,6 +143,7 @@ EXPECTED = {
     "manage_users": {"admin"},
     "view_audit": {"admin"},
     "view_board": set(ROLES),
+    "share_board": {"admin", "analyst"},
 }
 
 
