@@ -7,6 +7,7 @@ import streamlit as st
 
 from board.access import auth, governance
 from board.app import drift_view, state
+from board.app.meeting import run_if_requested as meeting_board_if_requested
 
 st.set_page_config(page_title="evalboard", page_icon=":material/dashboard:", layout="wide", initial_sidebar_state="expanded")
 
@@ -36,6 +37,7 @@ def current_user():
     return auth.User(username=rec.username, role=rec.role)  # the role as stored now, not as at login
 
 
+meeting_board_if_requested()  # ?meeting=<token>: only that link's board, read-only, and stop (board/app/meeting.py)
 user = current_user()
 if user is None:
     first = state.store().count_users() == 0

@@ -5,7 +5,7 @@ import html
 import streamlit as st
 
 from board import export
-from board.app import state, ui
+from board.app import meeting, state, ui
 from board.charts.drift import LIGHT_COLORS
 
 RENDERED = "board_rendered"  # (board shown, PDF bytes, PNG bytes) of the last Chromium render
@@ -152,7 +152,8 @@ with right:  # module 4: the drift lights
                 f"<span style='font-size:0.85em;color:#444'>{html.escape(light.reason)}</span></div>",
                 unsafe_allow_html=True,
             )
-        st.page_link("views/drift.py", label="Drill down on the Drift page", icon=":material/arrow_forward:")
+        if not meeting.active():  # a meeting link's screen routes to no other page
+            st.page_link("views/drift.py", label="Drill down on the Drift page", icon=":material/arrow_forward:")
 
 h1, h2 = st.columns(2, gap="medium")
 if "heatmap" in figs:  # module 2
@@ -175,6 +176,8 @@ with st.container(key="board_action"):
         unsafe_allow_html=True,
     )
     pages = {"uncertainty": "views/uncertainty.py", "drift": "views/drift.py", "threshold": "views/threshold_value.py"}
+    if meeting.active():  # a meeting link's screen routes to no other page
+        pages = {}
     links = st.columns(6)
     for col, page in zip(links, dict.fromkeys(c.page for c in action.clauses if c.page in pages)):
         col.page_link(pages[page], label=f"Evidence: {page}", icon=":material/link:")
@@ -188,3 +191,6 @@ if not present:  # the detail view, below the one screen: collapsed, so the boar
         else:
             st.write("No training table has been scored in this session yet.")
             st.page_link("views/data_conditions.py", label="Open Data conditions", icon=":material/dataset:")
+
+if not present:  # admins and analysts: a read-only link to this board for the meeting-room screen
+    meeting.share_panel(rec, thresholds)
