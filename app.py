@@ -6,7 +6,7 @@ from datetime import datetime, timezone
 import streamlit as st
 
 from board.access import auth, governance
-from board.app import drift_view, state
+from board.app import drift_view, state, ui
 from board.app.meeting import run_if_requested as meeting_board_if_requested
 
 st.set_page_config(page_title="evalboard", page_icon=":material/dashboard:", layout="wide", initial_sidebar_state="expanded")
@@ -57,7 +57,7 @@ if user is None:
 
 state.sidebar()
 with st.sidebar:
-    st.caption(f"Signed in as **{user.username}** · {auth.ROLE_LABELS.get(user.role, user.role)}")
+    st.caption(f"Signed in as **{ui.md_text(user.username)}** · {auth.ROLE_LABELS.get(user.role, user.role)}")
     if st.button("Log out", key="auth_logout", icon=":material/logout:"):
         st.session_state.pop(auth.SESSION_USER_KEY, None)
         st.rerun()

@@ -1,6 +1,7 @@
 """Board: the one-page decision view (home). Five modules from one BoardResult."""
 
 import html
+from urllib.parse import urlencode
 
 import streamlit as st
 
@@ -46,54 +47,68 @@ meta = (
 title, tools = st.columns([3, 2], vertical_alignment="center") if not present else (st.container(), None)
 title.markdown(
     f"<h1 style='font-size:1.9rem;font-weight:700;line-height:1.1;padding:0;margin:0'>Decision board</h1>"
-    f"<div style='font-size:0.9rem;color:#555'>{html.escape(meta)}</div>",
+    f"<div style='font-size:0.9rem;color:#555'>{ui.html_text(meta)}</div>",
     unsafe_allow_html=True,
 )
 if tools is not None:
-    from board.access import governance
+    from board.access import auth, governance
 
     export_meta = {"dataset_id": rec.id, "table_version": version}
     may_export = governance.allowed(user, "export")
     b1, b2, b3, b4 = tools.columns(4)
     b1.link_button(
         "Present",
-        f"?present=1&dataset={rec.id}&" + "&".join(f"t_{m}={t:.6g}" for m, t in thresholds.items()),
+        "?" + urlencode({"present": 1, "dataset": rec.id, **{f"t_{m}": f"{t:.6g}" for m, t in thresholds.items()}}),
         icon=":material/slideshow:",
         help="The same board full-screen without controls (URL + present=1).",
     )
-    b2.download_button(
-        "HTML",
-        export.board_html(result, dataset_name=rec.name, table_version=version),
-        file_name="evalboard.html",
-        mime="text/html",
-        icon=":material/download:",
-        key="board_html",
-        on_click=state.record_export,
-        args=("board HTML", export_meta),
-        disabled=not may_export,
-        help="A self-contained file that opens offline.",
-    )
-    with b3.popover("PDF / PNG", icon=":material/picture_as_pdf:", disabled=not may_export):
-        # a render is offered for download only while the board it shows is this one
-        shown = (rec.id, rec.sha256, state.table_json(table), repr(sorted(result.config.to_dict().items())), version)
-        if st.button("Render with Chromium", key="board_render"):
-            try:
-                page_html = export.board_html(result, dataset_name=rec.name, table_version=version)
-                st.session_state[RENDERED] = (shown, export.render_bytes(page_html, "pdf"), export.render_bytes(page_html, "png"))
-                state.record_export("board PDF and PNG", export_meta)
-            except export.ExportError as err:
-                st.error(str(err))
-        rendered = st.session_state.get(RENDERED)
-        if rendered is not None and rendered[0] == shown:
-            st.download_button(
-                "Download PDF", rendered[1], "evalboard.pdf", "application/pdf", key="board_dl_pdf", on_click="ignore"
-            )
-            st.download_button("Download PNG", rendered[2], "evalboard.png", "image/png", key="board_dl_png", on_click="ignore")
-        elif rendered is not None:
-            st.caption(
-                "The last render showed another board (dataset, value table or settings changed): "
-                "render again to download this one."
-            )
+    if may_export:
+        ui.export_button(
+            b2,
+            "HTML",
+            export.board_html(result, dataset_name=rec.name, table_version=version),
+            file_name="evalboard.html",
+            mime="text/html",
+            icon=":material/download:",
+            key="board_html",
+            what="board HTML",
+            detail=export_meta,
+            help="A self-contained file that opens offline.",
+        )
+        with b3.popover("PDF / PNG", icon=":material/picture_as_pdf:"):
+            # a render is offered for download only while the board it shows is this one
+            shown = (rec.id, rec.sha256, state.table_json(table), repr(sorted(result.config.to_dict().items())), version)
+            if st.button("Render with Chromium", key="board_render"):
+                try:
+                    page_html = export.board_html(result, dataset_name=rec.name, table_version=version)
+                    st.session_state[RENDERED] = (
+                        shown,
+                        export.render_bytes(page_html, "pdf"),
+                        export.render_bytes(page_html, "png"),
+                    )
+                    state.record_export("board PDF and PNG (rendered)", export_meta)
+                except export.ExportError as err:
+                    st.error(str(err))
+            rendered = st.session_state.get(RENDERED)
+            if rendered is not None and rendered[0] == shown:
+                for i, kind, mime in ((1, "pdf", "application/pdf"), (2, "png", "image/png")):
+                    ui.export_button(
+                        st,
+                        f"Download {kind.upper()}",
+                        rendered[i],
+                        file_name=f"evalboard.{kind}",
+                        mime=mime,
+                        key=f"board_dl_{kind}",
+                        what=f"board {kind.upper()}",
+                        detail=export_meta,
+                    )
+            elif rendered is not None:
+                st.caption(
+                    "The last render showed another board (dataset, value table or settings changed): "
+                    "render again to download this one."
+                )
+    else:  # no file at all: a disabled download button would still serve its file at its media URL
+        b2.caption(ui.NO_EXPORT.format(role=auth.ROLE_LABELS.get(user.role, user.role) if user else "none"))
     saveable = version_rec is not None and governance.allowed(user, "save_evaluation")
     if b4.button(
         "Snapshot",
@@ -118,7 +133,7 @@ with left:  # module 1: headline CI bars and the uplift
         m = result.models[n]
         prev = state.snapshot_value(previous, f"models.{n}.at_threshold.ev")
         col.metric(
-            f"EV {n} @ {m.threshold:.3g}",
+            f"EV {ui.md_text(n)} @ {m.threshold:.3g}",
             ui.fmt(m.ev, unit=unit, signed=True),
             delta=None if prev is None else f"{m.ev - prev:+,.2f} vs last saved",
             border=True,
@@ -126,9 +141,9 @@ with left:  # module 1: headline CI bars and the uplift
     if result.comparison:
         c = result.comparison
         mcols[-1].metric(
-            f"Uplift {c.b} − {c.a}",
+            f"Uplift {ui.md_text(c.b)} − {ui.md_text(c.a)}",
             ui.fmt(c.diff.estimate, unit=unit, signed=True),
-            delta=f"P({c.b} better) {ui.percent(c.p_b_better, 0)}",
+            delta=f"P({ui.md_text(c.b)} better) {ui.percent(c.p_b_better, 0)}",
             delta_color="off",
             border=True,
         )
@@ -139,7 +154,7 @@ with left:  # module 1: headline CI bars and the uplift
     )
 with right:  # module 4: the drift lights
     if result.drift is None:
-        st.info(f"Drift lights: {result.drift_undefined}.")
+        st.info(f"Drift lights: {ui.md_text(result.drift_undefined)}.")
     else:
         for fam in ("feature", "label", "calibration"):
             light = result.drift.lights[fam]
@@ -149,7 +164,7 @@ with right:  # module 4: the drift lights
                 f"<div style='padding:6px 10px;border:1px solid #ddd;border-radius:8px;margin-bottom:6px'>"
                 f"<span style='display:inline-block;width:16px;height:16px;border-radius:50%;vertical-align:-2px;"
                 f"background:{LIGHT_COLORS[light.color]}'></span> <b>{fam.title()} drift: {light.color}</b>{change}<br>"
-                f"<span style='font-size:0.85em;color:#444'>{html.escape(light.reason)}</span></div>",
+                f"<span style='font-size:0.85em;color:#444'>{ui.html_text(light.reason)}</span></div>",
                 unsafe_allow_html=True,
             )
         if not meeting.active():  # a meeting link's screen routes to no other page
@@ -168,7 +183,7 @@ spans = []
 for c in action.clauses:
     tip = html.escape("; ".join(f"{k} = {v}" for k, v in c.evidence.items()), quote=True)
     color = "#b00020" if c.kind == "hold" else "#1a1a1a"
-    spans.append(f"<span title='{tip}' style='color:{color}'>{html.escape(c.text)}</span>")
+    spans.append(f"<span title='{tip}' style='color:{color}'>{ui.html_text(c.text)}</span>")
 with st.container(key="board_action"):
     st.markdown(
         "<div style='font-size:1.2rem;line-height:1.4;padding:10px 16px;border-left:6px solid #0B5FFF;"

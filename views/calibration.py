@@ -116,16 +116,16 @@ n_bins = int(b.number_input("Number of bins", min_value=2, max_value=50, value=1
 
 for col, m in zip(st.columns(len(models)), models):
     with col:
-        st.subheader(m)
+        st.subheader(ui.md_text(m))
         if kinds[m] == "decision":
             st.info(
-                f"{m} is a hard 0/1 decision: calibration does not apply (there are no probabilities to compare "
+                f"{ui.md_text(m)} is a hard 0/1 decision: calibration does not apply (there are no probabilities to compare "
                 "with observed rates)."
             )
             continue
         if kinds[m] == "score":
             st.info(
-                f"{m} gives raw scores, not probabilities: calibration needs a recalibration to [0, 1] first. "
+                f"{ui.md_text(m)} gives raw scores, not probabilities: calibration needs a recalibration to [0, 1] first. "
                 "Choose Platt or isotonic under **Recalibration** below."
             )
             continue
@@ -133,8 +133,8 @@ for col, m in zip(st.columns(len(models)), models):
         st.plotly_chart(cc.reliability_figure({m: rel}, height=480), key=f"cal_rel_{m}")
         _cards(rel, ci)
         if "bins" in rel.undefined:
-            st.caption(f"{rel.undefined['bins']}: drawn as empty, never as a point at 0.")
-        ui.undefined_notes({k: v for k, v in rel.undefined.items() if k != "bins"}, prefix=f"{m}: ")
+            st.caption(f"{ui.md_text(rel.undefined['bins'])}: drawn as empty, never as a point at 0.")
+        ui.undefined_notes({k: v for k, v in rel.undefined.items() if k != "bins"}, prefix=f"{ui.md_text(m)}: ")
 if probs:
     st.caption(
         "Bins, Brier, log loss, ECE and O/E from the counts by score (exact); slope and intercept from the "
@@ -160,7 +160,7 @@ if probs and preds.segments:
     if len(worst):
         st.caption(
             f"Highlighted: the worst segment by ECE ({n_bins} {strategy} bins within each "
-            f"segment): {seg_col} = {', '.join(map(str, worst['segment']))} (ECE {ui.fmt(worst['ece'].iloc[0])})."
+            f"segment): {ui.md_text(seg_col)} = {ui.md_text(', '.join(map(str, worst['segment'])))} (ECE {ui.fmt(worst['ece'].iloc[0])})."
         )
 
 recal = [m for m in models if kinds[m] != "decision"]
@@ -189,14 +189,14 @@ if rows is not None:
     )
     for col, m in zip(st.columns(len(recal)), recal):
         with col:
-            st.subheader(f"{m}: {METHODS[method]}")
+            st.subheader(f"{ui.md_text(m)}: {METHODS[method]}")
             if method == "temperature" and kinds[m] == "score":
-                st.info(f"{m} gives raw scores: temperature scaling needs probabilities. Choose Platt or isotonic.")
+                st.info(f"{ui.md_text(m)} gives raw scores: temperature scaling needs probabilities. Choose Platt or isotonic.")
                 continue
             try:
                 cf, counts_after = _recalibrated(*key, m, method, n_bins, strategy, rows)
             except InputError as err:
-                ui.show_problems(err, title=f"{m} cannot be recalibrated")
+                ui.show_problems(err, title=f"{ui.md_text(m)} cannot be recalibrated")
                 continue
             st.plotly_chart(cc.recalibration_figure(cf.before, cf.after, METHODS[method], height=480), key=f"cal_recal_{m}")
             counts_before = state.counts_for(preds, m)
@@ -208,11 +208,11 @@ if rows is not None:
                 st.caption("before: raw scores are not probabilities, so their calibration is undefined (—).")
             ui.undefined_notes({k: v for k, v in cf.after.undefined.items() if k != "bins"}, prefix="after: ")
             for note in cf.notes:
-                st.caption(f"Note: {note}.")
+                st.caption(f"Note: {ui.md_text(note)}.")
             before = price_curve(counts_before, table, score_kind=kinds[m])
             after = price_curve(counts_after, table)
             effect, verdict = cc.threshold_effect(before, after, unit=table.unit)
-            st.markdown(f"**Effect on the threshold–value curve** (value table “{table.name}”)")
+            st.markdown(f"**Effect on the threshold–value curve** (value table “{ui.md_text(table.name)}”)")
             st.dataframe(effect.map(ui.fmt), width="stretch", key=f"cal_effect_{m}")
             if verdict:
                 st.markdown(verdict)
@@ -229,12 +229,15 @@ if rows is not None:
                     ),
                     key=f"cal_curve_{m}",
                 )
-            st.download_button(
-                f"Download the {METHODS[method]} map of {m} (CSV lookup table)",
+            ui.export_button(
+                st,
+                f"Download the {METHODS[method]} map of {ui.md_text(m)} (CSV lookup table)",
                 cf.final_map.lookup_table().to_csv(index=False).encode("utf-8"),
-                file_name=f"calibration_{m}_{method}.csv",
+                file_name=f"calibration_{ui.file_stem(m)}_{method}.csv",
                 mime="text/csv",
                 key=f"cal_download_{m}",
+                what="calibration map CSV",
+                detail={"dataset_id": state.current_dataset_id(), "model": m, "method": method},
                 icon=":material/download:",
             )
             st.caption(

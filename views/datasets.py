@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from board.app import state
+from board.app import state, ui
 from board.engines import lake
 
 st.title("Datasets")
@@ -45,13 +45,13 @@ def _use(ds_id):
 
 for r in records:
     if r.id != current:
-        st.button(f"Use “{r.name}”", key=f"datasets_use_{r.id}", on_click=_use, args=(r.id,))
+        st.button(f"Use “{ui.md_text(r.name)}”", key=f"datasets_use_{r.id}", on_click=_use, args=(r.id,))
 if current is not None:
     rec = s.get_dataset(current)
-    with st.expander(f"Validation report of “{rec.name}”"):
+    with st.expander(f"Validation report of “{ui.md_text(rec.name)}”"):
         st.json(rec.report)
     with st.expander("Column mapping" if not rec.is_aggregate else "Query (column mapping) and aggregation options"):
         st.json(rec.mapping)
         if rec.is_aggregate:
-            st.markdown(f"Source: `{rec.source_path}`")
+            st.markdown(f"Source: {ui.md_text(rec.source_path)}")
             st.json(rec.options or {})

@@ -84,7 +84,7 @@ fd, ld = view.report.feature, view.report.label
 tab_f, tab_l, tab_c = st.tabs(["Features", "Label", "Calibration"])
 with tab_f:
     if fd is None:
-        st.info(view.lights["feature"].reason)
+        st.info(ui.md_text(view.lights["feature"].reason))
     else:
         st.plotly_chart(cd.feature_heatmap_figure(fd), key="drift_heatmap")
         st.caption(
@@ -120,14 +120,14 @@ with tab_l:
             "Check whether what counts as a positive changed before reading this as a change in production."
         )
     st.plotly_chart(cd.label_rate_figure(ld), key="drift_label")
-    st.caption(view.lights["label"].reason)
+    st.caption(ui.md_text(view.lights["label"].reason))
 with tab_c:
     if not view.calibration:
-        st.info(view.lights["calibration"].reason)
+        st.info(ui.md_text(view.lights["calibration"].reason))
     else:
         models = list(view.calibration)
         model = st.selectbox("Model", models, key="drift_cal_model") if len(models) > 1 else models[0]
         st.plotly_chart(cd.calibration_drift_figure(view.calibration[model]), key="drift_calibration")
-        st.caption(f"{model}: {view.calibration[model].reason}")
+        st.caption(ui.md_text(f"{model}: {view.calibration[model].reason}"))
         if view.skipped_models:
-            st.caption(f"Not judged (no probabilities): {', '.join(view.skipped_models)}.")
+            st.caption(f"Not judged (no probabilities): {ui.md_text(', '.join(view.skipped_models))}.")

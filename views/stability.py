@@ -39,7 +39,7 @@ if source == "Uploaded scores":
         st.info(
             "Choose one or two score columns."
             if numeric
-            else f"“{up.name}” has no numeric column: upload one column of scores per model, one row per run."
+            else f"“{ui.md_text(up.name)}” has no numeric column: upload one column of scores per model, one row per run."
         )
         st.stop()
     try:
@@ -132,7 +132,7 @@ else:
                 icon=":material/cancel:",
             )
         if r is not None and r.warnings:
-            st.caption(f"{CLASSIFIERS[r.model]}: the fits raised warnings: " + "; ".join(r.warnings[:3]))
+            st.caption(f"{CLASSIFIERS[r.model]}: the fits raised warnings: " + ui.md_text("; ".join(r.warnings[:3])))
     if not res or min(r.n_done for r in res.values()) < 2:
         st.info("Fewer than two fits finished: nothing to summarise yet.")
         st.stop()
@@ -143,7 +143,7 @@ else:
 
 names = list(runs)
 s_a = runs[names[0]][1]
-st.subheader(f"{names[0]}: {metric_label} over {s_a.n} runs")
+st.subheader(f"{ui.md_text(names[0])}: {metric_label} over {s_a.n} runs")
 sv.summary_metrics(s_a, label=metric_label)
 left, mid, right = st.columns(3)
 left.plotly_chart(cs.score_histogram(runs, metric=metric_label), key="stab_hist")

@@ -16,7 +16,7 @@ unit = table.unit
 st.title("Threshold–value curve")
 res_note = services.resolution_note(preds) if state.dataset_record().is_aggregate else "Exact: no threshold grid."
 st.caption(
-    f"Expected VALUE per decision (gains positive) at every distinct score, priced with “{table.name}”. "
+    f"Expected VALUE per decision (gains positive) at every distinct score, priced with “{ui.md_text(table.name)}”. "
     f"Act when score ≥ t. {res_note}"
 )
 
@@ -32,7 +32,7 @@ for col, m in zip(cols, models):
 
     value = min(max(state.deployed_threshold(preds, m), rng.low), rng.high)
     deployed[m] = col.slider(
-        f"Deployed threshold of {m} ({preds.score_kinds[m]})",
+        f"Deployed threshold of {ui.md_text(m)} ({preds.score_kinds[m]})",
         rng.low,
         rng.high,
         value,
@@ -56,21 +56,21 @@ st.caption(
     else "Shaded: pointwise bootstrap interval of EV(t) from the Uncertainty page's last run."
 )
 for note in services.calibration_gap_notes(curves):
-    st.warning(note)
+    st.warning(ui.md_text(note))
 
 rows = services.operating_table(curves, deployed, unit)
 metric_cols = st.columns(len(models))
 for col, r in zip(metric_cols, rows):
     col.metric(
-        f"{r['model']}: EV per decision at deployed t",
+        f"{ui.md_text(r['model'])}: EV per decision at deployed t",
         ui.fmt(r["EV at deployed"], unit=unit, signed=True),
         delta=ui.fmt(r["EV at optimum"] - r["EV at deployed"], unit=unit, signed=True) + " available at the optimum",
     )
 st.dataframe(pd.DataFrame(rows).set_index("model").T.map(ui.cell), width="stretch")
 for m, c in curves.items():
     if c.score_kind == "decision":
-        st.info(f"{m} is a hard 0/1 decision: it has a single operating point, not a curve.")
-    ui.undefined_notes(c.undefined, prefix=f"{m}: ")
+        st.info(f"{ui.md_text(m)} is a hard 0/1 decision: it has a single operating point, not a curve.")
+    ui.undefined_notes(c.undefined, prefix=f"{ui.md_text(m)}: ")
 
 st.subheader("Where the value comes from (at the deployed threshold)")
 wcols = st.columns(len(models))

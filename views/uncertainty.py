@@ -21,7 +21,7 @@ opts, note = uv.applied_options(preds)
 
 st.title("Uncertainty")
 st.caption(
-    f"Value table “{table.name}” · {services.n_rows_of(preds):,} decisions · expected VALUE per decision (gains positive). "
+    f"Value table “{ui.md_text(table.name)}” · {services.n_rows_of(preds):,} decisions · expected VALUE per decision (gains positive). "
     + uv.MEASURES
 )
 
@@ -60,7 +60,7 @@ z = uv.z_value(opts.level)
 top = st.columns(max(5, len(models)))
 for col, m in zip(top, models):
     col.metric(
-        f"EV of {m} at deployed t={deployed[m]:.4g}",
+        f"EV of {ui.md_text(m)} at deployed t={deployed[m]:.4g}",
         ui.fmt(curves[m].ev_at(deployed[m]), unit=unit, signed=True),
         help="Exact on this data. The ± below is the analytic standard error (std of the per-row value ÷ √N), "
         "which assumes independent rows; quote the bootstrap interval.",
@@ -85,18 +85,20 @@ comp = res.comparison
 left, right = st.columns(2) if comp is not None else (None, st.container())
 if comp is not None:
     top[2].metric(
-        f"{comp.b} − {comp.a}: EV difference",
+        f"{ui.md_text(comp.b)} − {ui.md_text(comp.a)}: EV difference",
         ui.fmt(comp.diff.estimate, unit=unit, signed=True),
         help="Per decision, on the same rows; the bootstrap draws the same rows for both models.",
     )
     top[3].metric(f"{opts.level * 100:g}% interval of the difference ({unit or 'value'})", uv.interval_text(comp.diff))
     top[4].metric(
-        f"P({comp.b} better)",
+        f"P({ui.md_text(comp.b)} better)",
         ui.percent(comp.p_b_better),
         help="Share of bootstrap replicates in which B's EV exceeds A's (ties count as not better).",
     )
-    getattr(verdict_box, uv.VERDICT_BOX[comp.verdict])(comp.verdict_text)
-    left.markdown(f"**Is {comp.b} better than {comp.a}?** Paired: both models on the same resampled rows.")
+    getattr(verdict_box, uv.VERDICT_BOX[comp.verdict])(ui.md_text(comp.verdict_text))
+    left.markdown(
+        f"**Is {ui.md_text(comp.b)} better than {ui.md_text(comp.a)}?** Paired: both models on the same resampled rows."
+    )
     left.plotly_chart(cu.comparison_figure(comp, unit=unit, height=400), key="unc_comparison")
 right.markdown(
     "**1. What is the deployed threshold worth?** EV at the deployed threshold, fixed in every replicate.  \n"
@@ -142,4 +144,4 @@ with st.expander("All intervals as numbers", icon=":material/table:"):
         uv.summary_frame(res, se, metrics), hide_index=True, width="stretch", key="unc_table", column_config=uv.TABLE_FORMAT
     )
 for line in uv.undefined_notes(res):
-    st.caption(line)
+    st.caption(ui.md_text(line))

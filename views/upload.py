@@ -45,7 +45,7 @@ except InputError as err:
     ui.show_problems(err)
     st.stop()
 
-st.write(f"**{up.name}**: {len(frame):,} rows × {frame.shape[1]} columns.")
+st.markdown(f"**{ui.md_text(up.name)}**: {len(frame):,} rows × {frame.shape[1]} columns.")
 st.dataframe(frame.head(8), hide_index=True, width="stretch")
 
 guess = guess_mapping(frame)

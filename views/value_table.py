@@ -6,7 +6,7 @@ import streamlit as st
 
 from board.access import auth
 from board.access import governance as gov
-from board.app import state
+from board.app import state, ui
 from board.app.valuetable_form import frame_from_table, table_from_frame
 from board.services import signoff
 from board.store import ConflictError, StoreError
@@ -15,11 +15,11 @@ from evalcore import InputError, ValueTable
 user = state.current_user()
 name = st.session_state.get(state.TABLE_KEY)
 table, row_version = state.committed_table()
-st.title(f"Value table · {table.name or name}")
+st.title(f"Value table · {ui.md_text(table.name or name)}")
 current = gov.current_version(state.store(), name)
 if current is not None and current.status == "approved":
     st.caption(
-        f"In force: **{current.label}** (approved, effective {current.effective_date}). Edits below go to the "
+        f"In force: **{ui.md_text(current.label)}** (approved, effective {current.effective_date}). Edits below go to the "
         "open draft, which becomes a new version once proposed and signed by business, risk and model owner."
     )
 st.markdown(
@@ -64,7 +64,7 @@ edited = st.data_editor(
 
 new_table, problems = table_from_frame(edited, unit=unit, prevalence=prevalence, name=table.name or name)
 if problems:
-    st.error("**Not applied — fix these first:**\n\n" + "\n".join(f"- {p}" for p in problems))
+    st.error("**Not applied — fix these first:**\n\n" + "\n".join(f"- {ui.md_text(p)}" for p in problems))
 else:
     if new_table.to_dict() != table.to_dict():
         state.set_committed_table(new_table, row_version)  # every page re-prices from this, without re-reading rows
@@ -98,7 +98,7 @@ else:
             state.set_committed_table(table, rec.row_version)
             st.session_state["vt_flash"] = f"Draft saved (revision {rec.row_version})."
         except (ConflictError, gov.Forbidden) as err:
-            st.session_state["vt_flash"] = f"CONFLICT: {err}"
+            st.session_state["vt_flash"] = f"CONFLICT: {ui.md_text(err)}"
 
     st.button("Save draft", type="primary", disabled=not dirty, on_click=_save, key="vt_save")
     st.caption(
@@ -123,7 +123,7 @@ def _act(fn, ok: str):
         st.session_state["vt_gov_flash"] = ok
         _reload_table()
     except (gov.Forbidden, StoreError, InputError) as err:
-        st.session_state["vt_gov_flash"] = f"ERROR: {err}"
+        st.session_state["vt_gov_flash"] = f"ERROR: {ui.md_text(err)}"
 
 
 st.divider()
@@ -141,7 +141,7 @@ if draft is not None and gov.allowed(user, "propose_version"):
                 lambda: gov.propose_version(
                     store, user, name, label=label, effective_date=eff, reason=why, expected_row_version=draft.row_version
                 ),
-                f"Version {label} proposed; waiting for business, risk and model owner.",
+                f"Version {ui.md_text(label)} proposed; waiting for business, risk and model owner.",
             )
             st.rerun()
 elif draft is None and gov.allowed(user, "edit_draft"):
@@ -171,23 +171,26 @@ if rows:
 for v in (v for v in versions if v.status == "pending"):
     signed = {s.role for s in store.list_signoffs(v.id)}
     missing = [r for r in gov.SIGNING_ROLES if r not in signed]
-    st.markdown(f"**{v.label}** is pending: waiting for {', '.join(auth.ROLE_LABELS[r] for r in missing)}.")
+    st.markdown(f"**{ui.md_text(v.label)}** is pending: waiting for {', '.join(auth.ROLE_LABELS[r] for r in missing)}.")
     if gov.allowed(user, "sign_version") and user.role in missing:
         c1, c2, c3 = st.columns([1, 2, 1])
-        if c1.button(f"Sign {v.label} as {auth.ROLE_LABELS[user.role]}", key=f"vt_sign_{v.id}", type="primary"):
+        if c1.button(f"Sign {ui.md_text(v.label)} as {auth.ROLE_LABELS[user.role]}", key=f"vt_sign_{v.id}", type="primary"):
             with st.spinner("Signing (the last signature re-evaluates the stored boards) …"):
-                _act(lambda v=v: signoff.sign_version(store, user, v.id), f"Signed {v.label}.")
+                _act(lambda v=v: signoff.sign_version(store, user, v.id), f"Signed {ui.md_text(v.label)}.")
             st.rerun()
         comment = c2.text_input(
             "Rejection comment", key=f"vt_reject_comment_{v.id}", label_visibility="collapsed", placeholder="why it is rejected"
         )
-        if c3.button(f"Reject {v.label}", key=f"vt_reject_{v.id}"):
-            _act(lambda v=v, comment=comment: gov.reject_version(store, user, v.id, comment=comment), f"Rejected {v.label}.")
+        if c3.button(f"Reject {ui.md_text(v.label)}", key=f"vt_reject_{v.id}"):
+            _act(
+                lambda v=v, comment=comment: gov.reject_version(store, user, v.id, comment=comment),
+                f"Rejected {ui.md_text(v.label)}.",
+            )
             st.rerun()
 for v in (v for v in versions if v.status == "rejected"):
     if gov.allowed(user, "reopen_version") and draft is None:
-        if st.button(f"Reopen {v.label} as the draft (to fix and propose again)", key=f"vt_reopen_{v.id}"):
-            _act(lambda v=v: gov.reopen_version(store, user, v.id), f"{v.label} reopened as the draft.")
+        if st.button(f"Reopen {ui.md_text(v.label)} as the draft (to fix and propose again)", key=f"vt_reopen_{v.id}"):
+            _act(lambda v=v: gov.reopen_version(store, user, v.id), f"{ui.md_text(v.label)} reopened as the draft.")
             st.rerun()
 
 gflash = st.session_state.pop("vt_gov_flash", None)
@@ -197,15 +200,15 @@ if gflash:
 reports = store.list_impact_reports(name)
 if reports:
     rep = reports[0].report
-    st.subheader(f"Impact report: {rep.get('from_version') or 'unversioned'} → {rep['to_version']}")
+    st.subheader(f"Impact report: {ui.md_text(rep.get('from_version') or 'unversioned')} → {ui.md_text(rep['to_version'])}")
     if not rep["evaluations"]:
         st.caption("No stored evaluation used the previous version; nothing to re-evaluate.")
     for e in rep["evaluations"]:
         if "error" in e:
-            st.warning(f"Evaluation #{e['evaluation_id']} could not be re-evaluated: {e['error']}")
+            st.warning(f"Evaluation #{e['evaluation_id']} could not be re-evaluated: {ui.md_text(e['error'])}")
             continue
         st.markdown(
-            f"Evaluation **#{e['evaluation_id']}** ({e.get('dataset_name') or 'dataset ' + str(e['dataset_id'])})"
+            f"Evaluation **#{e['evaluation_id']}** ({ui.md_text(e.get('dataset_name') or 'dataset ' + str(e['dataset_id']))})"
             + (" — **ranking changed**" if e["rank_changed"] else " — ranking unchanged")
             + (" — **action changed**" if e["action_changed"] else " — action unchanged")
         )
@@ -232,4 +235,4 @@ if reports:
             width="stretch",
         )
         if e["action_changed"]:
-            st.caption(f"Action before: {e['action_before']}  \nAction after: {e['action_after']}")
+            st.caption(f"Action before: {ui.md_text(e['action_before'])}  \nAction after: {ui.md_text(e['action_after'])}")

@@ -30,7 +30,7 @@ PERTURBATION, N_RANDOM, SEED = 0.30, 200, 0
 table, row_version = state.committed_table()
 unit = table.unit
 st.title("Value tools")
-st.caption(f"Helpers for the value table “{table.name}” (money gained per event; costs negative).")
+st.caption(f"Helpers for the value table “{ui.md_text(table.name)}” (money gained per event; costs negative).")
 
 st.header("Amounts from judgement (AHP)")
 st.caption(
@@ -157,7 +157,7 @@ if stored[0] != run_key:
 sens = stored[1]
 with st.container(key="vt_tools_badge"):
     st.markdown(":green-badge[robust]" if sens.robust else ":red-badge[not robust]")
-    st.markdown("\n".join(f"- {r}" for r in sens.reasons))
+    st.markdown("\n".join(f"- {ui.md_text(r)}" for r in sens.reasons))
 for m in models:
     c1, c2 = st.columns(2)
     c1.plotly_chart(cvt.tornado_figure(sens, m, quantity="ev_opt", unit=unit), key=f"vt_tools_tornado_ev_{m}")

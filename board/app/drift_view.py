@@ -19,6 +19,7 @@ import streamlit as st
 
 from board.access import governance
 from board.app import state
+from board.app.ui import md_text
 from board.charts.drift import FAMILY_TITLES
 from board.services import drift_settings
 from board.services.drift_settings import load_config
@@ -157,7 +158,7 @@ def banner() -> None:
         return
     except Exception as err:  # noqa: BLE001 - a bug here must not silently remove a red light
         st.error(
-            f"The drift lights could not be computed ({type(err).__name__}: {err}). Until this is fixed, the "
+            f"The drift lights could not be computed ({type(err).__name__}: {md_text(err)}). Until this is fixed, the "
             "board's advice is missing its drift check.",
             icon=":material/error:",
         )

@@ -56,8 +56,8 @@ def render() -> None:
         ui.show_problems(err, title="The path cannot be used")
         return
     st.write(
-        f"**{len(src.files):,} Parquet file{'s' if len(src.files) != 1 else ''}** matched under `{src.path}` · "
-        f"{len(columns)} columns: " + ", ".join(f"`{c}` ({t})" for c, t in columns.items())
+        f"**{len(src.files):,} Parquet file{'s' if len(src.files) != 1 else ''}** matched under {ui.md_text(src.path)} · "
+        f"{len(columns)} columns: " + ", ".join(f"{ui.md_text(c)} ({ui.md_text(t)})" for c, t in columns.items())
     )
     with st.expander("First rows (a preview; nothing is stored)"):
         st.dataframe(sample.head(8), hide_index=True, width="stretch")

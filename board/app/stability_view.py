@@ -74,8 +74,8 @@ def aggregate_notice(page: str) -> None:
         return
     st.info(
         f"**{page} needs rows**: it re-trains models on a training table (features and a target), row by row. "
-        f"The dataset chosen in the sidebar, “{rec.name}”, is an aggregate of {rec.n_rows:,} rows from "
-        f"`{rec.source_path}`: only counts were stored, so it cannot be used here. This page uses the training "
+        f"The dataset chosen in the sidebar, “{ui.md_text(rec.name)}”, is an aggregate of {rec.n_rows:,} rows from "
+        f"{ui.md_text(rec.source_path)}: only counts were stored, so it cannot be used here. This page uses the training "
         "table below (the bundled example, or upload your own); the sidebar dataset is not involved.",
         icon=":material/table_rows:",
     )
@@ -90,7 +90,9 @@ def training_table(prefix: str) -> tuple[str, str, pd.DataFrame] | None:
         st.session_state[TABLE_KEY] = _example()
     name, sha, frame = st.session_state[TABLE_KEY]
     with st.expander(
-        f"Training table: **{name}** · {len(frame):,} rows × {frame.shape[1]} columns", icon=":material/table:", expanded=False
+        f"Training table: **{ui.md_text(name)}** · {len(frame):,} rows × {frame.shape[1]} columns",
+        icon=":material/table:",
+        expanded=False,
     ):
         up = st.file_uploader(
             "Upload a training table (CSV or Parquet): features and a target column",
@@ -390,7 +392,7 @@ STATUS_ICON = {"flag": ":material/flag:", "ok": ":material/check_circle:", "not 
 def checklist(checks) -> None:
     for c in checks:
         word = {"flag": "**Likely cause**", "ok": "OK", "not computed": "Not computed"}[c.status]
-        st.markdown(f"{STATUS_ICON[c.status]} **{c.name}** — {word}: {c.detail}")
+        st.markdown(f"{STATUS_ICON[c.status]} **{ui.md_text(c.name)}** — {word}: {ui.md_text(c.detail)}")
 
 
 def data_conditions_card(ts: TaskScore, *, container=None) -> None:

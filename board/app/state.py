@@ -13,6 +13,7 @@ import os
 import streamlit as st
 
 from board import services
+from board.app.ui import md_text
 from board.store import Store
 from evalcore import InputError
 from evalcore.aggregate import Aggregate
@@ -93,9 +94,9 @@ def _report_unreadable(run):
     try:
         return run()
     except InputError as err:
-        st.error("The stored dataset no longer validates:\n\n" + "\n".join(f"- {p}" for p in err.problems))
+        st.error("The stored dataset no longer validates:\n\n" + "\n".join(f"- {md_text(p)}" for p in err.problems))
     except Exception as err:  # noqa: BLE001 - a broken store must not show a traceback
-        st.error(f"The dataset could not be opened: {err}")
+        st.error(f"The dataset could not be opened: {md_text(err)}")
     return None
 
 
@@ -128,8 +129,8 @@ def needs_rows(what: str, *, why: str = "it works on individual rows", stop: boo
     """An info box: ``what`` needs rows, the chosen dataset is an aggregate (counts only)."""
     rec = dataset_record()
     st.info(
-        f"**{what} needs rows**: {why}. The dataset “{rec.name}” is an aggregate of {rec.n_rows:,} rows "
-        f"from `{rec.source_path}`: only counts by (segment, score, label) were stored, not the rows. "
+        f"**{what} needs rows**: {why}. The dataset “{md_text(rec.name)}” is an aggregate of {rec.n_rows:,} rows "
+        f"from {md_text(rec.source_path)}: only counts by (segment, score, label) were stored, not the rows. "
         "To use it, upload a sample of the rows on the Upload page (files that fit in memory), "
         "or pick an uploaded dataset in the sidebar.",
         icon=":material/table_rows:",
@@ -228,7 +229,9 @@ def sync_thresholds_with_url(preds) -> dict:
             try:
                 st.session_state[key] = float(raw)
             except ValueError:
-                st.warning(f"The link's threshold for {m} ({raw!r}) is not a number; using {deployed_threshold(preds, m)}.")
+                st.warning(
+                    f"The link's threshold for {md_text(m)} ({md_text(repr(raw))}) is not a number; using {deployed_threshold(preds, m)}."
+                )
         out[m] = deployed_threshold(preds, m)
         st.query_params[f"t_{m}"] = f"{out[m]:.6g}"
     return out

@@ -2,13 +2,46 @@
 
 from __future__ import annotations
 
+import html
 import math
+import re
 
 import pandas as pd
 import streamlit as st
 
 from evalcore import InputError
 from evalcore.data import default_positive
+
+# Markdown (CommonMark + GitHub's extensions) and Streamlit's additions give these a meaning
+# anywhere: links/images/directives ([ ]), emphasis (* ~, _ at a word edge), code (`), HTML and
+# entities (< > &), tables (|), LaTeX ($), the escape itself (\\). CommonMark allows a backslash
+# before any ASCII punctuation and shows the character.
+_MD_INLINE = re.compile(r"([\\`*\[\]<>~$&|])|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
+_MD_BLOCK_START = re.compile(r"^(?:([#>+=-])|(\d+)([.)]))")  # a heading, quote, list or rule
+# GitHub's autolinks are found in the parsed text (after escapes are resolved), so a word joiner
+# (U+2060, invisible) breaks "http://", "www." and "a@b.c" instead
+_AUTOLINK = re.compile(r"(?<=:)(?=//)|(?<=www)(?=\.)|(?=@)", re.IGNORECASE)
+WORD_JOINER = "\u2060"
+
+
+def md_text(s) -> str:
+    """User-supplied text (a dataset, model, table, version, column, segment or user name, a
+    reason, a file name, a message that quotes one) for any Streamlit element that renders
+    Markdown (bodies, labels, captions, alerts, metric labels, tabs, expanders): shown as the
+    literal text, never as a link, image, HTML, directive or formatting. Line breaks become spaces
+    (a newline would start a new Markdown block)."""
+    text = " ".join(str(s).split())
+    text = _MD_INLINE.sub(lambda m: "\\" + m.group(0), text)
+    text = _MD_BLOCK_START.sub(lambda m: "\\" + m.group(1) if m.group(1) else m.group(2) + "\\" + m.group(3), text)
+    return _AUTOLINK.sub(WORD_JOINER, text)
+
+
+def html_text(s) -> str:
+    """User-supplied text inside an HTML block given to ``st.markdown(..., unsafe_allow_html=True)``
+    (a body that starts with a tag such as ``<div>``): HTML-escaped, on one line. Markdown and
+    Streamlit's directives are not read inside an HTML block, which only a blank line ends; the
+    user's text therefore never carries a line break."""
+    return html.escape(" ".join(str(s).split()), quote=True)
 
 
 def undefined(x) -> bool:
@@ -56,7 +89,7 @@ def show_problems(err: InputError, *, title: str = "The file cannot be used yet"
 def undefined_notes(undefined: dict, *, prefix: str = "") -> None:
     """Say why numbers show as —, since a browser shows no Python warnings."""
     for field, reason in undefined.items():
-        st.caption(f"{prefix}{field.replace('_', ' ')} is undefined (—): {reason}.")
+        st.caption(f"{prefix}{field.replace('_', ' ')} is undefined (—): {md_text(reason)}.")
 
 
 def _idx(options, value):
@@ -101,9 +134,9 @@ def column_roles(cols: list, guess: dict, *, prefix: str, label_values) -> dict 
     names, kinds = {}, {}
     for i, col in enumerate(score_cols):
         a, b = st.columns(2)
-        names[col] = a.text_input(f"Model name for {col}", value=col, key=f"{prefix}_name_{i}")
+        names[col] = a.text_input(f"Model name for {md_text(col)}", value=col, key=f"{prefix}_name_{i}")
         kinds[col] = b.selectbox(
-            f"{col} is a …",
+            f"{md_text(col)} is a …",
             SCORE_KINDS,
             key=f"{prefix}_kind_{i}",
             help="auto: 0/1 → hard decision; within [0,1] → probability; else raw score.",
@@ -125,3 +158,28 @@ def column_roles(cols: list, guess: dict, *, prefix: str, label_values) -> dict 
             "Features (for drift)", cols, key=f"{prefix}_features", default=[c for c in guess.get("features", []) if c in cols]
         ),
     }
+
+
+NO_EXPORT = "Downloads need the export permission (analyst, business, risk, model owner or admin); your role is {role}."
+
+
+def export_button(where, label: str, data, *, file_name: str, mime: str, key: str, what: str, detail: dict, **kw) -> None:
+    """A download of board data: only for roles with the "export" permission (others see why, and
+    no file is handed to their browser: a disabled button would still serve it at its media URL);
+    each click is audited (``governance.record_export`` in the button's callback)."""
+    from board.access import auth, governance
+    from board.app import state
+
+    user = state.current_user()
+    if not governance.allowed(user, "export"):
+        role = "none" if user is None else auth.ROLE_LABELS.get(user.role, user.role)
+        where.caption(f"{label}: " + NO_EXPORT.format(role=role))
+        return
+    where.download_button(
+        label, data, file_name=file_name, mime=mime, key=key, on_click=state.record_export, args=(what, detail), **kw
+    )
+
+
+def file_stem(s) -> str:
+    """A user-supplied name made safe for a download's file name (letters, digits, . _ - only)."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", str(s)).strip("._") or "x"

@@ -30,6 +30,7 @@ from scipy.special import ndtri
 
 from board.app import state
 from board.app.lru import BoundedLRU
+from board.app.ui import md_text
 from evalcore.aggregate import Aggregate
 from evalcore.board import MAX_EXACT_SCORES
 from evalcore.bootstrap import (
@@ -103,14 +104,15 @@ def scheme_caption(opts: Options, preds: Aggregate) -> str:
     how = {
         "rows": "every row is drawn independently with replacement (assumes the rows are independent)",
         "cluster": (
-            f"whole groups of `{_group_name(preds)}` are drawn with replacement, so the rows of one "
-            f"{_group_name(preds)} move together (use it when one customer appears many times)"
+            f"whole groups of {md_text(_group_name(preds))} are drawn with replacement, so the rows of one "
+            f"{md_text(_group_name(preds))} move together (use it when one customer appears many times)"
         ),
     }.get(
-        opts.scheme, f"rows are drawn with replacement within each level of `{opts.strata_column}`, so every level keeps its size"
+        opts.scheme,
+        f"rows are drawn with replacement within each level of {md_text(opts.strata_column)}, so every level keeps its size",
     )
     return (
-        f"**Resampling scheme: {scheme_label(opts.scheme, preds).lower()}** — {how}. "
+        f"**Resampling scheme: {md_text(scheme_label(opts.scheme, preds).lower())}** — {how}. "
         f"{opts.n_resamples:,} replicates, {'BCa' if opts.method == 'bca' else 'percentile'} intervals at "
         f"{opts.level * 100:g}%, seed {opts.seed}."
     )
@@ -128,7 +130,7 @@ def applied_options(preds: Aggregate) -> tuple[Options, str]:
     opts = st.session_state.get(OPTIONS_KEY) or default_options(preds)
     if opts.scheme not in schemes(preds):
         note = (
-            f"{scheme_label(opts.scheme, preds)} is not available on this dataset "
+            f"{md_text(scheme_label(opts.scheme, preds))} is not available on this dataset "
             "(no such column mapped): the rows scheme is used."
         )
         return dataclasses.replace(opts, scheme="rows"), note

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import html
 import os
+import re
 import subprocess
 import sys
 import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
 
+import numpy as np
+import plotly.graph_objects as go
 import plotly.io as pio
 from plotly.offline import get_plotlyjs
 
@@ -37,6 +40,29 @@ def _fig_div(fig, div_id: str) -> str:
         div_id=div_id,
         config={"displaylogo": False, "responsive": True, "staticPlot": False},
     )
+
+
+# plotly renders a subset of HTML in every text (titles, legends, tick labels, hovers): <a href>
+# links, <span style>, … Only the tags board.charts writes stay; any other "<" (from a model,
+# segment or column name) becomes "&lt;", which plotly shows as the character.
+_PLOTLY_OWN_TAG = re.compile(r"<(?!/?(?:b|i|sup|sub|br|extra)\s*/?>)", re.IGNORECASE)
+
+
+def _plotly_text(v):
+    if isinstance(v, str):
+        return _PLOTLY_OWN_TAG.sub("&lt;", v)
+    if isinstance(v, dict):
+        return {k: _plotly_text(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return type(v)(_plotly_text(x) for x in v)
+    if isinstance(v, np.ndarray) and v.dtype.kind in "OUS":
+        return np.array([_plotly_text(x) for x in v.ravel().tolist()], dtype=object).reshape(v.shape)
+    return v
+
+
+def plotly_safe(fig) -> go.Figure:
+    """``fig`` with user text in it shown as text by plotly (no links, images or styles from names)."""
+    return go.Figure(_plotly_text(fig.to_plotly_json()))
 
 
 def board_figures(result, *, segment_column: str | None = None, font_size: int = 13) -> dict:
@@ -67,7 +93,7 @@ def board_figures(result, *, segment_column: str | None = None, font_size: int =
         )
     for f in figs.values():
         f.update_layout(font=dict(size=font_size))
-    return figs
+    return {k: plotly_safe(f) for k, f in figs.items()}
 
 
 def _lights_html(result) -> str:

@@ -78,7 +78,8 @@ def test_segment_table_flags_worst(app, demo_yp):
     pd.testing.assert_frame_equal(shown.reset_index(drop=True), expected)
     worst = expected.loc[expected.worst, "segment"].tolist()
     assert len(worst) == 1 and expected.ece.idxmax() == expected.index[expected.worst][0]
-    assert any(f"amount_band = {worst[0]} (ECE {ui.fmt(expected.ece.max())})" in c.value for c in at.caption)
+    shown_level = f"{ui.md_text('amount_band')} = {ui.md_text(worst[0])}"  # names and levels as text, never Markdown
+    assert any(f"{shown_level} (ECE {ui.fmt(expected.ece.max())})" in c.value for c in at.caption)
 
 
 def test_ece_card_matches_reliability_uniform_then_quantile(app, demo_yp):

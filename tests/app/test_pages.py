@@ -111,7 +111,9 @@ def test_value_table_rejects_bad_confidence_on_server(app):
     at = app("views/value_table.py")
     at.session_state["vt_editor_0"] = {"edited_rows": {1: {"confidence": 1.7}}, "added_rows": [], "deleted_rows": []}
     at.run()
-    assert any("confidence" in e.value and "(0, 1]" in e.value for e in at.error)
+    from board.app.ui import md_text
+
+    assert any("confidence" in e.value and md_text("(0, 1]") in e.value for e in at.error)
 
 
 def test_value_table_warns_on_inverted_sign(app):

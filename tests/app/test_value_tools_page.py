@@ -7,6 +7,7 @@ Expected numbers come from evalcore directly, on the demo generator's frame and 
 
 import pytest
 
+from board.app import ui
 from board.services import demo
 from evalcore import ValueTable
 from evalcore.ahp import ahp_amounts, ahp_weights, pairwise_matrix
@@ -98,7 +99,7 @@ def test_sensitivity_verdict_is_evalcore_s(app):
     exp = value_sensitivity(counts, DEMO_TABLE, score_kinds=preds.score_kinds, deployed={m: 0.5 for m in counts}, rng=0)
     badge = at.container(key="vt_tools_badge")
     assert badge.markdown[0].value == (":green-badge[robust]" if exp.robust else ":red-badge[not robust]")
-    assert badge.markdown[1].value == "\n".join(f"- {r}" for r in exp.reasons)
+    assert badge.markdown[1].value == "\n".join(f"- {ui.md_text(r)}" for r in exp.reasons)  # shown as text
     assert len(at.get("plotly_chart")) == 1 + 2 * len(counts) + 1  # weights, two tornados per model, draws
     # a changed table makes the verdict stale until the check runs again
     at.button(key="vt_tools_use").click().run()
