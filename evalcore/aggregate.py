@@ -491,31 +491,49 @@ def _bin(s: np.ndarray, resolution):
 
 
 def _cell_frame(model, column, level, y, s, w, resolution, weighted: bool) -> pd.DataFrame:
+    """The cells of one (model, column, level): rows grouped by (score, label[, row weight]),
+    sorted ascending by those keys, with the sums of :data:`CELL_COLUMNS` (numpy: one lexsort
+    and ``reduceat``, several times faster than a pandas group-by at a million rows)."""
+    b = _bin(s, resolution)
     p = np.clip(s, LOG_LOSS_EPS, 1.0 - LOG_LOSS_EPS)
     with np.errstate(divide="ignore", invalid="ignore"):
         ll = np.where(y == 1, np.log(p), np.log1p(-p))
-    f = pd.DataFrame(
+    lab = y.astype(np.int64)
+    keys = [b, lab] + ([w] if weighted else [])
+    order = np.lexsort(keys[::-1])
+    ks = [k[order] for k in keys]
+    if len(order):
+        new = np.zeros(len(order), dtype=bool)
+        new[0] = True
+        for k in ks:
+            new[1:] |= k[1:] != k[:-1]
+        start = np.flatnonzero(new)
+    else:
+        start = np.zeros(0, dtype=np.int64)
+    ws, so = w[order], s[order]
+
+    def total(x):
+        return np.add.reduceat(x, start) if len(start) else np.zeros(0)
+
+    out = pd.DataFrame(
         {
+            "model": model,
             "column": column,
             "level": level,
-            "score": _bin(s, resolution),
-            "label": y.astype(np.int64),
-            "rows": 1,
-            "weight": w,
-            "weight_sq": w * w,
-            "score_sum": w * s,
-            "score_sq_sum": w * s * s,
-            "log_sum": w * ll,
-            "score_min": s,
-            "score_max": s,
+            "score": ks[0][start],
+            "label": ks[1][start],
+            "rows": np.diff(np.r_[start, len(order)]).astype(np.int64),
+            "weight": total(ws),
+            "weight_sq": total(ws * ws),
+            "score_sum": total(ws * so),
+            "score_sq_sum": total(ws * so * so),
+            "log_sum": total(ws * ll[order]),
+            "score_min": np.minimum.reduceat(so, start) if len(start) else np.zeros(0),
+            "score_max": np.maximum.reduceat(so, start) if len(start) else np.zeros(0),
         }
     )
-    keys = ["column", "level", "score", "label"]
     if weighted:  # the bootstrap draws rows with their own weight: cells keep them apart
-        f[ROW_WEIGHT] = w
-        keys.append(ROW_WEIGHT)
-    out = f.groupby(keys, sort=True, as_index=False).agg({**{c: "sum" for c in _SUMS}, "score_min": "min", "score_max": "max"})
-    out.insert(0, "model", model)
+        out[ROW_WEIGHT] = ks[2][start]
     return out
 
 
