@@ -55,6 +55,7 @@ if user is None:
     ).run()
     st.stop()
 
+state.restore_link()  # the address the tab was opened with, before its login
 state.sidebar()
 with st.sidebar:
     st.caption(f"Signed in as **{ui.md_text(user.username)}** · {auth.ROLE_LABELS.get(user.role, user.role)}")

@@ -16,6 +16,7 @@ def _enter(user: auth.User) -> None:
 
 
 s = state.store()
+state.remember_link()  # a shared link's ?dataset=… etc. survive the login
 notice = st.session_state.pop("auth_notice", None)
 if notice:
     st.info(notice)

@@ -181,8 +181,17 @@ def sidebar() -> None:
     if pending in ids:
         st.session_state[DATASET_KEY] = pending
     if st.session_state.get(DATASET_KEY) not in ids:
-        demo_id = next((r.id for r in records if r.uploader == "evalboard demo"), ids[0] if ids else None)
-        st.session_state[DATASET_KEY] = demo_id
+        linked = st.query_params.get(DATASET_KEY)  # a shared link (?dataset=ID) opened in a new session
+        chosen = next((i for i in ids if str(i) == linked), None)
+        if chosen is None:
+            chosen = next((r.id for r in records if r.uploader == "evalboard demo"), ids[0] if ids else None)
+            if linked is not None:  # say so: a link must never silently show another dataset's board
+                st.warning(
+                    f"Dataset #{md_text(linked)} does not exist or was removed; showing "
+                    f"“{md_text(names.get(chosen, 'no dataset'))}” instead. Choose another in the sidebar.",
+                    icon=":material/link_off:",
+                )
+        st.session_state[DATASET_KEY] = chosen
     with st.sidebar:
         st.selectbox(
             "Dataset",
@@ -202,6 +211,22 @@ def sidebar() -> None:
             bind="query-params",
             help="The decision whose outcomes are priced; edit it on the Value table page.",
         )
+
+
+LINK_KEY = "login_link"  # the query parameters of the address a tab opened before its login
+
+
+def remember_link() -> None:
+    """On the login page: keep the address's query parameters (a shared link: ?dataset=…,
+    t_<model>=…, present=1) for after the login, which reruns into another page and drops them."""
+    st.session_state.setdefault(LINK_KEY, st.query_params.to_dict())
+
+
+def restore_link() -> None:
+    """After a login: put the remembered query parameters back (the ones the address has win)."""
+    for k, v in (st.session_state.pop(LINK_KEY, None) or {}).items():
+        if k not in st.query_params:
+            st.query_params[k] = v
 
 
 def dataset_record():
