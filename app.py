@@ -2,6 +2,7 @@
 
 import os
 from datetime import datetime, timezone
+from pathlib import Path
 
 import streamlit as st
 
@@ -9,7 +10,9 @@ from board.access import auth, governance
 from board.app import drift_view, state, ui
 from board.app.meeting import run_if_requested as meeting_board_if_requested
 
-st.set_page_config(page_title="evalboard", page_icon=":material/dashboard:", layout="wide", initial_sidebar_state="expanded")
+# a local favicon: a ":material/…:" page icon makes every browser fetch it from fonts.gstatic.com (no internet on an intranet)
+FAVICON = str(Path(__file__).resolve().parent / "board" / "app" / "favicon.png")
+st.set_page_config(page_title="evalboard", page_icon=FAVICON, layout="wide", initial_sidebar_state="expanded")
 
 
 def current_user():
@@ -90,8 +93,13 @@ pages = {
 }
 if inputs:
     pages["Inputs"] = inputs
+admin = []
+if can("manage_users"):
+    admin.append(st.Page("views/accounts.py", title="Accounts", icon=":material/manage_accounts:", url_path="accounts"))
 if can("view_audit"):
-    pages["Admin"] = [st.Page("views/audit.py", title="Audit log", icon=":material/history_edu:", url_path="audit")]
+    admin.append(st.Page("views/audit.py", title="Audit log", icon=":material/history_edu:", url_path="audit"))
+if admin:
+    pages["Admin"] = admin
 page = st.navigation(pages)
 drift_view.banner()  # on every page while a drift light is red (after navigation, so it can link the Drift page)
 page.run()
