@@ -34,6 +34,7 @@ __all__ = [
     "allowed",
     "audit_log",
     "add_user",
+    "change_role",
     "create_first_admin",
     "current_version",
     "disable_user",
@@ -153,6 +154,25 @@ def reset_password(store: Store, actor: User, username: str, password: str):
     return store.update_user(
         username, password_hash=auth.hash_password(password), audit=(actor.username, "reset_password", username)
     )
+
+
+def change_role(store: Store, actor: User, username: str, role: str):
+    """Give an account another role (admins only), audited with the old and the new role.
+
+    Refused (``Forbidden``, nothing written) for the actor's own account and for the last active
+    admin, so that the store always keeps an admin who can manage accounts.
+    """
+    require(actor, "manage_users")
+    _check_role(role)
+    if username == actor.username:
+        raise Forbidden("An admin cannot change its own role; another admin can.")
+    target = store.get_user(username)
+    if target is not None and target.role == "admin" and role != "admin" and target.active:
+        admins = [u for u in store.list_users() if u.role == "admin" and u.active]
+        if len(admins) <= 1:
+            raise Forbidden(f"{username!r} is the last active admin; make another account admin first.")
+    old = None if target is None else target.role
+    return store.update_user(username, role=role, audit=(actor.username, "change_role", username, {"from": old, "to": role}))
 
 
 # --------------------------------------------------------------------------- versions

@@ -1,0 +1,121 @@
+"""Accounts (admins): add an account, disable or enable it, reset its password, change its role.
+
+Every action goes through board.access.governance, which checks the role and audits it.
+"""
+
+import streamlit as st
+
+from board.access import auth, governance
+from board.app import state, ui
+from board.store import StoreError
+from evalcore import InputError
+
+FLASH = "accounts_flash"
+POLICY = (
+    f"Passwords: at least {auth.MIN_PASSWORD_CHARS} characters, at most {auth.MAX_PASSWORD_BYTES} bytes "
+    "(a passphrase of a few words is good). Pass the password on in person or by phone, never by e-mail."
+)
+
+user = state.current_user()
+s = state.store()
+st.title("Accounts")
+try:
+    users = governance.list_users(s, user)
+except governance.Forbidden as err:  # defence in depth: the page is only in an admin's navigation
+    st.error(ui.md_text(err))
+    st.stop()
+
+
+def _act(fn, ok: str) -> None:
+    try:
+        fn()
+    except (governance.Forbidden, StoreError, InputError) as err:
+        st.session_state[FLASH] = ("error", ui.md_text(err))
+    else:
+        st.session_state[FLASH] = ("success", ok)
+
+
+def _password_problems(pw1: str, pw2: str) -> list[str]:
+    return auth.check_password_rules(pw1) + (["the two passwords differ"] if pw1 != pw2 else [])
+
+
+flash = st.session_state.pop(FLASH, None)
+if flash:
+    getattr(st, flash[0])(flash[1])
+
+st.dataframe(
+    [
+        {
+            "username": u.username,
+            "role": auth.ROLE_LABELS.get(u.role, u.role),
+            "active": u.active,
+            "created (UTC)": u.created_at.strftime("%Y-%m-%d %H:%M"),
+            "password changed (UTC)": u.password_changed_at.strftime("%Y-%m-%d %H:%M"),
+        }
+        for u in users
+    ],
+    hide_index=True,
+    width="stretch",
+    key="accounts_table",
+)
+
+st.subheader("Add an account")
+with st.form("accounts_add", clear_on_submit=True):
+    a, b = st.columns(2)
+    name = a.text_input("Username", key="accounts_add_name")
+    role = b.selectbox("Role", auth.ROLES, format_func=auth.ROLE_LABELS.get, key="accounts_add_role")
+    pw1 = a.text_input("Password", type="password", key="accounts_add_pw1")
+    pw2 = b.text_input("Repeat the password", type="password", key="accounts_add_pw2")
+    st.caption(POLICY)
+    if st.form_submit_button("Add the account", type="primary"):
+        problems = _password_problems(pw1, pw2) + ([] if name.strip() else ["the username must not be empty"])
+        if problems:
+            st.session_state[FLASH] = ("error", "Not added: " + "; ".join(problems) + ".")
+        else:
+            _act(
+                lambda: governance.add_user(s, user, name, pw1, role),
+                f"Added {ui.md_text(name.strip())} ({auth.ROLE_LABELS[role]}).",
+            )
+        st.rerun()
+
+if users:
+    st.subheader("Change an account")
+    names = [u.username for u in users]
+    who = st.selectbox("Account", names, key="accounts_who")  # options show as plain text
+    rec = next(u for u in users if u.username == who)
+    shown = ui.md_text(who)
+    c1, c2 = st.columns(2)
+    with c1.container(border=True):
+        st.markdown(f"**{shown}** is {'active' if rec.active else 'disabled'}.")
+        if st.button("Disable" if rec.active else "Enable", key="accounts_toggle"):
+            _act(
+                lambda: governance.disable_user(s, user, who, active=not rec.active),
+                f"{shown} {'disabled' if rec.active else 'enabled'}.",
+            )
+            st.rerun()
+        new_role = st.selectbox(
+            "Role",
+            auth.ROLES,
+            index=auth.ROLES.index(rec.role),
+            format_func=auth.ROLE_LABELS.get,
+            key="accounts_role",
+        )
+        if st.button("Change the role", key="accounts_change_role", disabled=new_role == rec.role):
+            _act(
+                lambda: governance.change_role(s, user, who, new_role),
+                f"{shown} is now {auth.ROLE_LABELS[new_role]}.",
+            )
+            st.rerun()
+    with c2.form("accounts_reset", clear_on_submit=True, border=True):
+        st.markdown(f"**New password for {shown}** (its failed-login count is cleared)")
+        r1 = st.text_input("New password", type="password", key="accounts_reset_pw1")
+        r2 = st.text_input("Repeat the new password", type="password", key="accounts_reset_pw2")
+        st.caption(POLICY)
+        if st.form_submit_button("Reset the password"):
+            problems = _password_problems(r1, r2)
+            if problems:
+                st.session_state[FLASH] = ("error", "Not changed: " + "; ".join(problems) + ".")
+            else:
+                _act(lambda: governance.reset_password(s, user, who, r1), f"Password of {shown} reset.")
+            st.rerun()
+st.caption("Every change here is in the Audit log. The command line does the same: `python -m board users …`.")
