@@ -5,7 +5,7 @@ from datetime import datetime, timezone
 import streamlit as st
 
 from board.access import auth, governance
-from board.app import state
+from board.app import state, ui
 from evalcore import InputError
 
 
@@ -24,16 +24,24 @@ if notice:
 if s.count_users() == 0:
     st.title("Create the admin account")
     st.markdown(
-        "No account exists yet. The first account is the **admin**, who adds the others "
-        "(`python -m board users add …` or later here). Until the deployment says otherwise, the app "
-        "listens on **127.0.0.1** only (`.streamlit/config.toml`, `server.address`)."
+        "Welcome. You are installing evalboard, so you create its **admin account** first. The admin "
+        "manages accounts and reads the audit log; the admin does not sign value-table versions.\n\n"
+        "Until you add others on the **Accounts** page, this is the only account: keep its password safe. "
+        "Until the deployment says otherwise, the app listens on this computer only (127.0.0.1)."
     )
     with st.form("first_admin"):
         username = st.text_input("Admin username", key="first_admin_username")
         pw1 = st.text_input(
-            "Password", type="password", key="first_admin_pw1", help=f"At least {auth.MIN_PASSWORD_CHARS} characters."
+            "Password",
+            type="password",
+            key="first_admin_pw1",
+            help=f"At least {auth.MIN_PASSWORD_CHARS} characters, at most {auth.MAX_PASSWORD_BYTES} bytes.",
         )
         pw2 = st.text_input("Repeat the password", type="password", key="first_admin_pw2")
+        st.caption(
+            f"Password: at least {auth.MIN_PASSWORD_CHARS} characters and at most {auth.MAX_PASSWORD_BYTES} bytes; "
+            "a passphrase of a few words is good."
+        )
         create = st.form_submit_button("Create the admin account", type="primary")
     if create:
         problems = auth.check_password_rules(pw1)
@@ -42,12 +50,12 @@ if s.count_users() == 0:
         if pw1 != pw2:
             problems.append("the two passwords differ")
         if problems:
-            st.error("**Not created:**\n\n" + "\n".join(f"- {p}" for p in problems))
+            st.error("**Not created:**\n\n" + "\n".join(f"- {ui.md_text(p)}" for p in problems))
         else:
             try:
                 _enter(governance.create_first_admin(s, username, pw1))
             except (InputError, governance.Forbidden) as err:
-                st.error(str(err))
+                st.error(ui.md_text(err))
 else:
     st.title("Log in")
     with st.form("login"):

@@ -121,3 +121,11 @@ def test_the_last_active_admin_cannot_be_demoted(tmp_path, monkeypatch):
             governance.change_role(s, User(username="root2", role="analyst"), "root", "viewer")
         assert s.get_user("root").role == "admin"
         assert [(a.action, a.target) for a in s.list_audit()] == [("change_role", "off")]
+
+
+def test_the_first_start_page_says_what_the_admin_is_for_and_the_password_policy(app):  # noqa: F811
+    at = app(None, user=None)  # an empty store: the first-start page
+    assert [t.value for t in at.title] == ["Create the admin account"]
+    text = " ".join(m.value for m in at.markdown) + " ".join(c.value for c in at.caption)
+    assert "this is the only account" in text and "add others on the **Accounts** page" in text
+    assert f"at least {auth.MIN_PASSWORD_CHARS} characters" in text
