@@ -13,7 +13,7 @@ import os
 import streamlit as st
 
 from board import services
-from board.app.ui import md_text
+from board.app.text import md_text
 from board.store import Store
 from evalcore import InputError
 from evalcore.aggregate import Aggregate
