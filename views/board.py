@@ -44,7 +44,7 @@ meta = (
         else "no bootstrap"
     )
 )
-title, tools = st.columns([3, 2], vertical_alignment="center") if not present else (st.container(), None)
+title, tools = st.columns([5, 4], vertical_alignment="center") if not present else (st.container(), None)
 title.markdown(
     f"<h1 style='font-size:1.9rem;font-weight:700;line-height:1.1;padding:0;margin:0'>Decision board</h1>"
     f"<div style='font-size:0.9rem;color:#555'>{ui.html_text(meta)}</div>",
@@ -55,7 +55,7 @@ if tools is not None:
 
     export_meta = {"dataset_id": rec.id, "table_version": version}
     may_export = governance.allowed(user, "export")
-    b1, b2, b3, b4 = tools.columns(4)
+    b1, b2, b3, b4, b5 = tools.columns([1, 0.9, 1.25, 1.15, 0.95])  # widths fit each label at 1366 px and up
     b1.link_button(
         "Present",
         "?" + urlencode({"present": 1, "dataset": rec.id, **{f"t_{m}": f"{t:.6g}" for m, t in thresholds.items()}}),
@@ -123,6 +123,7 @@ if tools is not None:
         ),
     ):
         state.save_snapshot(result, rec, version, version_rec)
+    meeting.share_panel(b5, rec, thresholds)  # admins and analysts: a read-only link for the meeting-room screen
 
 previous = state.last_snapshot(result, rec)
 left, right = st.columns([1, 1], gap="medium")
@@ -206,6 +207,3 @@ if not present:  # the detail view, below the one screen: collapsed, so the boar
         else:
             st.write("No training table has been scored in this session yet.")
             st.page_link("views/data_conditions.py", label="Open Data conditions", icon=":material/dataset:")
-
-if not present:  # admins and analysts: a read-only link to this board for the meeting-room screen
-    meeting.share_panel(rec, thresholds)

@@ -95,13 +95,14 @@ def meeting_url(token: str) -> str:
     return f"{base.rstrip('/')}/?{query}" if isinstance(base, str) and base else f"?{query}"
 
 
-def share_panel(rec, thresholds: dict) -> None:
-    """For admins and analysts: create a read-only link to this board (shown once), list and revoke links."""
+def share_panel(where, rec, thresholds: dict) -> None:
+    """For admins and analysts: a "Share" popover in ``where`` (the board's tool row, so the board
+    still fits one screen) to create a read-only link to this board (shown once), list and revoke links."""
     user = state.current_user()
     if active() or not governance.allowed(user, "share_board"):
         return
     s = state.store()
-    with st.expander("Share read-only link for the meeting room", icon=":material/co_present:"):
+    with where.popover("Share", icon=":material/co_present:", help="A read-only link for the meeting-room screen"):
         st.caption(
             "Whoever has the link sees this board (this dataset, value table and thresholds) full-screen and "
             "read-only, without logging in, until it expires or is revoked. Every opening is logged."
