@@ -7,7 +7,9 @@ always joined, and terminated if still alive, before :func:`run_parallel` return
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing as mp
+import sys
 import threading
 from collections.abc import Callable
 
@@ -39,8 +41,9 @@ def run_parallel(mode: str, worker: Callable, n: int, url: str, data_dir: str, a
     results = ctx.Queue()
     procs = [ctx.Process(target=_process_entry, args=(worker, url, data_dir, barrier, i, args[i], results)) for i in range(n)]
     try:
-        for p in procs:
-            p.start()
+        with _main_not_rerun():
+            for p in procs:
+                p.start()
         got = dict(results.get(timeout=TIMEOUT) for _ in procs)
         for p in procs:
             p.join(TIMEOUT)
@@ -68,3 +71,21 @@ def _process_entry(worker, url, data_dir, barrier, i, args, results) -> None:
     except BaseException as err:  # noqa: BLE001
         outcome = ("error", repr(err))
     results.put((i, outcome))
+
+
+@contextlib.contextmanager
+def _main_not_rerun():
+    """Start spawned children without re-running ``__main__`` from its path.
+
+    ``spawn`` runs the parent's ``__main__.__file__`` again in every child. In a test session that
+    has run an AppTest, ``__main__`` is the Streamlit script (app.py), which then runs in each child
+    without a session and dies before the worker starts (the test waits for a result that never
+    comes). The workers are importable by module name, so the children need nothing from ``__main__``.
+    """
+    main = sys.modules["__main__"]
+    path = main.__dict__.pop("__file__", None)
+    try:
+        yield
+    finally:
+        if path is not None:
+            main.__file__ = path
