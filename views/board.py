@@ -148,7 +148,8 @@ with left:  # module 1: headline CI bars and the uplift
             delta_color="off",
             border=True,
         )
-    st.plotly_chart(
+    ui.plotly_chart(
+        st,
         figs["headline"].update_layout(height=215, title=None, margin=dict(t=30, b=30)),
         key="board_headline",
         config={"displayModeBar": False},
@@ -173,10 +174,10 @@ with right:  # module 4: the drift lights
 
 h1, h2 = st.columns(2, gap="medium")
 if "heatmap" in figs:  # module 2
-    h1.plotly_chart(figs["heatmap"].update_layout(height=300), key="board_heatmap", config={"displayModeBar": False})
+    ui.plotly_chart(h1, figs["heatmap"].update_layout(height=300), key="board_heatmap", config={"displayModeBar": False})
 else:
     h1.info("No segment columns mapped: map some on the Upload page to see the threshold × segment heatmap.")
-h2.plotly_chart(figs["waterfall"].update_layout(height=300), key="board_waterfall", config={"displayModeBar": False})
+ui.plotly_chart(h2, figs["waterfall"].update_layout(height=300), key="board_waterfall", config={"displayModeBar": False})
 
 # module 5: the action capsule; hover a sentence for its numbers, links go to the evidence
 action = result.action

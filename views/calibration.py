@@ -130,7 +130,7 @@ for col, m in zip(st.columns(len(models)), models):
             )
             continue
         rel, ci = _calibration(*key, m, n_bins, strategy, preds)
-        st.plotly_chart(cc.reliability_figure({m: rel}, height=480), key=f"cal_rel_{m}")
+        ui.plotly_chart(st, cc.reliability_figure({m: rel}, height=480), key=f"cal_rel_{m}")
         _cards(rel, ci)
         if "bins" in rel.undefined:
             st.caption(f"{ui.md_text(rel.undefined['bins'])}: drawn as empty, never as a point at 0.")
@@ -198,7 +198,7 @@ if rows is not None:
             except InputError as err:
                 ui.show_problems(err, title=f"{ui.md_text(m)} cannot be recalibrated")
                 continue
-            st.plotly_chart(cc.recalibration_figure(cf.before, cf.after, METHODS[method], height=480), key=f"cal_recal_{m}")
+            ui.plotly_chart(st, cc.recalibration_figure(cf.before, cf.after, METHODS[method], height=480), key=f"cal_recal_{m}")
             counts_before = state.counts_for(preds, m)
             comp = cc.comparison_table(
                 cf.before, cf.after, auc_before=auc_from_counts(counts_before), auc_after=auc_from_counts(counts_after)
@@ -223,7 +223,8 @@ if rows is not None:
             ui.undefined_notes({k: v for k, v in before.undefined.items() if k == "bayes_threshold"}, prefix="before: ")
             with st.expander("Threshold–value curve before and after"):
                 curves = {f"after ({METHODS[method]})": after} if kinds[m] == "score" else {"before": before, "after": after}
-                st.plotly_chart(
+                ui.plotly_chart(
+                    st,
                     charts.value_curve_figure(
                         curves, {}, unit=table.unit, height=420, log_x=services.positive_rate_of(preds) < 0.1
                     ),

@@ -86,7 +86,7 @@ with tab_f:
     if fd is None:
         st.info(ui.md_text(view.lights["feature"].reason))
     else:
-        st.plotly_chart(cd.feature_heatmap_figure(fd), key="drift_heatmap")
+        ui.plotly_chart(st, cd.feature_heatmap_figure(fd), key="drift_heatmap")
         st.caption(
             "Each cell: the statistic of the window ending that day, coloured by statistic ÷ red threshold. "
             "(grey) = below its 95% noise floor, indistinguishable from sampling noise; × = too few rows to judge."
@@ -109,7 +109,7 @@ with tab_f:
             window = b.selectbox(
                 "Window", range(len(labels)), index=len(labels) - 1, format_func=labels.__getitem__, key="drift_window"
             )
-            st.plotly_chart(cd.feature_distribution_figure(fd, feature, window=window), key="drift_distribution")
+            ui.plotly_chart(st, cd.feature_distribution_figure(fd, feature, window=window), key="drift_distribution")
         st.dataframe(
             {"feature": list(fd.features), "light": list(fd.colors), "reason": list(fd.reasons)}, hide_index=True, width="stretch"
         )
@@ -119,7 +119,7 @@ with tab_l:
             "**Possible label-definition change:** the positive rate moved while the features did not. "
             "Check whether what counts as a positive changed before reading this as a change in production."
         )
-    st.plotly_chart(cd.label_rate_figure(ld), key="drift_label")
+    ui.plotly_chart(st, cd.label_rate_figure(ld), key="drift_label")
     st.caption(ui.md_text(view.lights["label"].reason))
 with tab_c:
     if not view.calibration:
@@ -127,7 +127,7 @@ with tab_c:
     else:
         models = list(view.calibration)
         model = st.selectbox("Model", models, key="drift_cal_model") if len(models) > 1 else models[0]
-        st.plotly_chart(cd.calibration_drift_figure(view.calibration[model]), key="drift_calibration")
+        ui.plotly_chart(st, cd.calibration_drift_figure(view.calibration[model]), key="drift_calibration")
         st.caption(ui.md_text(f"{model}: {view.calibration[model].reason}"))
         if view.skipped_models:
             st.caption(f"Not judged (no probabilities): {ui.md_text(', '.join(view.skipped_models))}.")

@@ -146,9 +146,9 @@ s_a = runs[names[0]][1]
 st.subheader(f"{ui.md_text(names[0])}: {metric_label} over {s_a.n} runs")
 sv.summary_metrics(s_a, label=metric_label)
 left, mid, right = st.columns(3)
-left.plotly_chart(cs.score_histogram(runs, metric=metric_label), key="stab_hist")
-mid.plotly_chart(cs.score_box(runs, metric=metric_label), key="stab_box")
-right.plotly_chart(cs.mean_ci_figure({n: s for n, (_, s) in runs.items()}, metric=metric_label), key="stab_ci")
+ui.plotly_chart(left, cs.score_histogram(runs, metric=metric_label), key="stab_hist")
+ui.plotly_chart(mid, cs.score_box(runs, metric=metric_label), key="stab_box")
+ui.plotly_chart(right, cs.mean_ci_figure({n: s for n, (_, s) in runs.items()}, metric=metric_label), key="stab_ci")
 
 t1, t2 = st.columns([1, 1.3])
 t1.dataframe(sv.summary_table({n: s for n, (_, s) in runs.items()}), width="stretch")
@@ -217,5 +217,5 @@ if len(runs) == 2:
     )
     (st.success if pt.significant else st.info)(cmp_view.verdict)
     diffs = runs[names[0]][0] - runs[names[1]][0]
-    st.plotly_chart(cs.paired_figure(cmp_view, diffs, metric=metric_label), key="stab_paired")
+    ui.plotly_chart(st, cs.paired_figure(cmp_view, diffs, metric=metric_label), key="stab_paired")
     st.caption(CONSERVATIVE_NOTE)

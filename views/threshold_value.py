@@ -49,7 +49,7 @@ log_x = st.toggle(
     value=all(k == "probability" for k in preds.score_kinds.values()) and services.positive_rate_of(preds) < 0.1,
 )
 bands = uv.bands_for(preds, table, models)
-st.plotly_chart(charts.value_curve_figure(curves, deployed, unit=unit, log_x=log_x, bands=bands), key="tv_curve")
+ui.plotly_chart(st, charts.value_curve_figure(curves, deployed, unit=unit, log_x=log_x, bands=bands), key="tv_curve")
 st.caption(
     "The shaded bootstrap band appears once the Uncertainty page has run for these settings."
     if bands is None
@@ -75,7 +75,7 @@ for m, c in curves.items():
 st.subheader("Where the value comes from (at the deployed threshold)")
 wcols = st.columns(len(models))
 for col, m in zip(wcols, models):
-    col.plotly_chart(charts.attribution_figure(curves[m].attribution_at(deployed[m]), unit=unit, title=m), key=f"tv_attr_{m}")
+    ui.plotly_chart(col, charts.attribution_figure(curves[m].attribution_at(deployed[m]), unit=unit, title=m), key=f"tv_attr_{m}")
 
 if preds.segments:
     st.subheader("By segment: threshold × segment heatmap of EV per decision")
@@ -83,5 +83,5 @@ if preds.segments:
     seg_col = a.selectbox("Segment column", list(preds.segments), key="tv_segment")
     seg_model = b.selectbox("Model", models, key="tv_seg_model")
     seg = state.segments_of(preds, table, deployed, seg_model, seg_col, log_grid=log_x)
-    st.plotly_chart(charts.segment_heatmap_figure(seg, unit=unit), key="tv_heatmap")
+    ui.plotly_chart(st, charts.segment_heatmap_figure(seg, unit=unit), key="tv_heatmap")
     st.caption("Stars mark each segment's own optimum (exact); the grid is for display only.")

@@ -99,7 +99,7 @@ if comp is not None:
     left.markdown(
         f"**Is {ui.md_text(comp.b)} better than {ui.md_text(comp.a)}?** Paired: both models on the same resampled rows."
     )
-    left.plotly_chart(cu.comparison_figure(comp, unit=unit, height=400), key="unc_comparison")
+    ui.plotly_chart(left, cu.comparison_figure(comp, unit=unit, height=400), key="unc_comparison")
 right.markdown(
     "**1. What is the deployed threshold worth?** EV at the deployed threshold, fixed in every replicate.  \n"
     "**2. How good is the best threshold we could pick?** EV after re-optimising the threshold in every "
@@ -111,7 +111,7 @@ for j, m in enumerate(models):
     if res.optimum[m] is not None:
         rows.append((f"2. {m}: EV after re-optimising t", res.optimum[m].ev_opt))
     colors += [cu.PALETTE[j]] * (len(rows) - len(colors))
-right.plotly_chart(cu.uncertainty_summary_figure(rows, unit=unit, height=400, colors=colors), key="unc_two_questions")
+ui.plotly_chart(right, cu.uncertainty_summary_figure(rows, unit=unit, height=400, colors=colors), key="unc_two_questions")
 
 with_opt = [m for m in models if res.optimum[m] is not None]
 if with_opt:
@@ -119,12 +119,13 @@ if with_opt:
 for col, m in zip(st.columns(max(1, len(with_opt))), with_opt):
     fig = cu.t_opt_histogram(res.optimum[m], deployed=deployed[m], height=300)
     fig.update_layout(title_text=f"{m}: " + fig.layout.title.text)
-    col.plotly_chart(fig, key=f"unc_topt_{m}")
+    ui.plotly_chart(col, fig, key=f"unc_topt_{m}")
 
 st.subheader("AUC and the metrics at the deployed threshold")
 left, right = st.columns([1, 2])
 if with_opt:
-    left.plotly_chart(
+    ui.plotly_chart(
+        left,
         cu.ci_bars_figure(
             [(f"AUC {m}", res.optimum[m].auc) for m in with_opt],
             zero_line=False,
@@ -137,7 +138,7 @@ if with_opt:
 for col, m in zip(right.columns(len(models)), models):
     fig = cu.metric_intervals_figure(metrics[m], threshold=deployed[m], height=440)
     fig.update_layout(title_text=f"{m}: " + fig.layout.title.text)
-    col.plotly_chart(fig, key=f"unc_metrics_{m}")
+    ui.plotly_chart(col, fig, key=f"unc_metrics_{m}")
 
 with st.expander("All intervals as numbers", icon=":material/table:"):
     st.dataframe(

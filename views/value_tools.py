@@ -93,7 +93,7 @@ if res is not None:
             st.success(f"CR {cr_text} ≤ {CR_LIMIT}: consistent enough to use.")
         for note in res.notes.values():
             st.caption(note)
-    right.plotly_chart(cvt.ahp_weights_figure(res), key="vt_tools_weights_chart")
+    ui.plotly_chart(right, cvt.ahp_weights_figure(res), key="vt_tools_weights_chart")
     current = {c: float(getattr(table, c.lower())) for c in ITEMS}
     st.container(key="vt_tools_amounts").dataframe(
         pd.DataFrame(
@@ -160,9 +160,9 @@ with st.container(key="vt_tools_badge"):
     st.markdown("\n".join(f"- {ui.md_text(r)}" for r in sens.reasons))
 for m in models:
     c1, c2 = st.columns(2)
-    c1.plotly_chart(cvt.tornado_figure(sens, m, quantity="ev_opt", unit=unit), key=f"vt_tools_tornado_ev_{m}")
-    c2.plotly_chart(cvt.tornado_figure(sens, m, quantity="t_opt"), key=f"vt_tools_tornado_t_{m}")
-st.plotly_chart(cvt.draws_figure(sens), key="vt_tools_draws")
+    ui.plotly_chart(c1, cvt.tornado_figure(sens, m, quantity="ev_opt", unit=unit), key=f"vt_tools_tornado_ev_{m}")
+    ui.plotly_chart(c2, cvt.tornado_figure(sens, m, quantity="t_opt"), key=f"vt_tools_tornado_t_{m}")
+ui.plotly_chart(st, cvt.draws_figure(sens), key="vt_tools_draws")
 with st.expander("One amount at a time: every number"):
     st.dataframe(pd.DataFrame(sens.rows()), hide_index=True, width="stretch")
 for note in sens.notes.values():

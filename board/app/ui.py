@@ -146,3 +146,12 @@ def export_button(where, label: str, data, *, file_name: str, mime: str, key: st
     where.download_button(
         label, data, file_name=file_name, mime=mime, key=key, on_click=state.record_export, args=(what, detail), **kw
     )
+
+
+def plotly_chart(where, fig, **kwargs):
+    """``where.plotly_chart(fig, **kwargs)`` with user text in the figure shown as text (issue 17 F9):
+    plotly renders a subset of HTML in titles, legends, ticks and hover text, so a model, segment or
+    feature name could otherwise become a link or an image (:func:`board.export.onepager.plotly_safe`)."""
+    from board.export.onepager import plotly_safe
+
+    return where.plotly_chart(plotly_safe(fig), **kwargs)

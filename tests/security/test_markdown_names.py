@@ -145,3 +145,20 @@ def test_md_text_leaves_nothing_for_markdown():
     assert shown == "<p>" + EVIL.replace("<", "&lt;").replace(">", "&gt;") + "</p>"
     assert "http://" not in md_text(EVIL) and "www." not in md_text("www.evil.example")  # no autolink
     assert md_text("a\n\n# b") == "a # b" and md_text("# b") == "\\# b" and md_text("1. b") == "1\\. b"
+
+
+CHART_PAGES = ["views/threshold_value.py", "views/uncertainty.py", "views/calibration.py"]
+
+
+@pytest.mark.parametrize("page", CHART_PAGES)
+def test_page_charts_carry_names_as_text(app, evil_dataset, page):  # noqa: F811
+    """Every page's plotly figures (not only the board's) get names with their tags escaped: plotly
+    would render <a href>/<img> in a title, legend, tick or hover text."""
+    at = app(page, dataset=evil_dataset)
+    assert not at.exception, [e.value for e in at.exception]
+    specs = [c.proto.spec for c in at.get("plotly_chart")]
+    assert specs, "the page draws charts"
+    assert any("evil.example" in spec and "&lt;a href" in spec for spec in specs)  # the name is drawn, tag as text …
+    for spec in specs:
+        assert not re.search(r"(?:\\u003c|<)a href", spec)  # … but never as a live link
+        assert not re.search(r"(?:\\u003c|<)img", spec)
