@@ -42,7 +42,6 @@ __all__ = [
     "propose_version",
     "record_evaluation",
     "record_export",
-    "record_upload",
     "reject_version",
     "reopen_version",
     "require",
@@ -302,34 +301,47 @@ def upload_dataset(store: Store, actor: User, *, name: str, filename: str, raw: 
     )
 
 
-def record_upload(store: Store, actor: User, dataset) -> None:
-    """Check the role for an upload and log it after ``store.save_dataset`` (two transactions:
-    prefer :func:`upload_dataset`, which stores the file and its entry together)."""
-    require(actor, "upload_dataset")
-    store.append_audit(*_upload_entry(actor, dataset))
-
-
 def record_export(store: Store, actor: User, what: str, detail: dict | None = None) -> None:
     """Check the role for an export (HTML/PDF/PNG/CSV) and log it."""
     require(actor, "export")
     store.append_audit(actor.username, "export", what, detail or {})
 
 
+_CURRENT = object()
+
+
 def record_evaluation(
-    store: Store, actor: User, dataset_id: int, *, table_name: str, models: Any, config: Any, result: dict
+    store: Store,
+    actor: User,
+    dataset_id: int,
+    *,
+    table_name: str,
+    models: Any,
+    config: Any,
+    result: dict,
+    version: ValueTableVersionRecord | None = _CURRENT,
 ) -> int:
-    """Store an evaluation with the value-table version it used (the current one of ``table_name``)."""
+    """Store an evaluation and its audit entry (one transaction) with the value-table version it
+    used: ``version`` (the board page passes the one it priced with; None for unsaved amounts),
+    by default the current one of ``table_name``."""
     require(actor, "save_evaluation")
-    version = current_version(store, table_name)
+    if version is _CURRENT:
+        version = current_version(store, table_name)
     vid = None if version is None else version.id
     label = None if version is None else (version.label if version.status == APPROVED else f"draft r{version.row_version}")
+    label = result.get("table_version") or label
     return store.save_evaluation(
         dataset_id,
         models=models,
         config=config,
-        result={**result, "table_version": result.get("table_version") or label},
+        result={**result, "table_version": label},
         value_table_version_id=vid,
-        audit=lambda ev_id: (actor.username, "save_evaluation", table_name, {"evaluation_id": ev_id, "version_id": vid}),
+        audit=lambda ev_id: (
+            actor.username,
+            "save_evaluation",
+            table_name,
+            {"evaluation_id": ev_id, "version_id": vid, "table_version": label},
+        ),
     )
 
 

@@ -385,21 +385,15 @@ def save_snapshot(result, rec, version_label: str, version) -> int:
     """Keep this board (inputs, every number and the value-table version it used) in the history."""
     from board.access import governance
 
-    user = current_user()
-    governance.require(user, "save_evaluation")
-    vid = None if version is None else version.id
-    ev_id = store().save_evaluation(
+    ev_id = governance.record_evaluation(
+        store(),
+        current_user(),
         rec.id,
+        table_name=result.table.name,
         models=list(result.models),
         config=result.config.to_dict(),
         result={**result.to_dict(), "dataset_name": rec.name, "table_version": version_label},
-        value_table_version_id=vid,
-        audit=lambda ev_id: (
-            user.username,
-            "save_evaluation",
-            result.table.name,
-            {"evaluation_id": ev_id, "version_id": vid, "table_version": version_label},
-        ),
+        version=version,
     )
     st.toast(f"Board saved (#{ev_id}); it will be the comparison for the next board.")
     return ev_id

@@ -103,7 +103,7 @@ def _attempt(store, action: str, user: User):
     elif action == "reject_version":
         gov.reject_version(store, user, proposed(store), comment="amounts unsourced")
     elif action == "upload_dataset":
-        gov.record_upload(store, user, "file.csv")
+        gov.upload_dataset(store, user, name="f", filename="f.csv", raw=b"y,s\n1,0.5\n", mapping={}, report={}, n_rows=1)
     elif action == "save_evaluation":
         ds = services.ensure_demo(store)
         gov.record_evaluation(store, user, ds.id, table_name=name, models=[], config={}, result={})
