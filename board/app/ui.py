@@ -8,6 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from board.app.text import WORD_JOINER, file_stem, html_text, md_text  # noqa: F401 - re-exported for pages
+from board.export.onepager import plotly_safe
 from evalcore import InputError
 from evalcore.data import default_positive
 
@@ -152,6 +153,4 @@ def plotly_chart(where, fig, **kwargs):
     """``where.plotly_chart(fig, **kwargs)`` with user text in the figure shown as text (issue 17 F9):
     plotly renders a subset of HTML in titles, legends, ticks and hover text, so a model, segment or
     feature name could otherwise become a link or an image (:func:`board.export.onepager.plotly_safe`)."""
-    from board.export.onepager import plotly_safe
-
     return where.plotly_chart(plotly_safe(fig), **kwargs)
