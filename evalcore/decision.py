@@ -58,7 +58,9 @@ class Clause:
     """One sentence of the action capsule and the numbers it rests on.
 
     rule : the rule that produced it; kind : "hold" | "act" | "keep" | "watch" | "info";
-    evidence : JSON path in the board result → the value shown; page : where to drill down.
+    evidence : JSON path in the board result → the value shown; page : where to drill down;
+    facts : the rule's plain values for a presentation layer that words the clause itself
+    (e.g. the segment's column and level); not part of ``to_dict`` (the evidence is).
     """
 
     rule: str
@@ -66,6 +68,7 @@ class Clause:
     text: str
     evidence: dict = field(default_factory=dict)
     page: str = "board"
+    facts: dict = field(default_factory=dict, compare=False)
 
     def to_dict(self) -> dict:
         return {"rule": self.rule, "kind": self.kind, "text": self.text, "evidence": _json_safe(self.evidence), "page": self.page}
@@ -137,6 +140,7 @@ def rule_red_lights(inp: DecisionInputs) -> Clause | None:
             "production, so re-validate on recent data before changing anything."
         ),
         evidence={f"drift.{f}.light": "red" for f, _ in inp.red_lights},
+        facts={"families": tuple(f for f, _ in inp.red_lights)},
     )
 
 
@@ -254,6 +258,7 @@ def rule_sharp_curve(inp: DecisionInputs, model: str, rollback: tuple) -> Clause
         kind="watch",
         page="threshold",
         evidence={f"models.{model}.curve.sharpness": sharp, f"models.{model}.curve.flatness": list(flat or ())},
+        facts={"model": model, "sharpness": sharp, "flat": tuple(flat or ()), "rollback": (rb_model, rb_t)},
         text=(
             f"Monitor closely: {model}'s value curve is sharp — EV moves up to {sharp:.0%} within ±{window:.3g} "
             f"of its optimum{band}; {then}."
@@ -280,6 +285,7 @@ def rule_worst_segment(inp: DecisionInputs, model: str) -> Clause | None:
                 f"models.{model}.segments.{worst.column}.{worst.level}.ev": worst.ev,
                 f"models.{inp.models[0]}.segments.{worst.column}.{worst.level}.ev": worst.ev_baseline,
             },
+            facts={"model": model, "segment": worst},
             text=(
                 f"Watch segment {worst.column}={worst.level}: its value falls below the deployed model's at "
                 f"this threshold ({_money(worst.ev, inp.unit)} vs {_money(worst.ev_baseline, inp.unit)} per "
@@ -292,6 +298,7 @@ def rule_worst_segment(inp: DecisionInputs, model: str) -> Clause | None:
         kind="watch",
         page="threshold",
         evidence={f"models.{model}.segments.{worst.column}.{worst.level}.ev": worst.ev},
+        facts={"model": model, "segment": worst},
         text=(f"Weakest segment: {worst.column}={worst.level} at {_money(worst.ev, inp.unit)} per decision (n={worst.n:,.0f})."),
     )
 
