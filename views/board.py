@@ -1,13 +1,14 @@
 """Board: the one-page decision view (home). Five modules from one BoardResult."""
 
-import html
 from urllib.parse import urlencode
 
 import streamlit as st
 
 from board import export
-from board.app import meeting, state, ui
+from board.app import meeting, state, ui, verdict_view
 from board.charts.drift import LIGHT_COLORS
+from board.words import fmt
+from board.words.verdict import plain_verdict
 
 RENDERED = "board_rendered"  # (board shown, PDF bytes, PNG bytes) of the last Chromium render
 present = st.query_params.get("present") == "1"
@@ -21,41 +22,60 @@ rec = state.dataset_record()
 version, version_rec = state.table_version(table)
 user = state.current_user()
 unit = table.unit
-figs = export.board_figures(result, font_size=15 if present else 13)
+v = plain_verdict(result)  # the verdict in plain words (board/words/verdict.py), shared with the exports
+figs = export.board_figures(result, segment_column=v.segment_column, font_size=17 if present else 13)
 if present:
     st.html(
         "<style>[data-testid='stSidebar'],[data-testid='stSidebarCollapsedControl'],[data-testid='stHeader'],"
         "[data-testid='stToolbar']{display:none !important}"
-        "[data-testid='stMainBlockContainer']{padding:0.6rem 1.6rem 0 1.6rem;max-width:100%}"
-        "html{font-size:18px}</style>"
+        "[data-testid='stMainBlockContainer']{padding:0.5rem 1.4rem 0 1.4rem;max-width:100%}"
+        "[data-testid='stMainBlockContainer'] [data-testid='stVerticalBlock']{gap:0.45rem}"
+        "html{font-size:22px}.st-key-drift_banner{display:none}"
+        # a narrow screen (a tablet) cannot hold three charts side by side: they stack
+        "@media (max-width:1100px){.st-key-board_row1 [data-testid='stHorizontalBlock'],"
+        ".st-key-board_row2 [data-testid='stHorizontalBlock']{flex-direction:column;flex-wrap:wrap}"
+        ".st-key-board_row1 [data-testid='stColumn'],.st-key-board_row2 [data-testid='stColumn']"
+        "{width:100% !important;flex:1 1 100% !important}}</style>"
     )
 else:
     st.html(
         "<style>[data-testid='stMainBlockContainer']{padding-top:3.4rem;padding-bottom:0}"
-        "[data-testid='stMainBlockContainer'] [data-testid='stVerticalBlock']{gap:0.6rem}</style>"
+        "[data-testid='stMainBlockContainer'] [data-testid='stVerticalBlock']{gap:0.6rem}"
+        # below ~1400 px of window the side-by-side modules stack (Streamlit itself stacks only below 640 px)
+        "@media (max-width:1400px){.st-key-board_row1 [data-testid='stHorizontalBlock'],"
+        ".st-key-board_row2 [data-testid='stHorizontalBlock']"
+        "{flex-direction:column;flex-wrap:wrap}"
+        ".st-key-board_row1 [data-testid='stColumn'],.st-key-board_row2 [data-testid='stColumn']"
+        "{width:100% !important;flex:1 1 100% !important}}"
+        ".st-key-drift_banner{display:none}</style>"  # the verdict says HOLD and why: no second drift banner here
     )
 
 meta = (
-    f"{rec.name}{' (' + state.lake_describe(rec) + ')' if rec.is_aggregate else ''} · value table “{table.name}” {version} · {result.n_rows:,} decisions · "
+    f"{rec.name}{' (' + state.lake_describe(rec) + ')' if rec.is_aggregate else ''} · value table “{table.name}” {version} · "
+    f"{fmt.count(result.n_rows)} decisions · "
     + (
-        f"{result.config.level:.0%} {result.config.method} bootstrap, {result.config.scheme} scheme, "
-        f"{result.config.n_resamples} replicates"
+        f"{fmt.share(result.config.level, 0)} {result.config.method} bootstrap, {result.config.scheme} scheme, "
+        f"{fmt.count(result.config.n_resamples)} replicates"
         if result.config.n_resamples
         else "no bootstrap"
     )
 )
-title, tools = st.columns([5, 4], vertical_alignment="center") if not present else (st.container(), None)
-title.markdown(
-    f"<h1 style='font-size:1.9rem;font-weight:700;line-height:1.1;padding:0;margin:0'>Decision board</h1>"
-    f"<div style='font-size:0.9rem;color:#555'>{ui.html_text(meta)}</div>",
-    unsafe_allow_html=True,
-)
+if present:  # small print: the slide is for the verdict
+    st.html(f"<div style='font-size:0.72rem;color:#555;line-height:1.3'>{ui.html_text(meta)}</div>")
+    tools = None
+else:
+    st.html(
+        "<h1 style='font-size:1.9rem;font-weight:700;line-height:1.15;padding:0;margin:0'>Decision board</h1>"
+        f"<div style='font-size:0.9rem;color:#555'>{ui.html_text(meta)}</div>"
+    )
+    # a wrapping row: each button as wide as its label, never cut (fixed columns cut labels at 1366 px)
+    tools = st.container(horizontal=True, gap="small", key="board_tools")
 if tools is not None:
     from board.access import auth, governance
 
     export_meta = {"dataset_id": rec.id, "table_version": version}
     may_export = governance.allowed(user, "export")
-    b1, b2, b3, b4, b5 = tools.columns([1, 0.9, 1.25, 1.15, 0.95])  # widths fit each label at 1366 px and up
+    b1 = b2 = b3 = b4 = b5 = tools
     b1.link_button(
         "Present",
         "?" + urlencode({"present": 1, "dataset": rec.id, **{f"t_{m}": f"{t:.6g}" for m, t in thresholds.items()}}),
@@ -126,85 +146,93 @@ if tools is not None:
     meeting.share_panel(b5, rec, thresholds)  # admins and analysts: a read-only link for the meeting-room screen
 
 previous = state.last_snapshot(result, rec)
-left, right = st.columns([1, 1], gap="medium")
-with left:  # module 1: headline CI bars and the uplift
-    names = list(result.models)
-    mcols = st.columns(len(names) + (1 if result.comparison else 0))
-    for col, n in zip(mcols, names):
-        m = result.models[n]
-        prev = state.snapshot_value(previous, f"models.{n}.at_threshold.ev")
-        col.metric(
-            f"EV {ui.md_text(n)} @ {m.threshold:.3g}",
-            ui.fmt(m.ev, unit=unit, signed=True),
-            delta=None if prev is None else f"{m.ev - prev:+,.2f} vs last saved",
-            border=True,
-        )
-    if result.comparison:
-        c = result.comparison
-        mcols[-1].metric(
-            f"Uplift {ui.md_text(c.b)} − {ui.md_text(c.a)}",
-            ui.fmt(c.diff.estimate, unit=unit, signed=True),
-            delta=f"P({ui.md_text(c.b)} better) {ui.percent(c.p_b_better, 0)}",
-            delta_color="off",
-            border=True,
-        )
-    ui.plotly_chart(
-        st,
-        figs["headline"].update_layout(height=215, title=None, margin=dict(t=30, b=30)),
-        key="board_headline",
-        config={"displayModeBar": False},
-    )
-with right:  # module 4: the drift lights
+deltas = {}  # tile index → change since the last snapshot
+for i, n in enumerate(result.models):
+    prev = state.snapshot_value(previous, f"models.{n}.at_threshold.ev")
+    if prev is not None:
+        deltas[i] = f"{fmt.money(result.models[n].ev - prev, unit, signed=True, compact=True)} vs last saved"
+
+
+def drift_lights(*, reasons: bool) -> None:
+    """Module 4: the three drift lights (with their statistical reason off the meeting screen)."""
     if result.drift is None:
         st.info(f"Drift lights: {ui.md_text(result.drift_undefined)}.")
-    else:
-        for fam in ("feature", "label", "calibration"):
-            light = result.drift.lights[fam]
-            was = state.snapshot_value(previous, f"drift.{fam}.light")
-            change = f" (last saved: {was})" if was and was != light.color else ""
-            st.markdown(
-                f"<div style='padding:6px 10px;border:1px solid #ddd;border-radius:8px;margin-bottom:6px'>"
-                f"<span style='display:inline-block;width:16px;height:16px;border-radius:50%;vertical-align:-2px;"
-                f"background:{LIGHT_COLORS[light.color]}'></span> <b>{fam.title()} drift: {light.color}</b>{change}<br>"
-                f"<span style='font-size:0.85em;color:#444'>{ui.html_text(light.reason)}</span></div>",
-                unsafe_allow_html=True,
-            )
-        if not meeting.active():  # a meeting link's screen routes to no other page
-            st.page_link("views/drift.py", label="Drill down on the Drift page", icon=":material/arrow_forward:")
+        return
+    for fam in ("feature", "label", "calibration"):
+        light = result.drift.lights[fam]
+        was = state.snapshot_value(previous, f"drift.{fam}.light")
+        change = f" (last saved: {was})" if was and was != light.color else ""
+        reason = f"<br><span style='font-size:0.85em;color:#444'>{ui.html_text(light.reason)}</span>" if reasons else ""
+        st.html(
+            f"<div title='{ui.html_text(light.reason)}' style='padding:4px 10px;border:1px solid #ddd;border-radius:8px'>"
+            f"<span style='display:inline-block;width:0.9em;height:0.9em;border-radius:50%;vertical-align:-0.1em;"
+            f"background:{LIGHT_COLORS[light.color]}'></span> <b>{fam.title()} drift: {light.color}</b>{change}{reason}</div>"
+        )
 
-h1, h2 = st.columns(2, gap="medium")
-if "heatmap" in figs:  # module 2
-    ui.plotly_chart(h1, figs["heatmap"].update_layout(height=300), key="board_heatmap", config={"displayModeBar": False})
-else:
-    h1.info("No segment columns mapped: map some on the Upload page to see the threshold × segment heatmap.")
-ui.plotly_chart(h2, figs["waterfall"].update_layout(height=300), key="board_waterfall", config={"displayModeBar": False})
 
-# module 5: the action capsule; hover a sentence for its numbers, links go to the evidence
-action = result.action
-spans = []
-for c in action.clauses:
-    tip = html.escape("; ".join(f"{k} = {v}" for k, v in c.evidence.items()), quote=True)
-    color = "#b00020" if c.kind == "hold" else "#1a1a1a"
-    spans.append(f"<span title='{tip}' style='color:{color}'>{ui.html_text(c.text)}</span>")
-with st.container(key="board_action"):
-    st.markdown(
-        "<div style='font-size:1.2rem;line-height:1.4;padding:10px 16px;border-left:6px solid #0B5FFF;"
-        f"background:#f3f6ff'>{' '.join(spans)}</div>",
-        unsafe_allow_html=True,
+def chart(where, name: str, height: int) -> None:
+    ui.plotly_chart(
+        where,
+        figs[name].update_layout(height=height),
+        key=f"board_{name}",
+        config={"displayModeBar": False, "staticPlot": present},
     )
-    pages = {"uncertainty": "views/uncertainty.py", "drift": "views/drift.py", "threshold": "views/threshold_value.py"}
-    if meeting.active():  # a meeting link's screen routes to no other page
-        pages = {}
-    links = st.columns(6)
-    for col, page in zip(links, dict.fromkeys(c.page for c in action.clauses if c.page in pages)):
-        col.page_link(pages[page], label=f"Evidence: {page}", icon=":material/link:")
 
-if not present:  # the detail view, below the one screen: collapsed, so the board itself never scrolls
-    with st.expander("Details: data conditions of the training data"):
-        from board.app.stability_view import DC_LAST_KEY, data_conditions_card
 
-        if st.session_state.get(DC_LAST_KEY) is not None:
-            data_conditions_card(st.session_state[DC_LAST_KEY])
-        else:
-            st.write("No training table has been scored in this session yet.")
-            st.page_link("views/data_conditions.py", label="Open Data conditions", icon=":material/dataset:")
+no_heatmap = "No segment columns mapped: map some on the Upload page to see the threshold × segment heatmap."
+if present:  # a 16:9 slide: verdict, tiles, reasons beside the lights, then the three charts in one row
+    with st.container(key="board_verdict"):
+        verdict_view.banner(v, word_size="2.7rem")
+    with st.container(key="board_tiles"):
+        verdict_view.tiles(v, extra_notes=deltas)
+    with st.container(key="board_row1"):
+        left, right = st.columns([1.7, 1], gap="medium")
+    with left:
+        verdict_view.because(v, links=False)
+    with right:
+        drift_lights(reasons=False)
+    with st.container(key="board_row2"):
+        c1, c2, c3 = st.columns(3, gap="small")
+    chart(c1, "headline", 270)
+    if "heatmap" in figs:
+        chart(c2, "heatmap", 270)
+    else:
+        c2.info(no_heatmap)
+    chart(c3, "waterfall", 270)
+    st.stop()
+
+with st.container(key="board_verdict"):
+    verdict_view.banner(v)
+    verdict_view.because(v, links=not meeting.active())
+with st.container(key="board_row1"):
+    left, right = st.columns([1, 1], gap="medium")
+with left:  # module 1: the KPI tiles and the headline CI bars
+    with st.container(key="board_tiles"):
+        verdict_view.tiles(v, extra_notes=deltas)
+    chart(st, "headline", 200)
+with right:
+    drift_lights(reasons=True)
+    if not meeting.active():  # a meeting link's screen routes to no other page
+        st.page_link("views/drift.py", label="Drill down on the Drift page", icon=":material/arrow_forward:")
+with st.container(key="board_row2"):
+    h1, h2 = st.columns(2, gap="medium")
+if "heatmap" in figs:  # module 2
+    chart(h1, "heatmap", 300)
+else:
+    h1.info(no_heatmap)
+chart(h2, "waterfall", 300)
+
+# module 5: the statistics behind the verdict (KS, O/E, CI, p), one click away
+with st.expander("Statistics behind the verdict", expanded=False), st.container(key="board_action"):
+    for c in result.action.clauses:
+        tip = "; ".join(f"{k} = {val}" for k, val in c.evidence.items())
+        st.markdown(f"- {ui.md_text(c.text)}", help=tip or None)
+
+with st.expander("Details: data conditions of the training data"):
+    from board.app.stability_view import DC_LAST_KEY, data_conditions_card
+
+    if st.session_state.get(DC_LAST_KEY) is not None:
+        data_conditions_card(st.session_state[DC_LAST_KEY])
+    else:
+        st.write("No training table has been scored in this session yet.")
+        st.page_link("views/data_conditions.py", label="Open Data conditions", icon=":material/dataset:")

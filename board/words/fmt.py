@@ -137,11 +137,13 @@ def probability(p, n_draws: int | None = None) -> str:
 
 
 def score(t) -> str:
-    """A score threshold: 3 significant digits ("0.412"); +inf means acting on no one."""
+    """A score threshold: up to 3 significant digits without trailing zeros ("0.412", "0.09",
+    "0.5"); +inf means acting on no one."""
     if t is None or (isinstance(t, float) and math.isnan(t)):
         return DASH
     if t == math.inf:
         return "∞"
     if t == -math.inf:
         return "-∞"
-    return number(t, 3)
+    text = number(t, 3)
+    return text.rstrip("0").rstrip(".") if "." in text else text

@@ -15,7 +15,9 @@ from sklearn.metrics import brier_score_loss
 
 from board.engines import lake
 from board.services import datasets, demo
+from board.words import fmt
 from evalcore import ValueTable, price_curve, score_counts
+from tests._board import tile
 
 N = 3000
 NAMES = {"score_old": "old", "score_new": "new"}
@@ -64,11 +66,17 @@ def _curve(frame, model, table=None):
 
 
 def _eur(x):
-    return f"{x:+,.2f} EUR"
+    return fmt.money(x, "EUR", signed=True)
 
 
-def _metric(at, startswith):
-    return next(m for m in at.metric if m.label.startswith(startswith)).value
+def _tile_eur(x, *, signed=False):
+    """A tile's money: compact, signed only for a gain."""
+    return fmt.money(x, "EUR", signed=signed, compact=True)
+
+
+def _metric(at, label):
+    """A board tile's value (tests/_board.py)."""
+    return tile(at, label)[0]
 
 
 def _infos(at):
@@ -112,7 +120,7 @@ def test_register_a_path_stores_the_aggregate_and_selects_it(lake_app):
         assert len(audit) == 1 and audit[0].detail["dataset_id"] == rec.id and audit[0].detail["path"] == rec.source_path
     at.switch_page("views/board.py").run()  # the new dataset is the sidebar's: the board prices its aggregate
     assert not at.exception
-    assert _metric(at, "EV new @ 0.5") == _eur(_curve(frame, "new").ev_at(0.5))
+    assert _metric(at, "new at 0.5: value per decision") == _tile_eur(_curve(frame, "new").ev_at(0.5))
 
 
 def test_bad_path_lists_every_problem_and_saves_nothing(lake_app, tmp_path):
@@ -126,7 +134,7 @@ def test_bad_path_lists_every_problem_and_saves_nothing(lake_app, tmp_path):
     at.text_input(key="register_path").set_value("mixed/*").run()
     assert not at.exception
     assert any("2 problems found" in e.value for e in at.error), [e.value for e in at.error]
-    problems = " ".join(at.dataframe[0].value["problem"])
+    problems = " ".join(at.dataframe[0].value["Problem"])
     assert "links to outside the allowed roots" in problems and "not Parquet" in problems
     assert at.text_input(key="register_path").value == "mixed/*"  # the form keeps what was typed
 
@@ -143,7 +151,7 @@ def test_data_problems_are_all_listed_and_nothing_is_saved(lake_app):
     at.button(key="register_save").click().run()
     assert not at.exception
     assert any("Nothing was saved: 2 problems found" in e.value for e in at.error), [e.value for e in at.error]
-    problems = " ".join(at.dataframe[-1].value["problem"])
+    problems = " ".join(at.dataframe[-1].value["Problem"])
     assert "5 missing values" in problems and "3 missing or non-finite" in problems
     from board.store import Store
 
@@ -160,7 +168,7 @@ def test_paths_outside_the_roots_are_refused(lake_app, tmp_path, path):
     at.text_input(key="register_path").set_value(path).run()
     assert not at.exception
     assert any("The path cannot be used: 1 problem" in e.value for e in at.error)
-    assert "outside the allowed roots" in at.dataframe[0].value["problem"][0]
+    assert "outside the allowed roots" in at.dataframe[0].value["Problem"][0]
     assert not [b for b in at.button if b.key == "register_save"]  # no mapping, no save button
 
 
@@ -182,9 +190,11 @@ def test_board_equals_the_row_path(on_aggregate):
     open_page, rec, frame, _ = on_aggregate
     at = open_page("views/board.py")
     for m in ("old", "new"):
-        assert _metric(at, f"EV {m} @ 0.5") == _eur(_curve(frame, m).ev_at(0.5))
-    assert _metric(at, "Uplift new − old") == _eur(_curve(frame, "new").ev_at(0.5) - _curve(frame, "old").ev_at(0.5))
-    assert any("aggregate of 3,000 rows from" in m.value for m in at.markdown)
+        assert _metric(at, f"{m} at 0.5: value per decision") == _tile_eur(_curve(frame, m).ev_at(0.5))
+    assert _metric(at, "new vs old: gain per decision") == _tile_eur(
+        signed=True, x=_curve(frame, "new").ev_at(0.5) - _curve(frame, "old").ev_at(0.5)
+    )
+    assert any("aggregate of 3,000 rows from" in m.value for m in at.html)  # the board's meta line
     assert not at.warning or all("source was not read again" not in w.value for w in at.warning)
     assert [b.label for b in at.get("download_button")][:1] == ["HTML"]  # the export is offered as for rows
 
@@ -193,13 +203,15 @@ def test_board_at_other_thresholds_reaggregates_from_the_path(on_aggregate):
     open_page, rec, frame, root = on_aggregate
     at = open_page("views/board.py", committed_threshold_new=0.3)
     assert not [w for w in at.warning if "source was not read again" in w.value]
-    assert _metric(at, "EV new @ 0.3") == _eur(_curve(frame, "new").ev_at(0.3))
+    assert _metric(at, "new at 0.3: value per decision") == _tile_eur(_curve(frame, "new").ev_at(0.3))
     uplift = _curve(frame, "new").ev_at(0.3) - _curve(frame, "old").ev_at(0.5)
-    assert _metric(at, "Uplift new − old") == _eur(uplift)  # the paired table was cut again at 0.3
+    assert _metric(at, "new vs old: gain per decision") == _tile_eur(
+        signed=True, x=uplift
+    )  # the paired table was cut again at 0.3
     (root / "demo.parquet").unlink()  # the path is gone: say so, show the point numbers
     at = open_page("views/board.py", committed_threshold_new=0.2)
     assert any("source was not read again" in w.value for w in at.warning)
-    assert _metric(at, "EV new @ 0.2") == _eur(_curve(frame, "new").ev_at(0.2))
+    assert _metric(at, "new at 0.2: value per decision") == _tile_eur(_curve(frame, "new").ev_at(0.2))
 
 
 def test_changed_files_are_not_mixed_with_the_stored_counts(on_aggregate):
@@ -211,15 +223,17 @@ def test_changed_files_are_not_mixed_with_the_stored_counts(on_aggregate):
     at = open_page("views/board.py", committed_threshold_new=0.3)
     warning = next(w.value for w in at.warning if "source was not read again" in w.value)
     assert "changed since it was registered (0 added, 0 removed, 1 modified)" in warning
-    assert _metric(at, "EV new @ 0.3") == _eur(_curve(frame, "new").ev_at(0.3))  # the stored rows, not the new ones
+    assert _metric(at, "new at 0.3: value per decision") == _tile_eur(
+        _curve(frame, "new").ev_at(0.3)
+    )  # the stored rows, not the new ones
 
 
 def test_threshold_page_curves_from_counts(on_aggregate):
     open_page, rec, frame, _ = on_aggregate
     at = open_page("views/threshold_value.py")
     assert _metric(at, "new: EV") == _eur(_curve(frame, "new").ev_at(0.5))
-    table = at.dataframe[0].value
-    assert float(table.loc["t_opt", "new"]) == pytest.approx(_curve(frame, "new").t_opt, abs=0)
+    table = at.dataframe[0].value.set_index("Measure")
+    assert table.loc["Best threshold", "new"] == fmt.score(_curve(frame, "new").t_opt)
     at.slider(key="threshold_new").set_value(0.1).run()
     assert not at.exception
     assert _metric(at, "new: EV") == _eur(_curve(frame, "new").ev_at(0.1))
@@ -232,14 +246,19 @@ def test_uncertainty_page(on_aggregate):
     assert _metric(at, "EV of new at deployed") == _eur(_curve(frame, "new").ev_at(0.5))
     lo, hi = _metric(at, "95% interval of the difference").strip("[]").split(", ")
     diff = _curve(frame, "new").ev_at(0.5) - _curve(frame, "old").ev_at(0.5)
-    assert float(lo) <= round(diff, 2) <= float(hi)
+
+    def number(text):  # "+12.34 EUR" → 12.34
+        assert text.endswith(" EUR"), text
+        return float(text.removesuffix(" EUR").replace(",", ""))
+
+    assert number(lo) <= diff <= number(hi)
 
 
 def test_calibration_page(on_aggregate):
     open_page, rec, frame, _ = on_aggregate
     at = open_page("views/calibration.py")
     brier = brier_score_loss(frame.is_fraud, frame.score_old)
-    assert _metric(at, "Brier") == f"{brier:.4g}"
+    assert _metric(at, "Brier") == fmt.number(brier, 4)
     # exact unweighted cells: the interval is the cell bootstrap's (seed 0, 200 resamples), not —
     from evalcore.aggregate import aggregate_predictions, calibration_intervals_of
     from evalcore.data import ColumnMapping, validate
@@ -247,11 +266,11 @@ def test_calibration_page(on_aggregate):
     cells = aggregate_predictions(validate(frame, ColumnMapping.from_dict(demo.DEMO_MAPPING)), resolution=None)
     ci, why = calibration_intervals_of(cells.part("old"), resolution=None, weighted=False, n_resamples=200, rng=0)
     card = next(m for m in at.metric if m.label == "Brier")
-    assert why == "" and card.delta == f"95% CI {ci['brier'][0]:.4g} – {ci['brier'][1]:.4g}"
+    assert why == "" and card.delta == f"95% CI {fmt.number(ci['brier'][0], 4)} – {fmt.number(ci['brier'][1], 4)}"
     assert ci["brier"][0] < brier < ci["brier"][1]
     assert any("Cross-fitted recalibration needs rows" in i for i in _infos(at))
     seg = at.dataframe[0].value  # per segment level from the cells
-    assert int(seg["n_rows"].sum()) == N
+    assert int(seg["Rows"].sum()) == N
 
 
 def test_drift_page(on_aggregate):
@@ -264,7 +283,7 @@ def test_drift_page(on_aggregate):
 
     rows = board_drift(validate(frame, ColumnMapping.from_dict(demo.DEMO_MAPPING)))
     table = at.dataframe[0].value
-    assert list(table["reason"]) == list(rows.report.feature.reasons)
+    assert list(table["Reason"]) == list(rows.report.feature.reasons)
     # the distribution drill-down works from the per-day counts: no rows needed
     assert at.selectbox(key="drift_feature").value == rows.report.feature.worst
     assert not any("needs rows" in i for i in _infos(at))

@@ -2,9 +2,12 @@
 
 import pytest
 
+from board.app.text import md_text
 from board.services import demo
+from board.words import fmt
 from evalcore import ColumnMapping, ValueTable, validate
 from evalcore.board import BoardConfig, evaluate
+from tests._board import tile
 
 
 @pytest.fixture(scope="module")
@@ -17,20 +20,17 @@ def expected():
     )
 
 
-def _metric(at, startswith):
-    return next(m for m in at.metric if m.label.startswith(startswith))
-
-
 def test_board_shows_evaluate_numbers_and_thresholds_from_the_url(app, expected):
     at = app(None, **{})
     at.query_params["t_old"] = "0.05"
     at.query_params["t_new"] = "0.09"
     at.run()
     assert not at.exception
-    assert _metric(at, "EV new @ 0.09").value == f"{expected.models['new'].ev:+,.2f} EUR"
-    assert _metric(at, "Uplift new − old").value == f"{expected.comparison.diff.estimate:+,.2f} EUR"
-    capsule = " ".join(m.value for m in at.markdown)
-    assert expected.action.clauses[0].text.replace("'", "&#x27;")[:50] in capsule
+    assert tile(at, "new at 0.09: value per decision")[0] == fmt.money(expected.models["new"].ev, "EUR", compact=True)
+    value, notes = tile(at, "new vs old: gain per decision")
+    assert value == fmt.money(expected.comparison.diff.estimate, "EUR", signed=True, compact=True)
+    statistics = " ".join(m.value for m in at.markdown)  # the rules' sentences, behind "Statistics behind the verdict"
+    assert md_text(expected.action.clauses[0].text)[:50] in statistics
 
 
 def test_snapshot_gives_this_week_vs_last_saved(app):
@@ -41,17 +41,17 @@ def test_snapshot_gives_this_week_vs_last_saved(app):
     at.query_params["t_new"] = "0.2"
     at.session_state["committed_threshold_new"] = 0.2
     at.run()
-    m = _metric(at, "EV new @ 0.2")
+    _, notes = tile(at, "new at 0.2: value per decision")
     from evalcore import price_curve, score_counts
 
     f = demo.demo_frame()
     curve = price_curve(score_counts(f.is_fraud.to_numpy(), f.score_new.to_numpy()), ValueTable.from_dict(demo.DEMO_VALUE_TABLE))
-    assert m.delta == f"{curve.ev_at(0.2) - curve.ev_at(0.5):+,.2f} vs last saved"
+    assert f"{fmt.money(curve.ev_at(0.2) - curve.ev_at(0.5), 'EUR', signed=True, compact=True)} vs last saved" in notes
 
 
 def test_snapshot_records_the_value_table_version_and_the_audit_log(app):
     at = app(None)
-    assert any("draft r1 (not approved)" in m.value for m in at.markdown)  # the board names the version it used
+    assert any("draft r1 (not approved)" in h.value for h in at.html)  # the board names the version it used
     at.button(key="board_save").click().run()
     import os
 
@@ -70,7 +70,7 @@ def test_unsaved_edits_cannot_be_snapshotted(app):
     at.session_state["vt_editor_0"] = {"edited_rows": {2: {"amount": -30000.0}}, "added_rows": [], "deleted_rows": []}
     at.run()
     at.switch_page("views/board.py").run()
-    assert any("unsaved edits" in m.value for m in at.markdown)
+    assert any("unsaved edits" in m.value for m in [*at.markdown, *at.html])
     assert at.button(key="board_save").disabled
 
 

@@ -9,6 +9,7 @@ from board import services
 from board.access import meetings
 from board.access.auth import User
 from board.store import Store
+from tests._board import tiles
 from tests.app.conftest import APP
 
 THRESHOLDS = {"old": 0.05, "new": 0.09}
@@ -70,7 +71,11 @@ def test_meeting_link_shows_only_the_board_read_only(data):
     at = _open({"meeting": token, "dataset": str(other), "t_new": "0.5"})
     page = " ".join(m.value for m in at.markdown)
     assert "Decision board" in page and "Other data" not in page  # ?dataset= does not switch the dataset
-    assert [m.label for m in at.metric][:2] == ["EV old @ 0.05", "EV new @ 0.09"]  # the link's thresholds, not the URL's
+    labels = [t[0] for t in tiles(at)]
+    assert labels[:2] == [
+        "old at 0.05: value per decision",
+        "new at 0.09: value per decision",
+    ]  # the link's thresholds, not the URL's
     assert list(at.sidebar.selectbox) == [] and list(at.selectbox) == []  # no dataset or table selector
     assert list(at.button) == [] and list(at.get("download_button")) == []  # no export, no snapshot, no log-out
     assert list(at.text_input) == [] and not _share_panel(at)
@@ -87,7 +92,9 @@ def test_meeting_link_shows_only_the_board_read_only(data):
 
 def _only_the_message(at) -> None:
     assert [e.value for e in at.error] == [meetings.INVALID_MESSAGE]
-    assert list(at.title) == [] and list(at.text_input) == [] and list(at.button) == [] and list(at.metric) == []
+    assert (
+        list(at.title) == [] and list(at.text_input) == [] and list(at.button) == [] and list(at.metric) == [] and tiles(at) == []
+    )
     assert list(at.markdown) == [] and list(at.sidebar.selectbox) == []
 
 

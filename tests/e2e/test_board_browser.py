@@ -22,13 +22,14 @@ def _modules_visible(page):
     expect(page.locator(".st-key-board_heatmap")).to_be_visible()
     expect(page.locator(".st-key-board_waterfall")).to_be_visible()
     expect(page.get_by_text(re.compile(r"Feature drift: (red|yellow|green|grey)"))).to_be_visible()
-    expect(page.locator(".st-key-board_action")).to_be_visible()
+    expect(page.locator(".st-key-board_verdict .eb-word")).to_be_visible()
+    expect(page.locator(".st-key-board_tiles .eb-tile").first).to_be_visible()
 
 
 def test_board_fits_one_screen(page, server):
     page.goto(server)
     wait_for_app(page)
-    page.wait_for_selector(".st-key-board_action", timeout=120_000)
+    page.wait_for_selector(".st-key-board_verdict .eb-word", timeout=120_000)
     wait_for_app(page)
     _modules_visible(page)
     expect(page.get_by_role("button", name="Snapshot")).to_be_visible()  # the control present mode hides
@@ -40,10 +41,10 @@ def test_board_fits_one_screen(page, server):
 def test_present_mode_hides_controls_and_keeps_state_in_url(page, server):
     page.goto(server + "/?present=1&t_new=0.09&t_old=0.05")
     wait_for_app(page)
-    page.wait_for_selector(".st-key-board_action", timeout=120_000)
+    page.wait_for_selector(".st-key-board_verdict .eb-word", timeout=120_000)
     expect(page.get_by_test_id("stSidebar")).to_be_hidden()
     expect(page.get_by_role("button", name="Snapshot")).to_have_count(0)
-    expect(page.get_by_test_id("stMetricLabel").filter(has_text="EV new @ 0.09")).to_be_visible()
+    expect(page.locator(".eb-label").filter(has_text="new at 0.09: value per decision")).to_be_visible()
     _modules_visible(page)
     shot(page, "board-present")
     assert _scroll_height(page) <= 1080

@@ -22,7 +22,7 @@ def test_board_opens_on_demo(page, server):
     page.goto(server)
     wait_for_app(page)
     expect(page.get_by_role("heading", name="Decision board")).to_be_visible()
-    expect(page.get_by_test_id("stMetricValue").first).to_contain_text("EUR")
+    expect(page.locator(".eb-tile .eb-value").first).to_contain_text("EUR")
     shot(page, "board")
     assert not page.errors, page.errors
 

@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from board.services import demo
+from board.words import fmt
 from evalcore import ValueTable, price_curve, score_counts
 from tests.e2e.conftest import new_tab, shot, wait_for_app
 from tests.e2e.servers import running_server
@@ -51,8 +52,8 @@ def test_register_a_path_and_read_the_board(browser, lake_server):
     ev = price_curve(
         score_counts(frame.is_fraud.to_numpy(), frame.score_new.to_numpy()), ValueTable.from_dict(demo.DEMO_VALUE_TABLE)
     ).ev_at(0.5)
-    card = page.locator("[data-testid='stMetric']").filter(has_text="EV score_new @ 0.5")
-    expect(card).to_contain_text(f"{ev:+,.2f} EUR", timeout=60_000)
+    card = page.locator(".eb-tile").filter(has_text="score_new at 0.5: value per decision")
+    expect(card).to_contain_text(fmt.money(ev, "EUR", compact=True), timeout=60_000)
     expect(page.get_by_text("aggregate of 3,000 rows from", exact=False).first).to_be_visible()
     page.wait_for_timeout(1000)
     shot(page, "lake-board")

@@ -69,6 +69,9 @@ def test_shares_and_bootstrap_probabilities():
 
 def test_score_thresholds():
     assert fmt.score(0.41234) == "0.412"
+    assert fmt.score(0.09) == "0.09"  # no trailing zeros on a threshold
+    assert fmt.score(0.5) == "0.5"
+    assert fmt.score(12.0) == "12"
     assert fmt.score(math.inf) == "∞"
     assert fmt.score(float("nan")) == fmt.DASH
 
