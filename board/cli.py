@@ -102,7 +102,12 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--prevalence", type=float, default=None, help="production positive rate")
     e.add_argument("--threshold", action="append", type=_pair, default=[], metavar="NAME=T")
     e.add_argument("--n-resamples", type=int, default=1000)
-    e.add_argument("--method", choices=["percentile", "bca"], default="percentile")
+    e.add_argument(
+        "--method",
+        choices=["percentile", "bca", "bayes"],
+        default="percentile",
+        help="interval method; bayes: Bayesian bootstrap with a Jeffreys prior on the outcome cells (keeps its level on few positives)",
+    )
     e.add_argument(
         "--scheme",
         choices=["rows", "stratified", "cluster"],

@@ -74,6 +74,7 @@ from .drift import (
     psi,
     windows,
 )
+from .evidence import SmallEvidence, effective_count
 from .normalized import (
     LearningCurve,
     NormalizedScore,
@@ -197,5 +198,7 @@ __all__ = [
     "ahp_weights",
     "pairwise_matrix",
     "ValueSensitivity",
+    "SmallEvidence",
+    "effective_count",
     "value_sensitivity",
 ]

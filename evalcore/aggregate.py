@@ -78,9 +78,11 @@ from ._checks import as_generator
 from ._errors import InputError, ProblemList
 from .bootstrap import (
     _MAX_JACKKNIFE_WORK,
+    JEFFREYS,
     Comparison,
     CurveBand,
     OptimumBootstrap,
+    _bayesian,
     _collapse,
     _curve_stats,
     _Design,
@@ -112,6 +114,7 @@ from .drift import (
 from .drift import (
     _bin_index as _cal_bin,
 )
+from .evidence import small_evidence_of_cells
 from .results import (
     BoardConfig,
     BoardResult,
@@ -1255,7 +1258,8 @@ def _ev_boot(design: _Design, table, config, rng):
         return {"ev": _ev_from_cells(k[:, 0], k[:, 1], k[:, 2], k[:, 3], v, prev)}
 
     est = float(stat(design.full[None, :])["ev"][0])
-    dist = _replicates(design, rng, config.n_resamples, None, stat)["ev"]
+    draws = _bayesian(design, JEFFREYS) if config.method == "bayes" else design
+    dist = _replicates(draws, rng, config.n_resamples, None, stat)["ev"]
     jack = (_jackknife(design, stat, ["ev"])["ev"], design.mult) if config.method == "bca" else None
     return _summarise(
         dist,
@@ -1288,7 +1292,8 @@ def _optimum_boot(agg: Aggregate, model: str, counts: ScoreCounts, table, config
         return _curve_stats(K, scores, v, prev, grid_idx)
 
     est = stat(design.full[None, :])
-    reps = _replicates(design, rng, config.n_resamples, None, stat)
+    # bayes: no pseudo-units here — the keys are every distinct score, not a few outcome cells
+    reps = _replicates(_bayesian(design, 0.0) if config.method == "bayes" else design, rng, config.n_resamples, None, stat)
     jack = _jackknife(design, stat, ["ev_opt", "t_opt", "auc"]) if config.method == "bca" else None
     common = dict(level=config.level, method=config.method, scheme=design.scheme, n_resamples=config.n_resamples)
     out = {
@@ -1360,6 +1365,29 @@ def _heatmap_grid(part: pd.DataFrame, kind: str, positive_rate: float, n: int = 
         if hi > start:
             return np.geomspace(start, hi, n)
     return np.linspace(lo, hi, n)
+
+
+def _small_evidence(agg: Aggregate, table: ValueTable, config, thresholds: dict):
+    """:func:`evalcore.evidence.small_evidence_of_cells` in the unit of the board's bootstrap:
+    positives per stratum (stratified), per group (cluster), else per row — per row without a
+    bootstrap, as the board's other intervals (Wilson, the analytic SE) count rows; the
+    intervals at the deployed thresholds (each model's EV, and EV_B − EV_A from the paired
+    table when it was cut at them)."""
+    names = agg.models
+    strata = groups = None
+    boot = config.n_resamples > 0
+    if boot and config.scheme == "stratified" and config.strata_column in agg.segments:
+        strata = agg.part(names[0], config.strata_column)
+    elif boot and config.scheme == "cluster" and agg.group_cells is not None:
+        g = agg.group_cells
+        groups = g[g["model"].to_numpy() == names[0]]
+    paired = None
+    if len(names) == 2 and agg.paired is not None and agg.paired_thresholds is not None:
+        if all(agg.paired_thresholds.get(m) == thresholds[m] for m in names):
+            paired = agg.paired
+    return small_evidence_of_cells(
+        {m: agg.part(m) for m in names}, thresholds, table, paired=paired, strata=strata, groups=groups
+    )
 
 
 def evaluate_aggregate(agg: Aggregate, table: ValueTable, config=None, *, counts: dict | None = None, progress=None):
@@ -1494,5 +1522,6 @@ def evaluate_aggregate(agg: Aggregate, table: ValueTable, config=None, *, counts
         drift=drift,
         drift_undefined=und,
         aggregate=source,
+        small_evidence=_small_evidence(agg, table, config, thresholds),
     )
     return dataclasses.replace(result, action=action(decision_inputs(result)))

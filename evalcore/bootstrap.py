@@ -27,6 +27,17 @@ Intervals: percentile, or BCa with the acceleration from the exact jackknife (le
 row out of a cell is the same for every row of that cell, so the jackknife over cells with
 multiplicities equals the row jackknife; the cluster scheme leaves out one group). z0 and
 the quantiles follow :func:`scipy.stats.bootstrap` (ties count half; linear quantiles).
+Or ``"bayes"``: the Bayesian bootstrap (Dirichlet weights over the same cells, each cell of m
+rows a Gamma(m) total) with, for the statistics at a fixed threshold (EV, the paired
+comparison), half a pseudo-row of every outcome cell — the Jeffreys prior of the cell
+probabilities; the interval is the equal-tailed posterior interval (:func:`_bayesian`). It
+exists for small evidence: on 300 rows at 5% positives the 95% interval of EV_B − EV_A
+covers 0.94–0.95 where percentile covers 0.90–0.92 and BCa 0.87–0.88
+(``tests/evalcore/test_bootstrap_coverage.py``); it is conservative on very few positives
+(≈ 0.98 with 6 positive rows, or 10 positive customers in the cluster scheme) and nominal on
+large samples. Its interval need not contain the estimate
+when the data sit at an edge (every row in one cell: the posterior puts some mass on the
+others).
 
 Reproducibility: ``rng`` (int seed or ``np.random.Generator``). Each stratum draws from its
 own child stream in replicate order, so results are identical whatever ``batch`` is.
@@ -37,7 +48,7 @@ lives with the tests, in ``tests/evalcore/_oracle.py``: no board number uses it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, NamedTuple
 
 import numpy as np
@@ -71,7 +82,8 @@ __all__ = [
     "auc_delong_paired",
 ]
 
-METHODS = ("percentile", "bca")
+METHODS = ("percentile", "bca", "bayes")
+JEFFREYS = 0.5  # method "bayes": pseudo-units of every outcome cell, per stratum (the Jeffreys prior)
 _MAX_CELLS_PER_BATCH = 4_000_000  # float64 cells held per batch of replicates (~32 MB)
 _MAX_JACKKNIFE_WORK = 300_000_000  # units × keys a BCa jackknife may evaluate
 
@@ -95,7 +107,7 @@ class BootstrapResult:
         Confidence level, e.g. 0.95.
     standard_error : float
         Standard deviation of the bootstrap distribution (ddof=1, as SciPy).
-    method : {"percentile", "bca"}
+    method : {"percentile", "bca", "bayes"}
     scheme : {"rows", "stratified", "cluster", "stratified cluster"}
     n_resamples : int
     distribution : ndarray of shape (n_resamples,) or None
@@ -642,7 +654,9 @@ def _check_options(problems: ProblemList, n_resamples, level, method, batch=None
         )
     check_level(level, problems)
     if method not in METHODS:
-        problems.add("method", f"method must be one of {METHODS}; got {method!r}.", "Use 'percentile' or 'bca'.", column="method")
+        problems.add(
+            "method", f"method must be one of {METHODS}; got {method!r}.", "Use 'percentile', 'bca' or 'bayes'.", column="method"
+        )
     if batch is not None and not (isinstance(batch, (int, np.integer)) and not isinstance(batch, bool) and batch >= 1):
         problems.add("batch", f"batch must be a positive integer or None; got {batch!r}.", "Use e.g. 100.", column="batch")
 
@@ -677,6 +691,7 @@ class _Design:
     full: np.ndarray  # key totals of the original data
     unique_keys: bool = False  # rows scheme with one unit per key: scatter instead of a sparse product
     collapsed: bool = False  # cluster: units are classes of groups with one key profile (multinomial draws)
+    shape: np.ndarray | None = None  # method "bayes": Gamma shape of each unit (None: multinomial draws)
 
     @property
     def n_units(self) -> int:
@@ -834,7 +849,68 @@ def _collapse(design: _Design) -> _Design:
     )
 
 
+def _bayesian(design: _Design, prior: float) -> _Design:
+    """The design of the Bayesian bootstrap (method "bayes"), with ``prior`` pseudo-units of
+    every key in each stratum.
+
+    Rubin's (1981) Bayesian bootstrap gives every row (cluster: every group) an Exp(1) weight
+    and normalises: the posterior of a distribution on the observed rows under a flat
+    Dirichlet. A unit of m interchangeable rows then carries a Gamma(m) total, so the draw
+    stays per cell. Within a stratum the weights are normalised to the stratum's rows (or
+    groups), so strata keep their size as in the stratified bootstrap.
+
+    Alone it under-covers as the percentile bootstrap does when an outcome is rare: a cell
+    seen twice can only be redrawn, a cell never seen has no mass. With ``prior > 0``
+    (:data:`JEFFREYS` = 1/2 for the statistics at a fixed threshold, whose keys are the
+    outcome cells) each stratum gains, for every key, a pseudo-unit of Gamma(prior) mass:
+    rows — one row of that key with the stratum's mean row weight; clusters — a group of the
+    stratum's mean group total, all of that key. That is the posterior Dirichlet(counts + 1/2)
+    of the outcome cells (the Jeffreys prior of a multinomial), whose intervals keep their
+    level where the percentile bootstrap does not (``test_bootstrap_coverage.py``). The
+    original data's key totals (``full``, the estimate) do not include the pseudo-units.
+    """
+    shape = design.mult.astype(np.float64)
+    if prior <= 0 or (design.unit_key is None and sparse.issparse(design.group_keys)):
+        return replace(design, shape=shape)
+    k = design.n_keys
+    strata, p, mult, shapes, keys, ws, profiles = [], [], [], [], [], [], []
+    start = 0
+    for a, z, m in design.strata:
+        u = z - a
+        strata.append((start, start + u + k, m))
+        p += [design.p[a:z], np.zeros(k)]
+        mult += [design.mult[a:z], np.zeros(k, np.int64)]
+        shapes += [shape[a:z], np.full(k, float(prior))]
+        if design.unit_key is not None:
+            w_mean = float(np.sum(design.unit_w[a:z] * design.mult[a:z]) / np.sum(design.mult[a:z]))
+            keys += [design.unit_key[a:z], np.arange(k)]
+            ws += [design.unit_w[a:z], np.full(k, w_mean)]
+        else:
+            g = design.group_keys[a:z]
+            mean_total = float(np.sum(g.sum(axis=1) * design.mult[a:z]) / m)
+            profiles += [g, np.eye(k) * mean_total]
+        start += u + k
+    rows = design.unit_key is not None
+    return replace(
+        design,
+        strata=tuple(strata),
+        p=np.concatenate(p),
+        mult=np.concatenate(mult),
+        unit_key=np.concatenate(keys) if rows else None,
+        unit_w=np.concatenate(ws) if rows else None,
+        group_keys=None if rows else np.concatenate(profiles),
+        unique_keys=False,
+        shape=np.concatenate(shapes),
+    )
+
+
 def _draw(design: _Design, gens, b: int) -> np.ndarray:
+    if design.shape is not None:  # the Bayesian bootstrap: Dirichlet weights, scaled to each stratum's size
+        weights = np.zeros((b, design.n_units))
+        for (a, z, m), g in zip(design.strata, gens):
+            gam = g.standard_gamma(design.shape[a:z], size=(b, z - a))
+            weights[:, a:z] = m * gam / gam.sum(axis=1, keepdims=True)
+        return weights
     counts = np.zeros((b, design.n_units), np.int64)
     for (a, z, m), g in zip(design.strata, gens):
         if design.unit_key is None and not design.collapsed:
@@ -943,7 +1019,7 @@ def _summarise(
         else:
             undefined["standard_error"] = "some replicates are infinite (act on no one)"
         alpha = (1.0 - level) / 2.0
-        if method == "percentile":
+        if method in ("percentile", "bayes"):  # bayes: the equal-tailed posterior interval
             q1, q2 = alpha, 1.0 - alpha
         else:
             a = nan if jack is None else _acceleration(*jack)
@@ -1068,7 +1144,9 @@ def ev_interval(
         Deployed threshold in the score's units (``+inf``: act on no one).
     n_resamples : int, default=1000
     level : float, default=0.95
-    method : {"percentile", "bca"}, default="percentile"
+    method : {"percentile", "bca", "bayes"}, default="percentile"
+        "bayes": the Bayesian bootstrap with half a pseudo-row of each of the four outcome
+        cells (module docstring), for few positives.
     strata : array-like of shape (n,), default=None
         Segment labels: resample within each segment, keeping its size.
     groups : array-like of shape (n,), default=None
@@ -1102,7 +1180,8 @@ def ev_interval(
         return {"ev": _ev_from_cells(k[:, 0], k[:, 1], k[:, 2], k[:, 3], v, prev)}
 
     est = float(stat(design.full[None, :])["ev"][0])
-    dist = _replicates(design, rng, n_resamples, None, stat)["ev"]
+    draws = _bayesian(design, JEFFREYS) if method == "bayes" else design
+    dist = _replicates(draws, rng, n_resamples, None, stat)["ev"]
     jack = None
     if method == "bca":
         jack = (_jackknife(design, stat, ["ev"])["ev"], design.mult)
@@ -1209,7 +1288,7 @@ def paired_comparison(
         return {"a": ev_a, "b": ev_b, "diff": ev_b - ev_a}
 
     est = {k: float(x[0]) for k, x in stat(design.full[None, :]).items()}
-    reps = _replicates(design, rng, n_resamples, None, stat)
+    reps = _replicates(_bayesian(design, JEFFREYS) if method == "bayes" else design, rng, n_resamples, None, stat)
     jack = _jackknife(design, stat, ["a", "b", "diff"]) if method == "bca" else None
     res = {
         k: _summarise(
@@ -1335,7 +1414,9 @@ def optimum_interval(
     y_true, y_score : array-like of shape (n,)
     table : ValueTable
     n_resamples, level, method, strata, groups, sample_weight, rng
-        As :func:`ev_interval`. The band is always a pointwise percentile interval.
+        As :func:`ev_interval`. The band is always a pointwise percentile interval. With
+        "bayes" the keys are every distinct score, not a few outcome cells, so there are no
+        pseudo-rows: Rubin's Bayesian bootstrap.
     band_grid : array-like, default=None
         Thresholds of the band. Default: every distinct score when there are at most 201,
         else 201 evenly spaced thresholds over the score range.
@@ -1410,7 +1491,8 @@ def optimum_interval(
         return _curve_stats(K, scores, v, prev, grid_idx)
 
     est = stat(design.full[None, :])
-    reps = _replicates(design, rng, n_resamples, batch, stat, progress)
+    # bayes: no pseudo-units here — the keys are every distinct score, not a few outcome cells
+    reps = _replicates(_bayesian(design, 0.0) if method == "bayes" else design, rng, n_resamples, batch, stat, progress)
     jack = _jackknife(design, stat, ["ev_opt", "t_opt", "auc"]) if method == "bca" else None
     common = dict(level=level, method=method, scheme=design.scheme, n_resamples=n_resamples)
     out = {}

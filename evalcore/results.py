@@ -15,12 +15,13 @@ import numpy as np
 
 from ._checks import check_level
 from ._errors import InputError, ProblemList
-from .bootstrap import BootstrapResult, Comparison, MetricIntervals, OptimumBootstrap
+from .bootstrap import METHODS, BootstrapResult, Comparison, MetricIntervals, OptimumBootstrap
 from .calibration import Reliability
 from .counts import Confusion, ScoreCounts
 from .data import Predictions
 from .decision import Action, DecisionInputs, SegmentValue
 from .drift import CalibrationDrift, DriftConfig, DriftReport, Light, calibration_drift, drift_lights
+from .evidence import SmallEvidence
 from .value import ValueCurve, ValueTable
 
 __all__ = [
@@ -83,8 +84,8 @@ class BoardConfig:
         problems = ProblemList()
         if self.scheme not in ("rows", "stratified", "cluster"):
             problems.add("scheme_invalid", f"scheme must be rows, stratified or cluster; got {self.scheme!r}.", column="scheme")
-        if self.method not in ("percentile", "bca"):
-            problems.add("method_invalid", f"method must be percentile or bca; got {self.method!r}.", column="method")
+        if self.method not in METHODS:
+            problems.add("method_invalid", f"method must be percentile, bca or bayes; got {self.method!r}.", column="method")
         if not (isinstance(self.n_resamples, int) and self.n_resamples >= 0):
             problems.add(
                 "n_resamples_invalid", f"n_resamples must be a whole number >= 0; got {self.n_resamples!r}.", column="n_resamples"
@@ -177,6 +178,7 @@ class BoardResult:
     action: Action | None = None
     drift_undefined: str = ""
     aggregate: dict | None = None  # set when computed from an aggregate (engine, score resolution per model)
+    small_evidence: SmallEvidence | None = None  # whether the intervals rest on few positives / a small cell
 
     def to_dict(self) -> dict:
         c = self.config
@@ -206,6 +208,7 @@ class BoardResult:
             out["aggregate"] = self.aggregate
         out["action"] = self.action.text if self.action else None
         out["action_detail"] = self.action.to_dict() if self.action else None
+        out["small_evidence"] = self.small_evidence.to_dict() if self.small_evidence is not None else None
         return out
 
 

@@ -138,3 +138,81 @@ def bootstrap_statistic(
             ]
             jack = (np.array(theta), np.ones(len(group_rows), np.int64))
     return _summarise(dist, estimate, level=level, method=method, scheme=scheme, n_resamples=n_resamples, jack=jack)
+
+
+# --------------------------------------------------------------------------------------
+# small evidence from rows (evalcore.evidence computes it from an aggregate's cells)
+# --------------------------------------------------------------------------------------
+
+
+def _kish(w) -> float:
+    w = np.asarray(w, dtype=float)
+    return float(w.sum() ** 2 / (w**2).sum()) if len(w) and w.sum() > 0 else 0.0
+
+
+def _nu(frame: pd.DataFrame, prevalence) -> float:
+    """ν of a weighted mean over rows grouped in cells (columns key, x, pos, w): each cell's
+    rows counted as its effective rows ``n`` carrying the cell's mean weight, by pandas."""
+    c = frame.groupby("key").agg(n=("n", "first"), W=("w", "sum"), x=("x", "first"), pos=("pos", "first"))
+    c = c[c.W > 0]
+    total = c.W.sum()
+    wp, wn = c.W[c.pos].sum(), c.W[~c.pos].sum()
+    if prevalence is not None and wp > 0 and wn > 0:
+        mp, mn = (c.W * c.x)[c.pos].sum() / wp, (c.W * c.x)[~c.pos].sum() / wn
+        base = wp / total
+        infl = np.where(c.pos, prevalence / base * (c.x - mp), (1 - prevalence) / (1 - base) * (c.x - mn))
+    else:
+        infl = c.x - (c.W * c.x).sum() / total
+    infl = np.where(np.abs(infl) <= 1e-12 * np.abs(c.x).max(), 0.0, infl) * c.W / c.n
+    s4 = float((c.n * infl**4).sum())
+    return float((c.n * infl**2).sum() ** 2 / s4) if s4 > 0 else 0.0
+
+
+def small_evidence_from_rows(y, scores: dict, thresholds: dict, table, *, sample_weight=None, strata=None, groups=None):
+    """``(positives, basis, stratum, nu, interval, model, min_confusion_cell, cell, cell_model)``
+    counted from the rows with pandas (the rule of :mod:`evalcore.evidence`)."""
+    y = np.asarray(y)
+    w = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
+    keep = w > 0
+    v = table.vector()
+    pos = (y == 1) & keep
+    stratum = None
+    if groups is not None:
+        positives, basis = float(pd.Series(np.asarray(groups)[pos]).astype(str).nunique()), "groups"
+    elif strata is not None:
+        lv = pd.Series(np.asarray(strata)).astype(str)
+        per = {level: _kish(w[pos & (lv == level).to_numpy()]) for level in sorted(lv[keep].unique())}
+        stratum = min(per, key=lambda k: (round(per[k], 6), k))
+        positives, basis = per[stratum], "strata"
+    else:
+        positives, basis = _kish(w[pos]), "rows"
+    best = (np.inf, "", None)
+    raw = (np.inf, "", "")
+    acts = {}
+    for name, s in scores.items():
+        act = np.asarray(s) >= thresholds[name]
+        acts[name] = act
+        cell = np.where(act, np.where(y == 1, 0, 1), np.where(y == 1, 2, 3))[keep]
+        f = pd.DataFrame({"key": cell, "w": w[keep], "pos": (y == 1)[keep], "x": v[cell]})
+        n_eff = f.groupby("key")["w"].apply(_kish)
+        for k, name_k in enumerate(("tp", "fp", "fn", "tn")):
+            nk = float(n_eff.get(k, 0.0))
+            if nk < raw[0] and not np.isclose(nk, raw[0], rtol=1e-9, atol=0):
+                raw = (nk, name_k, name)
+        f["n"] = f["key"].map(n_eff)
+        nu = _nu(f, table.prevalence)
+        if nu < best[0] and not np.isclose(nu, best[0], rtol=1e-9, atol=0):  # ties keep the first
+            best = (nu, "ev", name)
+    if len(scores) == 2:
+        a, b = list(scores)
+
+        def x(act):
+            return np.where(act, np.where(y == 1, v[0], v[1]), np.where(y == 1, v[2], v[3]))
+
+        key = (4 * ~acts[a] + 2 * ~acts[b] + (y != 1))[keep]
+        f = pd.DataFrame({"key": key, "w": w[keep], "pos": (y == 1)[keep], "x": (x(acts[b]) - x(acts[a]))[keep]})
+        f["n"] = f["key"].map(f.groupby("key").size()).astype(float)
+        nu = _nu(f, table.prevalence)
+        if nu < best[0] and not np.isclose(nu, best[0], rtol=1e-9, atol=0):
+            best = (nu, "diff", None)
+    return (positives, basis, stratum, *best, *raw)

@@ -355,7 +355,7 @@ def test_errors_are_listed_all_at_once():
     assert len(e.value.problems) == 5
     assert "n_resamples must be an integer >= 2; got 0" in msg
     assert "level must be a confidence level strictly between 0 and 1; got 1.2" in msg
-    assert "method must be one of ('percentile', 'bca'); got 'basic'" in msg
+    assert "method must be one of ('percentile', 'bca', 'bayes'); got 'basic'" in msg
     assert "strata must have one value per row (100); got shape (5,)" in msg
     assert "groups has 100 missing values" in msg
 
@@ -775,3 +775,133 @@ def test_each_replicate_threshold_reproduces_its_optimum_property(data, kw):
         assert _curve_stats(K, scores, table.vector(), None, at_t)["band"][0, 0] == got["ev_opt"][0]
         # the curve is priced by another formula here than in value_curve: equal up to rounding
         assert got["ev_opt"][0] == pytest.approx(ref.ev_opt, rel=1e-12, abs=1e-9 * max(1.0, *map(abs, table.vector())))
+
+
+# --------------------------------------------------------------------------------------
+# method "bayes": the Bayesian bootstrap with a Jeffreys prior on the outcome cells
+# --------------------------------------------------------------------------------------
+
+
+def _rows_of_cells(counts, keys_to_rows):
+    """Rows (y, scores...) whose cells have exactly ``counts``: ``keys_to_rows[k]`` is one row of key k."""
+    out = [np.repeat(np.asarray(keys_to_rows[k], float)[None, :], c, axis=0) for k, c in enumerate(counts) if c]
+    return np.concatenate(out)
+
+
+def dirichlet_moments(counts, values, prior=0.5):
+    """Mean and SD of Σ values·p under p ~ Dirichlet(counts + prior): the closed form
+    E = Σ v α / α0, Var = (Σ v² α / α0 − E²) / (α0 + 1)."""
+    a = np.asarray(counts, float) + prior
+    a0 = a.sum()
+    mean = float(values @ a / a0)
+    var = float((values**2 @ a / a0 - mean**2) / (a0 + 1))
+    return mean, np.sqrt(var)
+
+
+def test_bayes_ev_is_the_dirichlet_posterior_of_the_four_outcome_cells():
+    # the SPEC §3.1 example: TP 8, FP 12, FN 2, TN 78 at threshold 0.5 (rows: y, score)
+    rows = _rows_of_cells([8, 12, 2, 78], {0: (1, 0.9), 1: (0, 0.9), 2: (1, 0.1), 3: (0, 0.1)})
+    y, s = rows[:, 0].astype(int), rows[:, 1]
+    B = 20000
+    r = ev_interval(y, s, SIMPLE, threshold=0.5, n_resamples=B, method="bayes", rng=3)
+    v = SIMPLE.vector()
+    assert r.estimate == pytest.approx((8 * 10 - 12 * 2 - 2 * 10) / 100)  # the data's EV, not the posterior mean
+    mean, sd = dirichlet_moments([8, 12, 2, 78], v)  # α = (8.5, 12.5, 2.5, 78.5), α0 = 102
+    d = r.distribution
+    assert abs(d.mean() - mean) < 5 * sd / np.sqrt(B)
+    assert np.std(d, ddof=1) == pytest.approx(sd, rel=5 / np.sqrt(2 * B))
+    # the whole distribution: SciPy's Dirichlet sampler with the same α
+    ref = stats.dirichlet([8.5, 12.5, 2.5, 78.5]).rvs(size=B, random_state=np.random.default_rng(4)) @ v
+    assert stats.ks_2samp(d, ref).pvalue > 0.01
+    assert (r.low, r.high) == pytest.approx((np.quantile(d, 0.025), np.quantile(d, 0.975)), rel=1e-12)
+    assert r.method == "bayes" and not r.undefined
+
+
+def test_bayes_gives_an_unseen_outcome_mass_the_percentile_bootstrap_cannot():
+    # every row a true negative: the bootstrap can only redraw TN (a point interval); the
+    # posterior keeps half a pseudo-row of TP, FP and FN, so the interval has width
+    y, s = np.zeros(200, int), np.full(200, 0.1)
+    pct = ev_interval(y, s, SIMPLE, threshold=0.5, n_resamples=500, rng=0)
+    bay = ev_interval(y, s, SIMPLE, threshold=0.5, n_resamples=500, method="bayes", rng=0)
+    assert pct.low == pct.high == 0.0
+    assert bay.low < 0.0 < bay.high  # TP (+10) and FP/FN (−2, −10) each possible
+
+
+def test_bayes_paired_difference_is_the_dirichlet_posterior_of_the_eight_cells():
+    # cells (A act, B act, label): key = 4·(A does not act) + 2·(B does not act) + (negative)
+    counts = [20, 5, 2, 9, 6, 4, 7, 147]
+    rows = _rows_of_cells(
+        counts,
+        {k: (1 - k % 2, 0.9 if k // 4 == 0 else 0.1, 0.9 if (k // 2) % 2 == 0 else 0.1) for k in range(8)},
+    )
+    y, a, b = rows[:, 0].astype(int), rows[:, 1], rows[:, 2]
+    B = 20000
+    c = compare_models(y, a, b, SIMPLE, threshold_a=0.5, threshold_b=0.5, n_resamples=B, method="bayes", rng=5)
+    v = SIMPLE.vector()
+    keys = np.arange(8)
+    pos = keys % 2 == 0
+
+    def value(act):
+        return np.where(act, np.where(pos, v[0], v[1]), np.where(pos, v[2], v[3]))
+
+    d_val = value((keys // 2) % 2 == 0) - value(keys // 4 == 0)  # B's value minus A's, per cell
+    mean, sd = dirichlet_moments(counts, d_val)
+    d = c.diff.distribution
+    assert abs(d.mean() - mean) < 5 * sd / np.sqrt(B)
+    assert np.std(d, ddof=1) == pytest.approx(sd, rel=5 / np.sqrt(2 * B))
+    assert c.p_b_better == pytest.approx(np.mean(d > 0))
+
+
+def test_bayes_stratified_keeps_each_stratum_share():
+    # two strata of 60 and 140 rows: each has its own Dirichlet(counts + 1/2 on all four cells),
+    # weighted by its share of rows, so the posterior mean is 0.3·mean_1 + 0.7·mean_2
+    cells = {0: (1, 0.9), 1: (0, 0.9), 2: (1, 0.1), 3: (0, 0.1)}
+    c1, c2 = [10, 5, 0, 45], [3, 20, 7, 110]
+    rows = np.r_[_rows_of_cells(c1, cells), _rows_of_cells(c2, cells)]
+    strata = np.r_[np.zeros(60, int), np.ones(140, int)]
+    B = 20000
+    r = ev_interval(
+        rows[:, 0].astype(int), rows[:, 1], SIMPLE, threshold=0.5, strata=strata, n_resamples=B, method="bayes", rng=6
+    )
+    v = SIMPLE.vector()
+    (m1, s1), (m2, s2) = dirichlet_moments(c1, v), dirichlet_moments(c2, v)
+    sd = np.hypot(0.3 * s1, 0.7 * s2)
+    assert r.scheme == "stratified"
+    assert abs(r.distribution.mean() - (0.3 * m1 + 0.7 * m2)) < 5 * sd / np.sqrt(B)
+    assert np.std(r.distribution, ddof=1) == pytest.approx(sd, rel=5 / np.sqrt(2 * B))
+
+
+def test_bayes_cluster_of_singletons_is_the_rows_scheme():
+    # a group of one row: its pseudo-groups are one row each, as the rows scheme's pseudo-rows
+    y, s = make_data(400, 0.1, seed=21)
+    rows = ev_interval(y, s, TABLE, threshold=0.3, n_resamples=3000, method="bayes", rng=1)
+    single = ev_interval(y, s, TABLE, threshold=0.3, n_resamples=3000, method="bayes", groups=np.arange(len(y)), rng=2)
+    assert single.scheme == "cluster"
+    assert_same_distribution(rows.distribution, single.distribution, tol_sd=(0.33, 0.16))
+
+
+def test_bayes_optimum_draws_rubin_weights_without_pseudo_rows():
+    # the re-optimising pass has a key per distinct score: no pseudo-rows, so EV at a fixed grid
+    # threshold has posterior mean exactly the data's EV (Dirichlet(counts) has mean counts / n)
+    y, s = make_data(300, 0.2, seed=22)
+    B = 8000
+    o = optimum_interval(y, s, TABLE, n_resamples=B, method="bayes", rng=7, band_grid=[0.3])
+    band = o.band
+    est = ev_by_sklearn(y, s, 0.3, TABLE)
+    assert band.estimate[0] == pytest.approx(est)
+    pct = optimum_interval(y, s, TABLE, n_resamples=B, rng=7, band_grid=[0.3])
+    sd = (pct.band.high[0] - pct.band.low[0]) / (2 * 1.96)
+    mid = (band.low[0] + band.high[0]) / 2
+    assert abs(mid - est) < 0.1 * sd  # centred on the data (a pseudo-row per score would shift it)
+    assert o.ev_opt.method == o.auc.method == "bayes"
+    assert o.ev_opt.low <= o.ev_opt.high and np.isfinite(o.auc.low)
+
+
+def test_bayes_same_seed_same_result_and_batch_invariance():
+    y, s = make_data(500, 0.05, seed=23)
+    r1 = ev_interval(y, s, TABLE, threshold=0.3, n_resamples=300, method="bayes", rng=9)
+    r2 = ev_interval(y, s, TABLE, threshold=0.3, n_resamples=300, method="bayes", rng=9)
+    np.testing.assert_array_equal(r1.distribution, r2.distribution)
+    o1 = optimum_interval(y, s, TABLE, n_resamples=120, method="bayes", rng=4, batch=7)
+    o2 = optimum_interval(y, s, TABLE, n_resamples=120, method="bayes", rng=4, batch=120)
+    np.testing.assert_array_equal(o1.ev_opt.distribution, o2.ev_opt.distribution)
