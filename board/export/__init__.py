@@ -1,16 +1,14 @@
-"""The one-pager as self-contained HTML, PDF and PNG (charts below it)."""
+"""The one-pager as self-contained HTML (:mod:`board.export.onepager`), and as PDF and PNG from
+one long-lived headless Chromium (:mod:`board.export.worker`, which runs
+:mod:`board.export.render` as a subprocess).
 
-from board.export.onepager import (  # noqa: F401 - the package's API
-    CHROMIUM,
-    HEIGHT,
-    WIDTH,
-    ExportError,
-    board_figures,
-    board_html,
-    render_bytes,
-    write_html,
-    write_pdf,
-)
+The names load on first use (PEP 562), so the render worker, which imports this package, starts
+without plotly.
+"""
+
+from __future__ import annotations
+
+import importlib
 
 __all__ = [
     "CHROMIUM",
@@ -19,7 +17,37 @@ __all__ = [
     "WIDTH",
     "board_figures",
     "board_html",
+    "close_worker",
+    "plotly_safe",
     "render_bytes",
+    "render_pdf_and_png",
     "write_html",
     "write_pdf",
 ]
+
+_WHERE = {
+    "CHROMIUM": "sheet",
+    "ExportError": "sheet",
+    "HEIGHT": "sheet",
+    "WIDTH": "sheet",
+    "board_figures": "onepager",
+    "board_html": "onepager",
+    "plotly_safe": "onepager",
+    "write_html": "onepager",
+    "close_worker": "worker",
+    "render_bytes": "worker",
+    "render_pdf_and_png": "worker",
+    "write_pdf": "worker",
+}
+
+
+def __getattr__(name: str):
+    if name not in _WHERE:
+        raise AttributeError(f"module 'board.export' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"board.export.{_WHERE[name]}"), name)
+    globals()[name] = value  # once: later lookups (and monkeypatching) see a plain attribute
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

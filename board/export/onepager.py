@@ -1,8 +1,22 @@
-"""The one-pager as a self-contained HTML file (plotly inlined, no CDN), and as PDF / PNG
-rendered by headless Chromium (Debian's /usr/bin/chromium, driven by Playwright).
+"""The one-pager as a self-contained HTML file (plotly inlined, no CDN): the board's modules in
+the board's order, verdict first.
 
-Everything comes from one :class:`evalcore.board.BoardResult`, the same object the board page
-and the CLI JSON use, so the three agree.
+1. a meta line (dataset, value table and version, decisions, bootstrap settings, generated time);
+2. the verdict banner (the large word, "at threshold …", one plain sentence, the caveat),
+   coloured by its kind;
+3. two or three "because" bullets;
+4. the KPI tiles (muted tiles greyed) above the headline CI bars, beside the drift lights;
+5. the threshold × segment heatmap beside the waterfall;
+6. the rules' statistical sentences in small print ("Statistics").
+
+Every word of the verdict comes from :func:`board.words.verdict.plain_verdict`, every number the
+page writes itself from :mod:`board.words.fmt`; user-supplied names are HTML-escaped here and
+plotly-escaped in the figures (:func:`plotly_safe`).
+
+In a browser the page is responsive (two columns from :data:`STACK_BELOW` px, one below). Printed
+(the PDF, and the PNG, which the renderer takes under print media) it is one 16:9 sheet of
+``WIDTH × HEIGHT`` CSS pixels whose charts share the height the text leaves; the statistics are
+printed when they fit (at most :data:`STATS_PRINT_CHARS` characters), else a line says where they are.
 """
 
 from __future__ import annotations
@@ -10,9 +24,6 @@ from __future__ import annotations
 import html
 import os
 import re
-import subprocess
-import sys
-import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -23,22 +34,32 @@ from plotly.offline import get_plotlyjs
 
 from board import charts
 from board.charts.drift import LIGHT_COLORS
+from board.export.sheet import HEIGHT, WIDTH
+from board.words import fmt
+from board.words.verdict import plain_verdict
 
-CHROMIUM = os.environ.get("EVALBOARD_CHROMIUM", "/usr/bin/chromium")
-WIDTH, HEIGHT = 1920, 1080
+__all__ = ["STACK_BELOW", "STATS_PRINT_CHARS", "board_figures", "board_html", "plotly_safe", "write_html"]
 
+#: Narrower than this (CSS px), the HTML stacks its modules in one column.
+STACK_BELOW = 1000
 
-class ExportError(RuntimeError):
-    """An export could not be produced (e.g. no Chromium); the message says what to do."""
+#: Statistics up to this many characters are printed on the sheet (about four lines of small
+#: print across it); longer ones would squeeze the charts, so the sheet says they are in the HTML.
+STATS_PRINT_CHARS = 1100
+
+_PLOTLY_CONFIG = {"displaylogo": False, "responsive": True, "staticPlot": False}
 
 
 def _fig_div(fig, div_id: str) -> str:
+    # the div fills its module's box: the CSS sizes the modules (fixed on screen, shared on the sheet)
     return pio.to_html(
         fig,
         full_html=False,
         include_plotlyjs=False,
         div_id=div_id,
-        config={"displaylogo": False, "responsive": True, "staticPlot": False},
+        default_width="100%",
+        default_height="100%",
+        config=_PLOTLY_CONFIG,
     )
 
 
@@ -66,7 +87,14 @@ def plotly_safe(fig) -> go.Figure:
 
 
 def board_figures(result, *, segment_column: str | None = None, font_size: int = 13) -> dict:
-    """The board's figures (shared by the page and the export)."""
+    """The board's figures (shared by the page and the export): ``headline``, ``waterfall`` and,
+    when segment columns are mapped, ``heatmap`` of ``segment_column`` (the one the verdict's
+    bullets talk about: ``plain_verdict(result).segment_column``; the first column otherwise).
+
+    Axes, tick labels and titles take the margin they need (plotly automargin), and the
+    waterfall's bar labels are drawn even where they pass the plot area, so nothing is cut off
+    at any size.
+    """
     unit = result.table.unit
     names = list(result.models)
     verdict = result.action.verdict if result.action else "keep"
@@ -91,23 +119,175 @@ def board_figures(result, *, segment_column: str | None = None, font_size: int =
         figs["waterfall"] = charts.attribution_figure(
             m.attribution, unit=unit, height=360, title=f"Value by outcome — model {focus}"
         )
+    figs["waterfall"].update_traces(cliponaxis=False)  # a bar's label may pass the plot area: draw it
     for f in figs.values():
         f.update_layout(font=dict(size=font_size))
+        f.update_xaxes(automargin=True)
+        f.update_yaxes(automargin=True)
     return {k: plotly_safe(f) for k, f in figs.items()}
+
+
+def _e(text) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _meta(result, dataset_name: str, table_version: str, generated_at: datetime) -> str:
+    cfg = result.config
+    boot = (
+        f"{fmt.share(cfg.level, 0)} {cfg.method} bootstrap, {cfg.scheme} scheme, {fmt.count(cfg.n_resamples)} replicates"
+        if cfg.n_resamples
+        else "no bootstrap"
+    )
+    parts = [
+        dataset_name,
+        f"value table “{result.table.name or ''}” {table_version}".rstrip(),
+        f"{fmt.count(result.n_rows)} decisions",
+        boot,
+        f"generated {generated_at.astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC",
+    ]
+    return " · ".join(_e(p) for p in parts if p)
+
+
+#: Border, background and word colour of the verdict banner per kind: the board page's
+#: (``board.app.verdict_view.KIND_STYLE``; tests/board/test_export.py keeps the two equal).
+KIND_STYLE = {
+    "roll out": ("#0a7d32", "#eaf6ee", "#0a6b2b"),
+    "keep": ("#0B5FFF", "#eef3ff", "#0b3fa8"),
+    "hold": ("#c25e00", "#fff4e5", "#a34e00"),
+    "single": ("#5b6470", "#f2f4f7", "#2b3340"),
+    "undecided": ("#5b6470", "#f2f4f7", "#2b3340"),
+}
+
+
+def _verdict_html(v) -> str:
+    border, bg, word = KIND_STYLE.get(v.kind, KIND_STYLE["undecided"])
+    at = f' <span class="verdict-at">{_e(v.at)}</span>' if v.at else ""
+    caveat = f'<p class="caveat">⚠ {_e(v.caveat)}</p>' if v.caveat else ""
+    return (
+        f'<section id="verdict" class="verdict" data-kind="{_e(v.kind)}" '
+        f'style="--c-border:{border};--c-bg:{bg};--c-word:{word}">'
+        f'<div class="verdict-line"><span class="verdict-word">{_e(v.word)}</span>{at}</div>'
+        f'<p class="verdict-sentence">{_e(v.sentence)}</p>{caveat}</section>'
+    )
+
+
+def _because_html(v) -> str:
+    items = "".join(
+        f'<li data-page="{_e(b.page)}"' + (f' title="{_e(b.detail)}"' if b.detail else "") + f">{_e(b.text)}</li>"
+        for b in v.because
+    )
+    return f'<section id="because"><h2>Because</h2><ul>{items}</ul></section>'
+
+
+def _tiles_html(v) -> str:
+    tiles = "".join(
+        f'<div class="tile{" muted" if t.muted else ""}"' + (f' title="{_e(t.help)}"' if t.help else "") + ">"
+        f'<div class="tile-label">{_e(t.label)}</div><div class="tile-value">{_e(t.value)}</div>'
+        f'<div class="tile-note">{_e(t.note)}</div></div>'
+        for t in v.tiles
+    )
+    return f'<section id="tiles" class="tiles">{tiles}</section>'
 
 
 def _lights_html(result) -> str:
     if result.drift is None:
-        return f'<div class="light grey"><b>Drift</b><br>{html.escape(result.drift_undefined or "not computed")}</div>'
+        return (
+            f'<div class="light"><span class="dot" style="background:{LIGHT_COLORS["grey"]}"></span><b>Drift</b><br>'
+            f'<span class="reason">{_e(result.drift_undefined or "not computed")}</span></div>'
+        )
     out = []
     for fam in ("feature", "label", "calibration"):
         light = result.drift.lights[fam]
-        color = LIGHT_COLORS.get(light.color, "#999")
+        color = LIGHT_COLORS.get(light.color, LIGHT_COLORS["grey"])
         out.append(
             f'<div class="light"><span class="dot" style="background:{color}"></span>'
-            f'<b>{fam.title()} drift: {html.escape(light.color)}</b><br><span class="reason">{html.escape(light.reason)}</span></div>'
+            f'<b>{fam.title()} drift: {_e(light.color)}</b><br><span class="reason">{_e(light.reason)}</span></div>'
         )
     return "\n".join(out)
+
+
+def _statistics_html(v) -> str:
+    if not v.statistics:
+        return ""
+    fits = len(v.statistics) <= STATS_PRINT_CHARS
+    note = "" if fits else '<p class="print-only">Statistics: in the HTML export (too long for this page).</p>'
+    return (
+        f'<footer id="statistics"{"" if fits else " class=no-print-stats"}>'
+        f"<details><summary>Statistics</summary><p>{_e(v.statistics)}</p></details>{note}</footer>"
+    )
+
+
+_CSS = """
+* { box-sizing: border-box; }
+html, body { margin: 0; padding: 0; background: #fff; color: #1a1a1a;
+  font-family: "DejaVu Sans", "Liberation Sans", Arial, sans-serif; }
+.board { display: flex; flex-direction: column; gap: 10px; padding: 14px 24px; max-width: __WIDTH__px; margin: 0 auto; }
+header { display: flex; justify-content: space-between; align-items: baseline; gap: 6px 24px; flex-wrap: wrap; }
+h1 { font-size: 24px; margin: 0; white-space: nowrap; }
+.meta { font-size: 13px; color: #555; }
+h2 { font-size: 12px; text-transform: uppercase; letter-spacing: .06em; color: #666; margin: 0 0 3px; font-weight: 600; }
+.verdict { border-left: 10px solid var(--c-border); background: var(--c-bg); border-radius: 6px; padding: 8px 18px 10px; }
+.verdict-word { font-size: 40px; line-height: 1.15; font-weight: 800; color: var(--c-word); letter-spacing: .02em; }
+.verdict-at { font-size: 20px; color: #333; margin-left: 12px; }
+.verdict-sentence { font-size: 20px; margin: 2px 0 0; }
+.caveat { font-size: 15px; margin: 4px 0 0; color: #8a4b00; }
+.row { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 10px 24px; }
+#because ul { margin: 0; padding-left: 22px; font-size: 16px; line-height: 1.45; }
+.tiles { display: flex; gap: 10px; align-items: stretch; }
+.tile { flex: 1 1 0; min-width: 0; max-width: calc((100% - 20px) / 3); border: 1px solid #d9d9d9; border-radius: 8px; padding: 6px 12px; }
+.tile-label { font-size: 13px; color: #444; }
+.tile-value { font-size: 28px; font-weight: 700; line-height: 1.2; }
+.tile-note { font-size: 13px; color: #555; }
+.tile.muted { background: #f3f3f3; border-style: dashed; }
+.tile.muted .tile-label, .tile.muted .tile-value, .tile.muted .tile-note { color: #8c8c8c; }
+.stack { display: flex; flex-direction: column; gap: 8px; min-width: 0; }
+.chart { min-width: 0; height: 340px; }
+.stack .chart { height: 260px; }
+.lights { display: flex; flex-direction: column; gap: 8px; justify-content: center; }
+.light { font-size: 15px; padding: 6px 12px; border: 1px solid #ddd; border-radius: 8px; }
+.light .reason { font-size: 13px; color: #444; }
+.dot { display: inline-block; width: 16px; height: 16px; border-radius: 50%; margin-right: 8px; vertical-align: -2px; }
+#statistics { font-size: 12px; line-height: 1.4; color: #555; }
+#statistics summary { cursor: pointer; font-weight: 600; }
+#statistics p { margin: 2px 0 0; }
+.print-only { display: none; }
+@media (max-width: __STACK__px) {
+  .row { grid-template-columns: minmax(0, 1fr); }
+  .tiles { flex-wrap: wrap; }
+  .tile { flex-basis: 220px; max-width: none; }
+  .chart, .stack .chart { height: 340px; }
+}
+@page { size: __WIDTH__px __HEIGHT__px; margin: 0; }
+@media print {
+  html, body { width: __WIDTH__px; height: __HEIGHT__px; overflow: hidden; }
+  .board { height: __HEIGHT__px; max-width: none; }
+  .charts { flex: 1 1 0; min-height: 0; }
+  .charts.second { flex-grow: 0.9; }
+  .chart, .stack .chart { height: auto; }
+  .stack { min-height: 0; }
+  .stack .chart { flex: 1 1 0; min-height: 0; }
+  #statistics details::details-content { content-visibility: visible; block-size: auto; }
+  #statistics summary { display: inline; list-style: none; }
+  #statistics summary::-webkit-details-marker { display: none; }
+  #statistics summary::after { content: "."; }
+  #statistics details > p { display: inline; }
+  #statistics.no-print-stats details { display: none; }
+  .print-only { display: block; margin: 0; }
+}
+"""
+
+
+# Each chart drew itself as soon as its div was parsed, when the modules below it did not exist
+# yet; now that the page is complete, every chart takes the size of its box (and again before a
+# browser prints). The renderer waits for body[data-charts="ready"].
+_FIT_SCRIPT = """
+(function () {
+  var plots = Array.prototype.slice.call(document.querySelectorAll(".js-plotly-plot"));
+  function fit() { return Promise.all(plots.map(function (p) { return Plotly.Plots.resize(p); })); }
+  fit().then(function () { document.body.setAttribute("data-charts", "ready"); });
+  window.addEventListener("beforeprint", fit);
+})();
+"""
 
 
 def board_html(
@@ -117,59 +297,42 @@ def board_html(
     table_version: str = "",
     generated_at: datetime | None = None,
     segment_column: str | None = None,
+    locale: str = "en",
 ) -> str:
-    """A self-contained HTML page of the board (opens offline; plotly.js inlined once)."""
+    """A self-contained HTML page of the board (opens offline; plotly.js inlined once).
+
+    ``segment_column`` overrides the heatmap's column; by default it is the one the verdict's
+    bullets talk about.
+    """
     generated_at = generated_at or datetime.now(timezone.utc)
-    figs = board_figures(result, segment_column=segment_column)
+    v = plain_verdict(result, locale=locale)
+    figs = board_figures(result, segment_column=segment_column or v.segment_column)
+    for f in figs.values():  # the page's CSS sizes every chart
+        f.update_layout(height=None, width=None, autosize=True)
     divs = {k: _fig_div(f, f"fig-{k}") for k, f in figs.items()}
-    action = result.action
-    clauses = "".join(
-        f'<span class="clause {c.kind}" title="{html.escape(", ".join(f"{k} = {v}" for k, v in c.evidence.items()))}">'
-        f"{html.escape(c.text)}</span> "
-        for c in (action.clauses if action else ())
-    )
-    verdict = html.escape(action.verdict.upper()) if action else ""
-    meta = (
-        f"{html.escape(dataset_name)} · value table “{html.escape(result.table.name or '')}” {html.escape(table_version)} · "
-        f"{result.n_rows:,} decisions · generated {generated_at:%Y-%m-%d %H:%M} UTC"
-    )
-    uplift = ""
-    if result.comparison is not None:
-        d = result.comparison.diff
-        uplift = (
-            f'<div class="uplift">{html.escape(result.comparison.b)} − {html.escape(result.comparison.a)}: '
-            f"<b>{d.estimate:+,.2f} {html.escape(result.table.unit)}</b> per decision</div>"
-        )
+    heatmap = divs.get("heatmap", "<p>No segment columns mapped: map some to see the threshold × segment heatmap.</p>")
+    css = _CSS.replace("__WIDTH__", str(WIDTH)).replace("__HEIGHT__", str(HEIGHT)).replace("__STACK__", str(STACK_BELOW - 1))
     return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>evalboard — decision board</title>
+<html lang="{_e(locale)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>evalboard — decision board</title>
 <script type="text/javascript">{get_plotlyjs()}</script>
-<style>
-@page {{ size: {WIDTH}px {HEIGHT}px; margin: 0; }}
-html, body {{ margin: 0; padding: 0; font-family: "Source Sans 3", "DejaVu Sans", Arial, sans-serif; color: #1a1a1a; }}
-body {{ width: {WIDTH}px; height: {HEIGHT}px; overflow: hidden; box-sizing: border-box; padding: 18px 28px; }}
-header {{ display: flex; justify-content: space-between; align-items: baseline; height: 48px; }}
-h1 {{ font-size: 30px; margin: 0; }}
-.meta {{ font-size: 15px; color: #555; }}
-.grid {{ display: grid; grid-template-columns: 1fr 1fr; grid-template-rows: 340px 370px; gap: 8px 24px; }}
-.lights {{ display: flex; flex-direction: column; gap: 10px; justify-content: center; }}
-.light {{ font-size: 17px; padding: 10px 14px; border: 1px solid #ddd; border-radius: 8px; }}
-.light .reason {{ font-size: 14px; color: #444; }}
-.dot {{ display: inline-block; width: 18px; height: 18px; border-radius: 50%; margin-right: 8px; vertical-align: -3px; }}
-.uplift {{ font-size: 26px; margin: 0 0 6px 0; }}
-.action {{ margin-top: 10px; font-size: 21px; line-height: 1.35; padding: 12px 18px; border-left: 8px solid #0B5FFF;
-          background: #f3f6ff; height: 190px; overflow: hidden; box-sizing: border-box; }}
-.verdict {{ font-weight: 700; margin-right: 8px; }}
-.clause.hold {{ color: #b00020; font-weight: 600; }}
-</style></head>
+<style>{css}</style></head>
 <body>
-<header><h1>Decision board</h1><div class="meta">{meta}</div></header>
-<div class="grid">
-  <section id="headline">{uplift}{divs["headline"]}</section>
+<main class="board">
+<header id="meta"><h1>Decision board</h1><div class="meta">{_meta(result, dataset_name, table_version, generated_at)}</div></header>
+{_verdict_html(v)}
+{_because_html(v)}
+<div class="row charts first">
+  <div class="stack">{_tiles_html(v)}<section id="headline" class="chart">{divs["headline"]}</section></div>
   <section id="lights" class="lights">{_lights_html(result)}</section>
-  <section id="heatmap">{divs.get("heatmap", "<p>No segment columns mapped.</p>")}</section>
-  <section id="waterfall">{divs["waterfall"]}</section>
 </div>
-<div class="action" id="action"><span class="verdict">{verdict}</span>{clauses}</div>
+<div class="row charts second">
+  <section id="heatmap" class="chart">{heatmap}</section>
+  <section id="waterfall" class="chart">{divs["waterfall"]}</section>
+</div>
+{_statistics_html(v)}
+</main>
+<script>{_FIT_SCRIPT}</script>
 </body></html>
 """
 
@@ -180,38 +343,4 @@ def write_html(result, path, **kw) -> Path:
     tmp = path.with_suffix(path.suffix + ".tmp")
     tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, path)  # never a half-written export
-    return path
-
-
-def _render(html_text: str, out: Path, kind: str) -> None:
-    if not Path(CHROMIUM).exists():
-        raise ExportError(
-            f"PDF/PNG export needs Chromium at {CHROMIUM} (sudo apt-get install chromium); the HTML export works without it."
-        )
-    with tempfile.TemporaryDirectory() as d:
-        src = Path(d) / "board.html"
-        src.write_text(html_text, encoding="utf-8")
-        tmp_out = Path(d) / f"out.{kind}"
-        # a subprocess keeps Playwright's event loop away from Streamlit's script threads
-        r = subprocess.run(
-            [sys.executable, "-m", "board.export.render", kind, str(src), str(tmp_out)],
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        if r.returncode != 0 or not tmp_out.exists():
-            raise ExportError(f"Chromium could not render the {kind.upper()}: {(r.stderr or r.stdout).strip()[-500:]}")
-        os.replace(tmp_out, out)
-
-
-def render_bytes(html_text: str, kind: str) -> bytes:
-    with tempfile.TemporaryDirectory() as d:
-        out = Path(d) / f"board.{kind}"
-        _render(html_text, out, kind)
-        return out.read_bytes()
-
-
-def write_pdf(result, path, **kw) -> Path:
-    path = Path(path)
-    _render(board_html(result, **kw), path, "pdf")
     return path
