@@ -55,3 +55,27 @@ if current is not None:
         if rec.is_aggregate:
             st.markdown(f"Source: {ui.md_text(rec.source_path)}")
             st.json(rec.options or {})
+    snapshots = s.list_evaluations(current)
+    if snapshots:  # boards kept with the Snapshot button; each can be downloaded as it was shown
+        kept = s.evaluations_with_html(current)
+        with st.expander(f"Snapshots of “{ui.md_text(rec.name)}” ({len(snapshots)})"):
+            for ev in snapshots[:20]:
+                left, right = st.columns([5, 1], vertical_alignment="center")
+                left.markdown(
+                    f"#{ev.id} · {ev.created_at:%Y-%m-%d %H:%M} UTC · models {ui.md_text(', '.join(map(str, ev.models)))}"
+                    f" · value table {ui.md_text(str(ev.result.get('table_version') or '—'))}"
+                )
+                if ev.id in kept:  # read from the store only when clicked
+                    ui.export_button(
+                        right,
+                        "HTML",
+                        lambda i=ev.id: s.get_evaluation_html(i),
+                        file_name=f"evalboard-snapshot-{ev.id}.html",
+                        mime="text/html",
+                        key=f"datasets_snapshot_{ev.id}",
+                        what="snapshot HTML",
+                        detail={"evaluation_id": ev.id, "dataset_id": current},
+                        icon=":material/download:",
+                    )
+                else:
+                    right.caption("no export kept")

@@ -1,7 +1,9 @@
-"""Stored evaluations (board results with the value-table version they used)."""
+"""Stored evaluations (board results with the value-table version they used), and the board's
+HTML export as it was when the snapshot was taken."""
 
 from __future__ import annotations
 
+import gzip
 from typing import Any
 
 import sqlalchemy as sa
@@ -12,6 +14,16 @@ from board.store.errors import NotFoundError
 from board.store.models import _Evaluation, _ValueTableVersion
 from board.store.records import EvaluationRecord
 from evalcore._errors import ProblemList
+
+# The export column (migration 10) as a table of its own: evaluations are listed often and their
+# exports (megabytes each: plotly.js is inlined) are read only when downloaded.
+_exports = sa.Table(
+    "evaluations",
+    sa.MetaData(),
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("dataset_id", sa.Integer),
+    sa.Column("export_html_gz", sa.LargeBinary, nullable=True),
+)
 
 
 class _EvaluationsPart:
@@ -27,10 +39,13 @@ class _EvaluationsPart:
         config: Any,
         result: Any,
         value_table_version_id: int | None = None,
+        export_html: str | None = None,
         audit: Audit = None,
     ) -> int:
         """Store an evaluation (JSON values) of a dataset; returns its id.
 
+        ``export_html``: the board's HTML export at this moment (:func:`board.export.board_html`),
+        kept (gzip) so the snapshot can be downloaded as it was (:meth:`get_evaluation_html`).
         ``audit``: an entry, or a callable of the new id, written in the same transaction.
 
         Raises
@@ -44,6 +59,13 @@ class _EvaluationsPart:
         _check_json(problems, "models", models, want_dict=False)
         _check_json(problems, "config", config, want_dict=False)
         _check_json(problems, "result", result, want_dict=False)
+        if export_html is not None and not isinstance(export_html, str):
+            problems.add(
+                "invalid_type",
+                f"export_html must be a str (the board's HTML) or None, got {type(export_html).__name__}.",
+                "Pass board.export.board_html(result, …).",
+                column="export_html",
+            )
         problems.raise_if_any()
         with self._write() as session:
             self._get_dataset_row(session, dataset_id)
@@ -60,6 +82,9 @@ class _EvaluationsPart:
             session.add(row)
             session.flush()
             new_id = row.id
+            if export_html is not None:
+                packed = gzip.compress(export_html.encode("utf-8"), compresslevel=6, mtime=0)
+                session.execute(sa.update(_exports).where(_exports.c.id == new_id).values(export_html_gz=packed))
             _add_audit(session, audit, new_id)
             session.commit()
         return new_id
@@ -79,3 +104,20 @@ class _EvaluationsPart:
             if row is None:
                 raise NotFoundError(f"No evaluation with id {evaluation_id!r} in the store ({self._safe_url()}).")
             return _evaluation_record(row)
+
+    def get_evaluation_html(self, evaluation_id: int) -> str | None:
+        """The board's HTML export kept with this evaluation; None if it was saved without one
+        (before exports were kept). ``NotFoundError`` if the evaluation does not exist."""
+        with self._reading() as session:
+            row = session.execute(sa.select(_exports.c.export_html_gz).where(_exports.c.id == evaluation_id)).first()
+        if row is None:
+            raise NotFoundError(f"No evaluation with id {evaluation_id!r} in the store ({self._safe_url()}).")
+        return None if row[0] is None else gzip.decompress(row[0]).decode("utf-8")
+
+    def evaluations_with_html(self, dataset_id: int | None = None) -> set[int]:
+        """Ids of the evaluations (of ``dataset_id`` when given) that keep their HTML export."""
+        query = sa.select(_exports.c.id).where(_exports.c.export_html_gz.is_not(None))
+        if dataset_id is not None:
+            query = query.where(_exports.c.dataset_id == dataset_id)
+        with self._reading() as session:
+            return set(session.scalars(query))

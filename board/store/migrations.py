@@ -437,6 +437,14 @@ def _m0008_meeting_links(conn: Connection) -> None:
     ).create(conn)
 
 
+def _m0010_evaluation_exports(conn: Connection) -> None:
+    """A snapshot keeps its export (issue 14 item 6): ``evaluations.export_html_gz`` holds the
+    board's self-contained HTML as it was when the snapshot was taken, gzip-compressed (plotly.js
+    is inlined: about 1.5 MB a board). NULL for snapshots saved before, and for boards saved
+    without one."""
+    _add_column(conn, "evaluations", "export_html_gz", sa.LargeBinary(), nullable=True)
+
+
 #: The ordered migration steps. Append only.
 MIGRATIONS: list[Migration] = [
     _m0001_initial,
@@ -447,6 +455,7 @@ MIGRATIONS: list[Migration] = [
     _m0006_append_only,
     _m0007_login_clients,
     _m0008_meeting_links,
+    _m0010_evaluation_exports,  # step 10 once _m0009_sessions (in progress) lands before it
 ]
 
 
