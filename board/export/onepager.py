@@ -140,7 +140,7 @@ def _meta(result, dataset_name: str, table_version: str, generated_at: datetime)
     )
     parts = [
         dataset_name,
-        f"value table “{result.table.name or ''}” {table_version}".rstrip(),
+        " ".join(x for x in ("value table", f"“{result.table.name}”" if result.table.name else "", table_version) if x),
         f"{fmt.count(result.n_rows)} decisions",
         boot,
         f"generated {generated_at.astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC",

@@ -77,10 +77,16 @@ def test_sentence_bullets_and_tiles_are_the_verdicts(result, page):
 
 def test_meta_line_numbers_come_from_fmt(result, page):
     meta = re.search(r'<div class="meta">(.*?)</div>', page).group(1)
-    assert "demo.csv" in meta and "v3" in meta
+    assert "demo.csv" in meta and f"value table “{result.table.name}” v3" in meta
     assert f"{fmt.count(result.n_rows)} decisions" in meta
     assert f"{fmt.share(result.config.level, 0)} percentile bootstrap, cluster scheme, {fmt.count(50)} replicates" in meta
     assert re.search(r"generated \d{4}-\d\d-\d\d \d\d:\d\d UTC", meta)
+
+
+def test_a_value_table_without_a_name_is_not_shown_as_empty_quotes(result):
+    bare = dataclasses.replace(result, table=dataclasses.replace(result.table, name=""))
+    meta = re.search(r'<div class="meta">(.*?)</div>', export.board_html(bare, table_version="CLI amounts")).group(1)
+    assert "value table CLI amounts" in meta and "“”" not in meta
 
 
 def test_the_heatmap_shows_the_segment_the_bullets_name(result):
