@@ -1,5 +1,6 @@
 """Board: the one-page decision view (home). Five modules from one BoardResult."""
 
+from pathlib import Path
 from urllib.parse import urlencode
 
 import streamlit as st
@@ -10,7 +11,6 @@ from board.charts.drift import LIGHT_COLORS
 from board.words import fmt
 from board.words.verdict import plain_verdict
 
-RENDERED = "board_rendered"  # (board shown, PDF bytes, PNG bytes) of the last Chromium render
 present = st.query_params.get("present") == "1"
 preds = state.current_data()  # the dataset's aggregate (rows counted, or a registered path's stored counts)
 if preds is None:
@@ -83,10 +83,11 @@ if tools is not None:
         help="The same board full-screen without controls (URL + present=1).",
     )
     if may_export:
+        page_html = export.board_html(result, dataset_name=rec.name, table_version=version)
         ui.export_button(
             b2,
             "HTML",
-            export.board_html(result, dataset_name=rec.name, table_version=version),
+            page_html,
             file_name="evalboard.html",
             mime="text/html",
             icon=":material/download:",
@@ -95,38 +96,22 @@ if tools is not None:
             detail=export_meta,
             help="A self-contained file that opens offline.",
         )
-        with b3.popover("PDF / PNG", icon=":material/picture_as_pdf:"):
-            # a render is offered for download only while the board it shows is this one
-            shown = (rec.id, rec.sha256, state.table_json(table), repr(sorted(result.config.to_dict().items())), version)
-            if st.button("Render with Chromium", key="board_render"):
-                try:
-                    page_html = export.board_html(result, dataset_name=rec.name, table_version=version)
-                    st.session_state[RENDERED] = (
-                        shown,
-                        export.render_bytes(page_html, "pdf"),
-                        export.render_bytes(page_html, "png"),
-                    )
-                    state.record_export("board PDF and PNG (rendered)", export_meta)
-                except export.ExportError as err:
-                    st.error(str(err))
-            rendered = st.session_state.get(RENDERED)
-            if rendered is not None and rendered[0] == shown:
-                for i, kind, mime in ((1, "pdf", "application/pdf"), (2, "png", "image/png")):
-                    ui.export_button(
-                        st,
-                        f"Download {kind.upper()}",
-                        rendered[i],
-                        file_name=f"evalboard.{kind}",
-                        mime=mime,
-                        key=f"board_dl_{kind}",
-                        what=f"board {kind.upper()}",
-                        detail=export_meta,
-                    )
-            elif rendered is not None:
-                st.caption(
-                    "The last render showed another board (dataset, value table or settings changed): "
-                    "render again to download this one."
-                )
+        for kind, mime in (("pdf", "application/pdf"), ("png", "image/png")):
+            if not Path(export.CHROMIUM).exists():
+                b3.caption(f"{kind.upper()}: needs Chromium on the server (apt-get install chromium).")
+                continue
+            ui.export_button(  # deferred: rendered only on click, by the one warm Chromium (a few seconds)
+                b3,
+                kind.upper(),
+                lambda kind=kind, page=page_html: export.render_bytes(page, kind),
+                file_name=f"evalboard.{kind}",
+                mime=mime,
+                icon=":material/picture_as_pdf:" if kind == "pdf" else ":material/image:",
+                key=f"board_{kind}",
+                what=f"board {kind.upper()}",
+                detail=export_meta,
+                help="The board as one 16:9 page, rendered by Chromium on the server (a few seconds).",
+            )
     else:  # no file at all: a disabled download button would still serve its file at its media URL
         b2.caption(ui.NO_EXPORT.format(role=auth.ROLE_LABELS.get(user.role, user.role) if user else "none"))
     saveable = version_rec is not None and governance.allowed(user, "save_evaluation")

@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import shot, wait_for_app
+from tests.e2e.conftest import DRIFTING_DEMO, shot, wait_for_app
 
 pytestmark = pytest.mark.e2e
 
@@ -27,7 +27,7 @@ def _modules_visible(page):
 
 
 def test_board_fits_one_screen(page, server):
-    page.goto(server)
+    page.goto(server + f"/?dataset={DRIFTING_DEMO}")  # the drifting week: the board with its drift banner
     wait_for_app(page)
     page.wait_for_selector(".st-key-board_verdict .eb-word", timeout=120_000)
     wait_for_app(page)
@@ -39,7 +39,7 @@ def test_board_fits_one_screen(page, server):
 
 
 def test_present_mode_hides_controls_and_keeps_state_in_url(page, server):
-    page.goto(server + "/?present=1&t_new=0.09&t_old=0.05")
+    page.goto(server + f"/?present=1&dataset={DRIFTING_DEMO}&t_new=0.09&t_old=0.05")
     wait_for_app(page)
     page.wait_for_selector(".st-key-board_verdict .eb-word", timeout=120_000)
     expect(page.get_by_test_id("stSidebar")).to_be_hidden()
@@ -49,3 +49,17 @@ def test_present_mode_hides_controls_and_keeps_state_in_url(page, server):
     shot(page, "board-present")
     assert _scroll_height(page) <= 1080
     assert "t_new=0.09" in page.url
+
+
+def test_pdf_and_png_download_in_one_click(page, server, tmp_path):
+    """The board's PDF and PNG: one click each, rendered on the server by the warm Chromium."""
+    page.goto(server)
+    wait_for_app(page)
+    page.wait_for_selector(".st-key-board_verdict .eb-word", timeout=120_000)
+    wait_for_app(page)
+    for kind, magic in (("PDF", b"%PDF"), ("PNG", b"\x89PNG")):
+        with page.expect_download(timeout=120_000) as info:
+            page.get_by_role("button", name=kind, exact=True).click()
+        path = tmp_path / f"board.{kind.lower()}"
+        info.value.save_as(path)
+        assert path.read_bytes()[:4] == magic
