@@ -4,7 +4,7 @@ is on screen, no number or button label is cut, present mode is one slide with r
 
 import pytest
 
-from tests.e2e.conftest import shot, wait_for_app
+from tests.e2e.conftest import DRIFTING_DEMO, shot, wait_for_app
 
 pytestmark = pytest.mark.e2e
 
@@ -45,7 +45,7 @@ def _open(page, url: str):
 def test_board_verdict_first_and_nothing_cut(browser, server, width, height):
     page = browser.new_page(viewport={"width": width, "height": height})
     try:
-        _open(page, server)
+        _open(page, server + f"/?dataset={DRIFTING_DEMO}")  # the drifting week: the board with its drift banner
         shot(page, f"board-layout-{width}x{height}")
         box = page.locator(".st-key-board_verdict .eb-word").bounding_box()
         assert box is not None and box["y"] + box["height"] <= height, f"the verdict is below the fold: {box}"
@@ -60,7 +60,7 @@ def test_board_verdict_first_and_nothing_cut(browser, server, width, height):
 def test_present_mode_is_one_slide_with_room_sized_type(browser, server, width, height):
     page = browser.new_page(viewport={"width": width, "height": height})
     try:
-        _open(page, server + "/?present=1")
+        _open(page, server + f"/?present=1&dataset={DRIFTING_DEMO}")
         shot(page, f"present-layout-{width}x{height}")
         assert page.evaluate(CUT) == []
         assert _px(page, ".eb-word") >= 56
@@ -70,8 +70,8 @@ def test_present_mode_is_one_slide_with_room_sized_type(browser, server, width, 
             "() => [...document.querySelectorAll('.xtick text, .ytick text')].map(t => parseFloat(getComputedStyle(t).fontSize))"
         )
         assert ticks and min(ticks) >= 16, ticks
-        assert page.get_by_role("button").count() == 0  # no controls
-        assert page.locator("[data-testid='stMain'] a").count() == 0  # no links
+        assert page.locator("[data-testid='stMain'] button:visible").count() == 0  # no controls
+        assert page.locator("[data-testid='stMain'] a:visible").count() == 0  # no links
         if (width, height) != (820, 1180):  # a tablet in portrait may scroll; the slide screens may not
             assert page.evaluate(HEIGHT) <= height, "present mode needs scrolling"
     finally:
