@@ -45,6 +45,15 @@ def _money(x, unit) -> str:
     return f"{x:+,.2f}{(' ' + unit) if unit else ''}" if _ok(x) else "—"
 
 
+def _share(p) -> str:
+    """A bootstrap share: a finite number of replicates never shows certainty ("> 99.9%")."""
+    if p > 0.999:
+        return "> 99.9%"
+    if p < 0.001:
+        return "< 0.1%"
+    return f"= {p:.0%}"
+
+
 def _t(x) -> str:
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "—"
@@ -169,7 +178,7 @@ def rule_comparison(inp: DecisionInputs, *, hold: bool = False) -> Clause | None
         )
     d, lo, hi = inp.diff
     ci = f"{pct} CI [{_money(lo, inp.unit)}, {_money(hi, inp.unit)}]"
-    pb = f"; P({b} better) = {inp.p_b_better:.0%}" if _ok(inp.p_b_better) else ""
+    pb = f"; P({b} better) {_share(inp.p_b_better)}" if _ok(inp.p_b_better) else ""
     if lo > 0 and hold:
         return Clause(
             rule="significant_win",
