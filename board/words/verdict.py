@@ -180,17 +180,37 @@ def _tiles(result, kind: str, locale: str) -> tuple:
 
 
 def _caveat(result, locale: str) -> str:
+    """Small evidence said in words (``evalcore.evidence.SmallEvidence``): which limit was crossed."""
     small = getattr(result, "small_evidence", None)
-    if small is None or not getattr(small, "approximate", False):
+    if small is None or not small.approximate:
         return ""
-    return t(
-        "Little evidence: {pos} positive cases (fewer than {plim}) or an expected count below {clim}: "
-        "the intervals are approximate.",
-        locale,
-        pos=fmt.count(small.positives),
-        plim=fmt.count(small.positive_limit),
-        clim=fmt.count(small.cell_limit),
-    )
+    parts = []
+    if "few_positives" in small.reasons:
+        n = fmt.count(small.positives)
+        if small.positives_basis == "groups":
+            parts.append(t("only {n} customers with a positive case (under {limit})", locale, n=n, limit=small.positive_limit))
+        elif small.positives_basis == "strata":
+            parts.append(
+                t(
+                    "only {n} positive cases in {stratum} (under {limit})",
+                    locale,
+                    n=n,
+                    stratum=small.stratum,
+                    limit=small.positive_limit,
+                )
+            )
+        else:
+            parts.append(t("only {n} positive cases (under {limit})", locale, n=n, limit=small.positive_limit))
+    if "small_cell" in small.reasons:
+        parts.append(
+            t(
+                "an outcome the value rests on was seen only about {n} times (under {limit})",
+                locale,
+                n=fmt.count(small.min_expected_cell),
+                limit=small.cell_limit,
+            )
+        )
+    return t("Little evidence: {what}. The intervals are approximate.", locale, what="; ".join(parts))
 
 
 def plain_verdict(result, *, locale: str = "en") -> Verdict:

@@ -92,3 +92,18 @@ def test_one_model_is_priced_against_acting_on_no_one():
     assert baseline_ev(m) == pytest.approx(prevalence * -100.0 + (1 - prevalence) * 0.0)
     assert v.kind == "single" and v.word == "a"
     assert fmt.money(m.ev - baseline_ev(m), "EUR", signed=True) in v.sentence
+
+
+def test_small_evidence_is_said():
+    """300 rows at 5% positives: about 15 positive cases, under the limit of 50 (issue 14 item 2)."""
+    frame = _frame(3, gap=0.5, n=300)
+    rng = np.random.default_rng(3)
+    frame["y"] = (rng.random(300) < 0.05).astype(int)
+    r = _board(frame)
+    n_pos = int(frame["y"].sum())
+    assert r.small_evidence.approximate and r.small_evidence.positives == n_pos  # rows: every row weighs 1
+    v = plain_verdict(r)
+    assert f"only {n_pos} positive cases (under 50)" in v.caveat
+    assert v.caveat.endswith("The intervals are approximate.")
+    big = plain_verdict(_board(_frame(4, gap=0.5)))  # 4,000 rows, ~800 positives
+    assert big.caveat == ""
