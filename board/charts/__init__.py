@@ -7,7 +7,10 @@ from board.charts.value import (  # noqa: F401 - the package's API
     attribution_figure,
     delta_waterfall_figure,
     headline_figure,
+    heatmap_column,
     segment_heatmap_figure,
+    share_at,
+    share_points,
     value_curve_figure,
 )
 
@@ -18,6 +21,9 @@ __all__ = [
     "attribution_figure",
     "delta_waterfall_figure",
     "headline_figure",
+    "heatmap_column",
     "segment_heatmap_figure",
+    "share_at",
+    "share_points",
     "value_curve_figure",
 ]

@@ -14,7 +14,8 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from board.charts._style import PALETTE  # one palette, so a model keeps its colour across pages
+from board.charts._style import FONT_SIZE, PALETTE, apply_font, plain_numbers, small, title_size  # one palette
+from board.words import fmt
 from evalcore.calibration import Reliability
 from evalcore.value import ValueCurve
 
@@ -37,14 +38,26 @@ def metrics_line(rel: Reliability) -> str:
     )
 
 
-def _add_model(fig: go.Figure, name: str, rel: Reliability, color: str, k: int, n_models: int) -> None:
+def _add_model(fig: go.Figure, name: str, rel: Reliability, color: str, k: int, n_models: int, font_size: int) -> None:
     bins = rel.bins
     full = [b for b in bins if not b.empty]
     x = np.array([b.mean_pred for b in full])
     y = np.array([b.frac_pos for b in full])
     lo = np.array([b.frac_pos_low for b in full])
     hi = np.array([b.frac_pos_high for b in full])
-    custom = np.array([[b.low, b.high, b.count, b.n_rows, b.frac_pos_low, b.frac_pos_high] for b in full]).reshape(-1, 6)
+    # every number of the hover written by board.words.fmt (bin edges of quantile bins can be tiny)
+    custom = np.array(
+        [
+            [
+                f"[{fmt.number(b.low, 3)}, {fmt.number(b.high, 3)})",
+                fmt.number(b.mean_pred, 3),
+                f"{fmt.share(b.frac_pos)} (95% Wilson {fmt.share(b.frac_pos_low)}–{fmt.share(b.frac_pos_high)})",
+                f"{fmt.count(b.count)} ({fmt.count(b.n_rows)} rows)",
+            ]
+            for b in full
+        ],
+        dtype=object,
+    ).reshape(-1, 4)
     count_max = max((b.count for b in full), default=1.0)
     fig.add_trace(
         go.Scatter(
@@ -58,9 +71,8 @@ def _add_model(fig: go.Figure, name: str, rel: Reliability, color: str, k: int, 
             error_y=dict(type="data", symmetric=False, array=hi - y, arrayminus=y - lo, color=color, thickness=1.2, width=4),
             customdata=custom,
             hovertemplate=(
-                "bin [%{customdata[0]:.3g}, %{customdata[1]:.3g})<br>mean predicted %{x:.3f}<br>"
-                "observed %{y:.3f} (95% Wilson %{customdata[4]:.3f}–%{customdata[5]:.3f})<br>"
-                "count %{customdata[2]:,.4g} (%{customdata[3]} rows)<extra>" + name + "</extra>"
+                "bin %{customdata[0]}<br>mean predicted %{customdata[1]}<br>"
+                "observed %{customdata[2]}<br>count %{customdata[3]}<extra>" + name + "</extra>"
             ),
         ),
         row=1,
@@ -79,9 +91,11 @@ def _add_model(fig: go.Figure, name: str, rel: Reliability, color: str, k: int, 
             showlegend=False,
             marker_color=color,
             opacity=0.75,
-            customdata=[[b.low, b.high, b.n_rows] for b in bins],
-            hovertemplate="bin [%{customdata[0]:.3g}, %{customdata[1]:.3g})<br>count %{y:,.4g} (%{customdata[2]} rows)"
-            "<extra>" + name + "</extra>",
+            customdata=[
+                [f"[{fmt.number(b.low, 3)}, {fmt.number(b.high, 3)})", f"{fmt.count(b.count)} ({fmt.count(b.n_rows)} rows)"]
+                for b in bins
+            ],
+            hovertemplate="bin %{customdata[0]}<br>count %{customdata[1]}<extra>" + name + "</extra>",
         ),
         row=2,
         col=1,
@@ -95,13 +109,15 @@ def _add_model(fig: go.Figure, name: str, rel: Reliability, color: str, k: int, 
                 showarrow=False,
                 yanchor="bottom",
                 textangle=-90,
-                font=dict(size=10, color=color),
+                font=dict(size=small(font_size), color=color),
                 row=2,
                 col=1,
             )
 
 
-def reliability_figure(rel_by_model: dict[str, Reliability], *, title: str | None = None, height: int = 560) -> go.Figure:
+def reliability_figure(
+    rel_by_model: dict[str, Reliability], *, title: str | None = None, height: int = 560, font_size: int = FONT_SIZE
+) -> go.Figure:
     """Reliability diagram of one or more models, with a count histogram below.
 
     Parameters
@@ -113,6 +129,8 @@ def reliability_figure(rel_by_model: dict[str, Reliability], *, title: str | Non
         ``"perfectly calibrated"`` for the diagonal.
     title : str, default=None
         Figure title; the ECE of each model with its bins is added below it.
+    font_size : int, default=13
+        Tick labels, legend and hover follow it.
     """
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.74, 0.26], vertical_spacing=0.05)
     fig.add_trace(
@@ -129,14 +147,14 @@ def reliability_figure(rel_by_model: dict[str, Reliability], *, title: str | Non
     )
     n_models = len(rel_by_model)
     for k, (name, rel) in enumerate(rel_by_model.items()):
-        _add_model(fig, name, rel, PALETTE[k % len(PALETTE)], k, n_models)
+        _add_model(fig, name, rel, PALETTE[k % len(PALETTE)], k, n_models, font_size)
     subtitle = " · ".join(
-        f"{name}: ECE {_fmt(rel.ece, '.4f')} ({rel.n_bins} {rel.strategy} bins)" for name, rel in rel_by_model.items()
+        f"{name}: ECE {fmt.number(rel.ece, 3)} ({rel.n_bins} {rel.strategy} bins)" for name, rel in rel_by_model.items()
     )
     text = f"{title}<br><sup>{subtitle}</sup>" if title else f"<sup>{subtitle}</sup>"
     weighted = any(abs(b.count - b.n_rows) > 1e-9 for rel in rel_by_model.values() for b in rel.bins)
     fig.update_layout(
-        title=dict(text=text),
+        title=dict(text=text, font=dict(size=title_size(font_size))),
         height=height,
         margin=dict(l=10, r=10, t=70, b=10),
         barmode="overlay",
@@ -144,13 +162,15 @@ def reliability_figure(rel_by_model: dict[str, Reliability], *, title: str | Non
         uirevision="reliability",
     )
     fig.update_yaxes(title_text=Y_TITLE, range=[-0.02, 1.02], row=1, col=1)
-    fig.update_yaxes(title_text="weighted count" if weighted else "count", rangemode="tozero", row=2, col=1)
+    fig.update_yaxes(title_text="weighted count" if weighted else "count", rangemode="tozero", row=2, col=1, **plain_numbers())
     fig.update_xaxes(range=[-0.02, 1.02], row=1, col=1)
     fig.update_xaxes(title_text=X_TITLE, range=[-0.02, 1.02], row=2, col=1)
-    return fig
+    return apply_font(fig, font_size)
 
 
-def recalibration_figure(before: Reliability | None, after: Reliability, method: str, *, height: int = 560) -> go.Figure:
+def recalibration_figure(
+    before: Reliability | None, after: Reliability, method: str, *, height: int = 560, font_size: int = FONT_SIZE
+) -> go.Figure:
     """Before/after reliability diagram of a cross-fitted recalibration.
 
     Trace names ``"before"`` and ``"after: <method> (cross-fitted)"``; ``before`` may be
@@ -158,7 +178,7 @@ def recalibration_figure(before: Reliability | None, after: Reliability, method:
     """
     after_name = f"after: {method} (cross-fitted)"
     rels = {after_name: after} if before is None else {"before": before, after_name: after}
-    return reliability_figure(rels, title=f"Recalibration: {method}", height=height)
+    return reliability_figure(rels, title=f"Recalibration: {method}", height=height, font_size=font_size)
 
 
 # --------------------------------------------------------------------------- tables

@@ -11,6 +11,8 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from board.charts._style import FONT_SIZE, apply_font, number_ticks, plain_numbers, set_ticks, share_ticks, small, title_size
+from board.words import fmt
 from evalcore.drift import CalibrationDrift, DriftReport, FeatureDrift, LabelDrift
 
 LIGHT_COLORS = {"green": "#2E9E44", "yellow": "#F2B705", "red": "#D62828", "grey": "#9AA0A6"}
@@ -21,15 +23,23 @@ TOO_FEW_NAME = "too few rows"
 X_TITLE = "window ending on"
 
 
-def _fmt(x, spec: str = ".3f") -> str:
-    return "—" if x is None or not np.isfinite(x) else format(float(x), spec)
+def _fmt(x, sig: int = 3) -> str:
+    """A drift statistic through :func:`board.words.fmt.number` (undefined: —)."""
+    return fmt.number(x, sig)
+
+
+def _p_value(p) -> str:
+    """A p-value: "< 0.001" below 0.001 (a plain number would need a dozen zeros)."""
+    if fmt.is_undefined(p):
+        return fmt.DASH
+    return "< 0.001" if p < 0.001 else fmt.number(p, 2)
 
 
 def _window_ends(windows) -> list[str]:
     return [(w.end - pd.Timedelta(days=1)).strftime("%Y-%m-%d") for w in windows]
 
 
-def drift_lights_figure(report: DriftReport, *, height: int = 150) -> go.Figure:
+def drift_lights_figure(report: DriftReport, *, height: int = 150, font_size: int = FONT_SIZE) -> go.Figure:
     """The three lights side by side; hovering a light shows its one-line reason."""
     fams = ["feature", "label", "calibration"]
     lights = [report.lights[f] for f in fams]
@@ -50,10 +60,10 @@ def drift_lights_figure(report: DriftReport, *, height: int = 150) -> go.Figure:
     fig.update_layout(height=height, margin=dict(l=10, r=10, t=10, b=10), template="plotly_white")
     fig.update_yaxes(visible=False, range=[-1, 0.6])
     fig.update_xaxes(showgrid=False)
-    return fig
+    return apply_font(fig, font_size)
 
 
-def feature_heatmap_figure(fd: FeatureDrift, *, height: int | None = None) -> go.Figure:
+def feature_heatmap_figure(fd: FeatureDrift, *, height: int | None = None, font_size: int = FONT_SIZE) -> go.Figure:
     """Features × windows heatmap of the drift statistic, coloured relative to each feature's
     red threshold (1 = at the threshold), so KS and PSI rows share one scale.
 
@@ -68,15 +78,15 @@ def feature_heatmap_figure(fd: FeatureDrift, *, height: int | None = None) -> go
     if not fd.features or not fd.windows:
         fig.add_annotation(text=fd.reason, showarrow=False, x=0.5, y=0.5, xref="paper", yref="paper")
         fig.update_layout(height=height or 200, template="plotly_white")
-        return fig
+        return apply_font(fig, font_size)
     with np.errstate(invalid="ignore", divide="ignore"):
         rel = fd.statistic / fd.red_threshold[:, None]
     status = fd.status
     n_cur = fd.n_cur
     hover = [
         [
-            f"{y[i]}<br>{X_TITLE} {x[j]}<br>statistic {_fmt(fd.statistic[i, j], '.4f')}"
-            f"<br>noise floor {_fmt(fd.noise_floor[i, j], '.4f')}<br>rows {n_cur[i, j]:,} vs reference {fd.n_ref[i]:,}"
+            f"{y[i]}<br>{X_TITLE} {x[j]}<br>statistic {_fmt(fd.statistic[i, j])}"
+            f"<br>noise floor {_fmt(fd.noise_floor[i, j])}<br>rows {fmt.count(n_cur[i, j])} vs reference {fmt.count(fd.n_ref[i])}"
             f"<br>status: {status[i, j]}"
             for j in range(len(x))
         ]
@@ -86,8 +96,7 @@ def feature_heatmap_figure(fd: FeatureDrift, *, height: int | None = None) -> go
     too_few = status == "too few rows"
     # numbers below their noise floor are drawn grey by their own trace, so marks never cover a number
     text = [
-        [("" if below[i, j] or too_few[i, j] else _fmt(v, ".2f")) for j, v in enumerate(row)]
-        for i, row in enumerate(fd.statistic)
+        [("" if below[i, j] or too_few[i, j] else _fmt(v, 2)) for j, v in enumerate(row)] for i, row in enumerate(fd.statistic)
     ]
     fig.add_trace(
         go.Heatmap(
@@ -101,7 +110,12 @@ def feature_heatmap_figure(fd: FeatureDrift, *, height: int | None = None) -> go
             hovertext=hover,
             hoverinfo="text",
             colorscale=[[0, "#EAF4EA"], [0.5, "#F2B705"], [0.5001, "#F4A259"], [1, "#D62828"]],
-            colorbar=dict(title="statistic ÷ red threshold"),
+            colorbar=dict(
+                title="statistic ÷ red threshold",
+                tickmode="array",
+                tickvals=[0, 0.5, 1, 1.5, 2],
+                ticktext=number_ticks([0, 0.5, 1, 1.5, 2]),
+            ),
             name="drift statistic",
         )
     )
@@ -112,8 +126,8 @@ def feature_heatmap_figure(fd: FeatureDrift, *, height: int | None = None) -> go
             y=[y[i] for i in bi],
             mode="text",
             name=BELOW_NOISE_NAME,
-            text=[f"({_fmt(fd.statistic[i, j], '.2f')})" for i, j in zip(bi, bj)],
-            textfont=dict(color="#8A8F94", size=11),
+            text=[f"({_fmt(fd.statistic[i, j], 2)})" for i, j in zip(bi, bj)],
+            textfont=dict(color="#8A8F94", size=small(font_size)),
             hoverinfo="skip",
         )
     )  # the heatmap's hover says it, with the numbers
@@ -124,25 +138,27 @@ def feature_heatmap_figure(fd: FeatureDrift, *, height: int | None = None) -> go
             y=[y[i] for i in ti],
             mode="text",
             name=TOO_FEW_NAME,
-            text=[f"× {_fmt(fd.statistic[i, j], '.2f')}" for i, j in zip(ti, tj)],
-            textfont=dict(color="#333", size=11),
+            text=[f"× {_fmt(fd.statistic[i, j], 2)}" for i, j in zip(ti, tj)],
+            textfont=dict(color="#333", size=small(font_size)),
             hoverinfo="skip",
         )
     )
-    method = "exact KS" if fd.ks_method == "exact" else f"binned KS ({fd.n_bins} reference-quantile bins)"
+    method = "exact KS" if fd.ks_method == "exact" else f"binned KS ({fmt.count(fd.n_bins)} reference-quantile bins)"
     fig.update_layout(
         height=height or max(260, 34 * len(y) + 140),
         template="plotly_white",
-        title=dict(text=f"Feature drift vs reference {fd.reference.label} — {method}", font=dict(size=15)),
+        title=dict(text=f"Feature drift vs reference {fd.reference.label} — {method}", font=dict(size=title_size(font_size))),
         xaxis_title=X_TITLE,
         legend=dict(orientation="h", y=-0.25),
         margin=dict(l=10, r=10, t=50, b=10),
     )
     fig.update_yaxes(autorange="reversed")
-    return fig
+    return apply_font(fig, font_size)
 
 
-def feature_distribution_figure(fd: FeatureDrift, feature: str, *, window: int = -1, height: int = 380) -> go.Figure:
+def feature_distribution_figure(
+    fd: FeatureDrift, feature: str, *, window: int = -1, height: int = 380, font_size: int = FONT_SIZE
+) -> go.Figure:
     """Reference vs current distribution of one feature in one window (default: the latest).
 
     Numeric: the two ECDFs on the reference's frozen grid (exact at every grid value).
@@ -173,7 +189,8 @@ def feature_distribution_figure(fd: FeatureDrift, feature: str, *, window: int =
             go.Scatter(x=ref.edges, y=fc, mode="lines", line=dict(shape="hv", color="#D62828", width=2), name=f"window {w.label}")
         )
         fig.update_yaxes(title="share of rows ≤ x (ECDF)", range=[0, 1.02])
-        fig.update_xaxes(title=feature)
+        set_ticks(fig.update_yaxes, [0, 0.25, 0.5, 0.75, 1], share_ticks)
+        fig.update_xaxes(title=feature, **plain_numbers())
     else:
         keep = [k for k, lev in enumerate(ref.levels) if not (lev in ("(missing)", "(unseen)") and ref.counts[k] + cur[k] == 0)]
         levels = [str(ref.levels[k]) for k in keep]
@@ -182,7 +199,7 @@ def feature_distribution_figure(fd: FeatureDrift, feature: str, *, window: int =
         )
         fig.add_trace(go.Bar(x=levels, y=cur[keep] / max(cur.sum(), 1), name=f"window {w.label}", marker_color="#D62828"))
         fig.update_layout(barmode="group")
-        fig.update_yaxes(title="share of rows", tickformat=".0%")
+        fig.update_yaxes(title="share of rows", tickformat="~%")
         fig.update_xaxes(title=feature)
     j = window % len(fd.windows)
     fig.update_layout(
@@ -192,14 +209,14 @@ def feature_distribution_figure(fd: FeatureDrift, feature: str, *, window: int =
         title=dict(
             text=f"{feature}: {stat_name} {_fmt(fd.statistic[i, j])} (noise floor {_fmt(fd.noise_floor[i, j])}, "
             f"{fd.status[i, j]})",
-            font=dict(size=15),
+            font=dict(size=title_size(font_size)),
         ),
         margin=dict(l=10, r=10, t=50, b=10),
     )
-    return fig
+    return apply_font(fig, font_size)
 
 
-def label_rate_figure(ld: LabelDrift, *, height: int = 380) -> go.Figure:
+def label_rate_figure(ld: LabelDrift, *, height: int = 380, font_size: int = FONT_SIZE) -> go.Figure:
     """Positive rate per window with Wilson 95% bands against the reference rate and its band.
 
     Markers: red where the two-proportion test is significant, grey where too few rows.
@@ -227,10 +244,15 @@ def label_rate_figure(ld: LabelDrift, *, height: int = 380) -> go.Figure:
             name="positive rate",
             line=dict(color="#0B5FFF", width=2),
             marker=dict(size=9, color=[LEVEL_COLORS[int(v)] for v in ld.level]),
-            customdata=np.c_[ld.low, ld.high, ld.p_value, ld.n] if x else None,
+            customdata=[
+                [fmt.share(r, 2), fmt.share(lo, 2), fmt.share(hi, 2), _p_value(p), fmt.count(n)]
+                for r, lo, hi, p, n in zip(ld.rate, ld.low, ld.high, ld.p_value, ld.n)
+            ]
+            if x
+            else None,
             hovertemplate=(
-                "%{x}: %{y:.2%} [%{customdata[0]:.2%}, %{customdata[1]:.2%}]<br>p = %{customdata[2]:.2g}, "
-                "rows %{customdata[3]:,.0f}<extra></extra>"
+                "%{x}: %{customdata[0]} [%{customdata[1]}, %{customdata[2]}]<br>p %{customdata[3]}, "
+                "rows %{customdata[4]}<extra></extra>"
             ),
         )
     )
@@ -238,8 +260,9 @@ def label_rate_figure(ld: LabelDrift, *, height: int = 380) -> go.Figure:
         fig.add_hline(
             y=ld.ref_rate,
             line=dict(color="#555", dash="dash", width=1.5),
-            annotation_text=f"reference {ld.ref_rate:.2%}",
+            annotation_text=f"reference {fmt.share(ld.ref_rate, 2)}",
             annotation_position="top left",
+            annotation_font_size=small(font_size),
         )
         fig.add_hrect(y0=ld.ref_interval[0], y1=ld.ref_interval[1], fillcolor="#555", opacity=0.08, line_width=0)
     if ld.label_definition_change and ld.step_date is not None:
@@ -251,21 +274,24 @@ def label_rate_figure(ld: LabelDrift, *, height: int = 380) -> go.Figure:
             showarrow=False,
             yanchor="bottom",
             text="possible label-definition change",
-            font=dict(color="#D62828", size=12),
+            font=dict(color="#D62828", size=small(font_size)),
         )
     fig.update_layout(
         height=height,
         template="plotly_white",
         legend=dict(orientation="h", y=-0.25),
-        title=dict(text=f"Label drift — positive rate per window (two-proportion test, α = {ld.alpha:g})", font=dict(size=15)),
+        title=dict(
+            text=f"Label drift — positive rate per window (two-proportion test, α = {fmt.number(ld.alpha, 2)})",
+            font=dict(size=title_size(font_size)),
+        ),
         margin=dict(l=10, r=10, t=50, b=10),
     )
-    fig.update_yaxes(title="observed positive rate", tickformat=".1%", rangemode="tozero")
+    fig.update_yaxes(title="observed positive rate", tickformat="~%", rangemode="tozero")
     fig.update_xaxes(title=X_TITLE)
-    return fig
+    return apply_font(fig, font_size)
 
 
-def calibration_drift_figure(cd: CalibrationDrift, *, height: int = 480) -> go.Figure:
+def calibration_drift_figure(cd: CalibrationDrift, *, height: int = 480, font_size: int = FONT_SIZE) -> go.Figure:
     """O/E per window (with the interval of its ratio to the reference, scaled back to O/E)
     against the reference O/E and the unchanged band; ECE per window against the reference ECE.
     """
@@ -276,7 +302,7 @@ def calibration_drift_figure(cd: CalibrationDrift, *, height: int = 480) -> go.F
         shared_xaxes=True,
         vertical_spacing=0.08,
         row_heights=[0.62, 0.38],
-        subplot_titles=("observed / expected (O/E)", f"ECE ({cd.n_bins} uniform bins)"),
+        subplot_titles=("observed / expected (O/E)", f"ECE ({fmt.count(cd.n_bins)} uniform bins)"),
     )
     lo, hi = cd.ratio_low * cd.ref_oe, cd.ratio_high * cd.ref_oe
     if x:
@@ -302,10 +328,15 @@ def calibration_drift_figure(cd: CalibrationDrift, *, height: int = 480) -> go.F
             name="O/E",
             line=dict(color="#0B5FFF", width=2),
             marker=dict(size=9, color=[LEVEL_COLORS[int(v)] for v in cd.level]),
-            customdata=np.c_[cd.ratio, cd.observed, cd.expected] if x else None,
+            customdata=[
+                [fmt.number(oe, 3), fmt.number(r, 3), fmt.count(o), fmt.number(e, 3)]
+                for oe, r, o, e in zip(cd.oe, cd.ratio, cd.observed, cd.expected)
+            ]
+            if x
+            else None,
             hovertemplate=(
-                "%{x}: O/E %{y:.3f}<br>ratio to reference %{customdata[0]:.3f}"
-                "<br>O %{customdata[1]:,.0f}, E %{customdata[2]:,.1f}<extra></extra>"
+                "%{x}: O/E %{customdata[0]}<br>ratio to reference %{customdata[1]}"
+                "<br>O %{customdata[2]}, E %{customdata[3]}<extra></extra>"
             ),
         ),
         row=1,
@@ -317,27 +348,45 @@ def calibration_drift_figure(cd: CalibrationDrift, *, height: int = 480) -> go.F
             line=dict(color="#555", dash="dash", width=1.5),
             row=1,
             col=1,
-            annotation_text=f"reference {cd.ref_oe:.2f}",
+            annotation_text=f"reference {fmt.number(cd.ref_oe, 3)}",
             annotation_position="top left",
+            annotation_font_size=small(font_size),
         )
         for b in cd.band:
             fig.add_hline(y=cd.ref_oe * b, line=dict(color="#999", dash="dot", width=1), row=1, col=1)
-    fig.add_trace(go.Scatter(x=x, y=cd.ece, mode="lines+markers", name="ECE", line=dict(color="#E4572E", width=2)), row=2, col=1)
+    fig.add_trace(
+        go.Scatter(
+            x=x,
+            y=cd.ece,
+            mode="lines+markers",
+            name="ECE",
+            line=dict(color="#E4572E", width=2),
+            customdata=[fmt.number(e, 3) for e in cd.ece],
+            hovertemplate="%{x}: ECE %{customdata}<extra></extra>",
+        ),
+        row=2,
+        col=1,
+    )
     if np.isfinite(cd.ref_ece):
         fig.add_hline(
             y=cd.ref_ece,
             line=dict(color="#555", dash="dash", width=1.5),
             row=2,
             col=1,
-            annotation_text=f"reference {cd.ref_ece:.3f}",
+            annotation_text=f"reference {fmt.number(cd.ref_ece, 3)}",
             annotation_position="top left",
+            annotation_font_size=small(font_size),
         )
     fig.update_layout(
         height=height,
         template="plotly_white",
         legend=dict(orientation="h", y=-0.15),
-        title=dict(text=f"Calibration drift — O/E band {cd.band[0]:g}–{cd.band[1]:g} × reference", font=dict(size=15)),
+        title=dict(
+            text=f"Calibration drift — O/E band {fmt.number(cd.band[0], 3)}–{fmt.number(cd.band[1], 3)} × reference",
+            font=dict(size=title_size(font_size)),
+        ),
         margin=dict(l=10, r=10, t=60, b=10),
     )
     fig.update_xaxes(title=X_TITLE, row=2, col=1)
-    return fig
+    fig.update_yaxes(**plain_numbers())
+    return apply_font(fig, font_size)

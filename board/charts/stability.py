@@ -15,7 +15,17 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from board.charts._style import PALETTE
+from board.charts._style import (
+    FONT_SIZE,
+    PALETTE,
+    apply_font,
+    log_ticks,
+    plain_numbers,
+    set_ticks,
+    small,
+    title_size,
+)
+from board.words import fmt
 from evalcore.normalized import LearningCurve
 from evalcore.stability import CVComparison
 
@@ -23,9 +33,14 @@ GREY = "#7F7F7F"
 ALERT = "#C0392B"
 
 
-def _layout(fig: go.Figure, *, title: str, height: int, x: str = "", y: str = "") -> go.Figure:
+def _num(x) -> str:
+    """A score, mean or limit of repeated runs: 4 significant digits (:func:`board.words.fmt.number`)."""
+    return fmt.number(x, 4)
+
+
+def _layout(fig: go.Figure, *, title: str, height: int, font_size: int, x: str = "", y: str = "") -> go.Figure:
     fig.update_layout(
-        title=dict(text=title, x=0, font=dict(size=15)),
+        title=dict(text=title, x=0, font=dict(size=title_size(font_size))),
         height=height,
         margin=dict(l=10, r=10, t=50, b=10),
         xaxis_title=x,
@@ -33,10 +48,12 @@ def _layout(fig: go.Figure, *, title: str, height: int, x: str = "", y: str = ""
         legend=dict(orientation="h", yanchor="bottom", y=1.0, x=1, xanchor="right"),
         uirevision="const",
     )
-    return fig
+    fig.update_xaxes(**plain_numbers())
+    fig.update_yaxes(**plain_numbers())
+    return apply_font(fig, font_size)
 
 
-def score_histogram(runs: dict, *, metric: str, height: int = 340) -> go.Figure:
+def score_histogram(runs: dict, *, metric: str, height: int = 340, font_size: int = FONT_SIZE) -> go.Figure:
     """Histogram of scores per model; ``runs`` maps a name to (scores, ScoreSummary)."""
     fig = go.Figure()
     for i, (name, (scores, s)) in enumerate(runs.items()):
@@ -55,23 +72,28 @@ def score_histogram(runs: dict, *, metric: str, height: int = 340) -> go.Figure:
         fig.add_vline(
             x=s.mean,
             line=dict(color=color, width=2),
-            annotation=dict(text=f"mean {s.mean:.4g}", font=dict(color=color)),
+            annotation=dict(text=f"mean {_num(s.mean)}", font=dict(color=color, size=small(font_size))),
             annotation_position="top",
         )
         if np.isfinite(s.alert_line):
             fig.add_vline(
                 x=s.alert_line,
                 line=dict(color=ALERT, width=1.5, dash="dash"),
-                annotation=dict(text=f"alert {s.alert_line:.4g}", font=dict(color=ALERT)),
+                annotation=dict(text=f"alert {_num(s.alert_line)}", font=dict(color=ALERT, size=small(font_size))),
                 annotation_position="bottom left" if i == 0 else "bottom right",
             )
     fig.update_layout(barmode="overlay", bargap=0.05)
     return _layout(
-        fig, title="Scores of repeated runs (band: mean ± 1.96·SEM; dashed: alert line)", height=height, x=metric, y="runs"
+        fig,
+        title="Scores of repeated runs (band: mean ± 1.96·SEM; dashed: alert line)",
+        height=height,
+        font_size=font_size,
+        x=metric,
+        y="runs",
     )
 
 
-def score_box(runs: dict, *, metric: str, height: int = 340) -> go.Figure:
+def score_box(runs: dict, *, metric: str, height: int = 340, font_size: int = FONT_SIZE) -> go.Figure:
     """Box plots (quartiles, whiskers at 1.5·IQR, every run as a point)."""
     fig = go.Figure()
     for i, (name, (scores, _)) in enumerate(runs.items()):
@@ -86,10 +108,10 @@ def score_box(runs: dict, *, metric: str, height: int = 340) -> go.Figure:
                 boxmean=True,
             )
         )
-    return _layout(fig, title="Distribution (box: quartiles; dashed: mean)", height=height, y=metric)
+    return _layout(fig, title="Distribution (box: quartiles; dashed: mean)", height=height, font_size=font_size, y=metric)
 
 
-def mean_ci_figure(summaries: dict, *, metric: str, height: int = 340) -> go.Figure:
+def mean_ci_figure(summaries: dict, *, metric: str, height: int = 340, font_size: int = FONT_SIZE) -> go.Figure:
     """mean ± z·SEM per model: overlapping intervals = no difference in the simple view."""
     fig = go.Figure()
     for i, (name, s) in enumerate(summaries.items()):
@@ -102,17 +124,17 @@ def mean_ci_figure(summaries: dict, *, metric: str, height: int = 340) -> go.Fig
                 mode="markers+text",
                 marker=dict(size=12, color=color),
                 error_x=dict(type="data", array=[half], color=color, thickness=3, width=10),
-                text=[f"{s.mean:.4g} [{s.ci_low:.4g}, {s.ci_high:.4g}]"],
+                text=[f"{_num(s.mean)} [{_num(s.ci_low)}, {_num(s.ci_high)}]"],
                 textposition="top center",
                 name=name,
                 showlegend=False,
             )
         )
     fig.update_yaxes(type="category", autorange="reversed")
-    return _layout(fig, title="Mean ± 1.96·SEM per model (overlap view)", height=height, x=metric)
+    return _layout(fig, title="Mean ± 1.96·SEM per model (overlap view)", height=height, font_size=font_size, x=metric)
 
 
-def paired_figure(cmp: CVComparison, diffs, *, metric: str, height: int = 300) -> go.Figure:
+def paired_figure(cmp: CVComparison, diffs, *, metric: str, height: int = 300, font_size: int = FONT_SIZE) -> go.Figure:
     """Per-fold differences A − B, with the naive and the Nadeau–Bengio corrected intervals."""
     p = cmp.paired
     fig = go.Figure()
@@ -148,13 +170,14 @@ def paired_figure(cmp: CVComparison, diffs, *, metric: str, height: int = 300) -
     )
     return _layout(
         fig,
-        title=f"{cmp.a} − {cmp.b} on matched folds · {p.level:.0%} intervals of the mean difference",
+        title=f"{cmp.a} − {cmp.b} on matched folds · {fmt.share(p.level, 0)} intervals of the mean difference",
         height=height,
+        font_size=font_size,
         x=f"difference of {metric}",
     )
 
 
-def learning_curve_figure(lc: LearningCurve, *, height: int = 380) -> go.Figure:
+def learning_curve_figure(lc: LearningCurve, *, height: int = 380, font_size: int = FONT_SIZE) -> go.Figure:
     """Mean over repeats (line) and the spread (min–max band) of each score against N."""
     fig = go.Figure()
     names = {"raw": f"raw {lc.metric}", "normalized": "normalized (basic)", "robust": "robust (capped at 1)"}
@@ -186,14 +209,18 @@ def learning_curve_figure(lc: LearningCurve, *, height: int = 380) -> go.Figure:
         fig.add_vline(
             x=lc.boundary,
             line=dict(color=GREY, dash="dash"),
-            annotation=dict(text=f"N = 20·d = {lc.boundary:,}"),
+            annotation=dict(text=f"N = 20·d = {fmt.count(lc.boundary)}", font=dict(size=small(font_size))),
             annotation_position="top left",
         )
-    fig.update_xaxes(type="log")
-    return _layout(
+    fig = _layout(
         fig,
-        title=f"Learning curve · {lc.n_repeats} repeats (band: min–max) · {lc.model}",
+        title=f"Learning curve · {fmt.count(lc.n_repeats)} repeats (band: min–max) · {lc.model}",
         height=height,
+        font_size=font_size,
         x="training rows N (log)",
         y="score",
     )
+    fig.update_xaxes(type="log")  # round ticks (100, 1,000, …), never log minor labels
+    if len(x) and x.min() > 0:
+        set_ticks(fig.update_xaxes, log_ticks(x.min(), x.max()), lambda v: [fmt.count(t) for t in v])
+    return fig

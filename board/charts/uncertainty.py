@@ -17,26 +17,44 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from board.charts._style import PALETTE
+from board.charts._style import (
+    FONT_SIZE,
+    PALETTE,
+    apply_font,
+    money_ticks,
+    nice_ticks,
+    number_ticks,
+    padded,
+    plain_numbers,
+    set_ticks,
+    share_ticks,
+    small,
+    title_size,
+)
+from board.words import fmt
 from evalcore.bootstrap import BootstrapResult, Comparison, CurveBand, MetricIntervals, OptimumBootstrap
 
 GREY = "#7F7F7F"
 FIT_NOTE = "Resampling the test set: uncertainty of a fixed model on finite data, not of training."
+VALUE_FORMATS = ("money", "share", "number")
 
 
 def _finite(x) -> bool:
     return x is not None and bool(np.isfinite(x))
 
 
-def _fmt(x, unit: str = "", signed: bool = False) -> str:
-    if not _finite(x):
-        return "—"
-    s = f"{x:+,.2f}" if signed else f"{x:,.4g}" if abs(x) < 1000 else f"{x:,.0f}"
-    return f"{s} {unit}".strip()
+def _fmt(x, unit: str = "", signed: bool = False, kind: str = "money") -> str:
+    """One number of a CI chart through :mod:`board.words.fmt`."""
+    if kind == "share":
+        return fmt.share(x, 1, signed=signed)
+    if kind == "number":
+        return fmt.number(x, 3, signed=signed)
+    return fmt.money(x, unit, signed=signed)
 
 
 def _level_words(level: float) -> str:
-    return f"{level * 100:g}%"
+    whole = _finite(level) and abs(level * 100 - round(level * 100)) < 1e-9
+    return fmt.share(level, 0 if whole else 1)
 
 
 def _as_interval(item) -> tuple[float, float, float, str]:
@@ -50,26 +68,10 @@ def _as_interval(item) -> tuple[float, float, float, str]:
     return est, low, high, (item[3] if len(item) > 3 else "")
 
 
-def _x_range(items, zero_line: bool, fixed) -> tuple[float, float] | None:
-    """The x range: ``fixed`` if given, else the data (and 0) padded so the labels fit."""
-    if fixed is not None:
-        return float(fixed[0]), float(fixed[1])
-    xs = [v for est, low, high, _ in items for v in (est, low, high) if _finite(v)]
-    if zero_line:
-        xs.append(0.0)
-    if not xs:
-        return None
-    lo, hi = min(xs), max(xs)
-    pad = 0.08 * (hi - lo) if hi > lo else max(abs(hi), 1.0) * 0.1
-    return lo - pad, hi + pad
-
-
-def _text_position(x, x_range) -> str:
-    """Anchor a label away from the nearer edge, so it is not cut off."""
-    if x is None or x_range is None or x_range[1] <= x_range[0]:
-        return "top center"
-    f = (x - x_range[0]) / (x_range[1] - x_range[0])
-    return "top right" if f < 0.3 else "top left" if f > 0.7 else "top center"
+def _title_room(title: str, subtitle: str, font_size: int) -> int:
+    """Top margin in px for a title (and a subtitle in <sup>) at ``font_size``."""
+    lines = title_size(font_size) * 1.25 * bool(title) + 0.8 * font_size * 1.25 * bool(subtitle)
+    return int(lines + 14 + title_size(font_size) * 0.3) if lines else 20
 
 
 def ci_bars_figure(
@@ -82,8 +84,11 @@ def ci_bars_figure(
     subtitle: str = "",
     height: int | None = None,
     x_range: tuple[float, float] | None = None,
+    font_size: int = FONT_SIZE,
+    value_format: str = "money",
+    x_title: str | None = None,
 ) -> go.Figure:
-    """Horizontal confidence-interval bars, one row per interval, top to bottom.
+    """Horizontal confidence-interval bars, one row per interval, top to bottom (a forest plot).
 
     Parameters
     ----------
@@ -91,37 +96,56 @@ def ci_bars_figure(
         ``interval`` is a :class:`~evalcore.bootstrap.BootstrapResult`, a
         :class:`~evalcore.bootstrap.ProportionInterval`, or ``(estimate, low, high[, why])``.
     unit : str
-        Unit of the x axis (e.g. "EUR per decision").
+        Unit of the numbers (e.g. "EUR"), in the labels and the axis title.
     zero_line : bool, default=True
-        Draw x = 0 (the line a difference must clear).
+        Draw x = 0 (the line a difference must clear); money estimates are then signed.
     subtitle : str
         Shown under the title, e.g. "95% percentile bootstrap, rows, 1000 replicates".
     x_range : (float, float), default=None
         Fixed x range (e.g. (0, 1) for proportions); default: the intervals (and 0) padded.
+    font_size : int, default=13
+        Tick labels, row labels, numbers and hover follow it.
+    value_format : {"money", "share", "number"}, default="money"
+        How the numbers are written (:func:`board.words.fmt.money`, ``share`` or ``number``).
+    x_title : str, default=None
+        The x axis title; default "value (<unit>)".
 
     Returns
     -------
     go.Figure
-        One scatter trace per row (point + error bar), named by its label; undefined
-        intervals become points with a "interval undefined" hover and annotation.
+        One scatter trace per row (point + error bar), named by its label, its ``text`` the
+        row's numbers; undefined intervals become points with a "interval undefined" hover
+        and text. The numbers are written under each row's name in the row label column left
+        of the plot (``yaxis.ticktext``: "name<br><b>estimate</b> [low, high]"), so they sit
+        on the bar's row, never on the zero line or on another bar, at any width and sign.
     """
+    if value_format not in VALUE_FORMATS:
+        raise ValueError(f"value_format must be one of {VALUE_FORMATS}; got {value_format!r}.")
     fig = go.Figure()
     labels = [str(r[0]) for r in rows]
     items = [_as_interval(item) for _, item in rows]
-    xr = _x_range(items, zero_line, x_range)
+    xs = [v for est, low, high, _ in items for v in (est, low, high) if _finite(v)]
+    if zero_line:
+        xs.append(0.0)
+    xr = (float(x_range[0]), float(x_range[1])) if x_range is not None else (padded(min(xs), max(xs), 0.06) if xs else None)
+    kind = value_format
+    signed = zero_line and kind == "money"
+    ticktext = []
     for j, ((label, _), (est, low, high, why)) in enumerate(zip(rows, items)):
         color = (colors or PALETTE)[j % len(colors or PALETTE)]
         defined = _finite(low) and _finite(high)
-        text = f"{_fmt(est, unit)}  [{_fmt(low)}, {_fmt(high)}]" if defined else f"{_fmt(est, unit)}  (interval undefined)"
-        hover = f"{label}<br>estimate {_fmt(est, unit)}<br>" + (
-            f"interval [{_fmt(low)}, {_fmt(high)}]" if defined else f"interval undefined: {why or 'not enough data'}"
+        est_text = _fmt(est, unit, signed, kind)
+        bounds = f"[{_fmt(low, '', signed, kind)}, {_fmt(high, '', signed, kind)}]"
+        text = f"{est_text}  {bounds}" if defined else f"{est_text}  (interval undefined)"
+        hover = f"{label}<br>estimate {est_text}<br>" + (
+            f"interval {bounds}" if defined else f"interval undefined: {why or 'not enough data'}"
         )
         x = est if _finite(est) else (0.5 * (low + high) if defined else None)
         fig.add_trace(
             go.Scatter(
                 x=[x],
                 y=[str(label)],
-                mode="markers+text",
+                mode="markers",
                 name=str(label),
                 marker=dict(size=14, color=color, symbol="diamond" if defined else "x"),
                 error_x=dict(
@@ -135,63 +159,95 @@ def ci_bars_figure(
                     visible=defined,
                 ),
                 text=[text],
-                textposition=_text_position(x, xr),
                 hovertemplate=hover + "<extra></extra>",
                 showlegend=False,
             )
         )
+        numbers = f"<b>{est_text}</b> {bounds}" if defined else f"<b>{est_text}</b> (interval undefined)"
+        ticktext.append(f"{label}<br>{numbers}")
     if zero_line:
-        fig.add_vline(x=0, line_dash="dash", line_color=GREY, annotation_text="0", annotation_position="bottom")
+        fig.add_vline(x=0, line_dash="dash", line_color=GREY)
     full_title = title
     if subtitle:
         full_title = f"{title}<br><sup>{subtitle}</sup>" if title else f"<sup>{subtitle}</sup>"
     fig.update_layout(
-        title=full_title or None,
+        title=dict(
+            text=full_title,
+            font=dict(size=title_size(font_size)),
+            y=1,
+            yref="container",
+            yanchor="top",
+            pad=dict(t=4 + title_size(font_size)),
+        )
+        if full_title
+        else None,
         height=height or 120 + 70 * max(1, len(rows)),
-        margin=dict(l=10, r=10, t=60 if full_title else 20, b=10),
-        xaxis_title=f"value ({unit})" if unit else "value",
+        margin=dict(l=10, r=10, t=_title_room(title, subtitle, font_size), b=10),
+        xaxis_title=x_title or (f"value ({unit})" if unit else "value"),
         showlegend=False,
     )
-    fig.update_yaxes(categoryorder="array", categoryarray=labels[::-1], automargin=True)
+    fig.update_yaxes(
+        categoryorder="array",
+        categoryarray=labels[::-1],
+        range=[-0.5, len(labels) - 0.5],
+        tickmode="array",
+        tickvals=labels,
+        ticktext=ticktext,
+        automargin=True,
+    )
     if xr is not None:
         fig.update_xaxes(range=list(xr))
-    return fig
+        ticks = nice_ticks(xr[0], xr[1], 5)  # multiples of a round step: 0 among them when in range
+        label = {"share": share_ticks, "number": number_ticks}.get(kind, money_ticks)
+        set_ticks(fig.update_xaxes, ticks, label)
+    return apply_font(fig, font_size)
 
 
 def _describe(r: BootstrapResult) -> str:
-    return f"{_level_words(r.level)} {r.method} bootstrap, {r.scheme} scheme, {r.n_resamples} replicates"
+    return f"{_level_words(r.level)} {r.method} bootstrap, {r.scheme} scheme, {fmt.count(r.n_resamples)} replicates"
 
 
-def comparison_figure(comp: Comparison, *, unit: str = "", height: int | None = None) -> go.Figure:
+def _probability_words(name: str, p: float) -> str:
+    """ "P(B better) = 73.2%", or "P(B better) > 99.9%" (a finite number of draws never shows 100%)."""
+    if not _finite(p):
+        return f"P({name} better) undefined"
+    text = fmt.probability(p)
+    return f"P({name} better) {text}" if text[0] in "<>" else f"P({name} better) = {text}"
+
+
+def comparison_figure(comp: Comparison, *, unit: str = "", height: int | None = None, font_size: int = FONT_SIZE) -> go.Figure:
     """EV of A, EV of B and the paired difference B − A with their intervals and the verdict.
 
     The title is the plain verdict ("B is better: the 95% CI of EV_B − EV_A excludes 0." or
     "No significant difference …"); the subtitle states P(B better), the method and scheme.
     """
     rows = [
-        (f"EV {comp.a} (t={comp.threshold_a:.4g})", comp.ev_a),
-        (f"EV {comp.b} (t={comp.threshold_b:.4g})", comp.ev_b),
+        (f"EV {comp.a} (t={fmt.score(comp.threshold_a)})", comp.ev_a),
+        (f"EV {comp.b} (t={fmt.score(comp.threshold_b)})", comp.ev_b),
         (f"{comp.b} − {comp.a}", comp.diff),
     ]
     verdict_color = {"better": "#2E7D32", "worse": "#C62828"}.get(comp.verdict, GREY)
-    p = f"P({comp.b} better) = {comp.p_b_better:.1%}" if _finite(comp.p_b_better) else f"P({comp.b} better) undefined"
     fig = ci_bars_figure(
         rows,
-        unit=f"{unit} per decision".strip(),
+        unit=unit,
+        x_title=f"value per decision ({unit})" if unit else "value per decision",
         title=comp.verdict_text,
-        subtitle=f"{p} · {_describe(comp.diff)} · value, gains positive",
+        subtitle=f"{_probability_words(comp.b, comp.p_b_better)} · {_describe(comp.diff)} · value, gains positive",
         colors=[PALETTE[0], PALETTE[1], verdict_color],
         height=height,
+        font_size=font_size,
     )
     fig.update_layout(title_font_color=verdict_color)
     return fig
 
 
-def metric_intervals_figure(m: MetricIntervals, *, threshold: float | None = None, height: int | None = None) -> go.Figure:
-    """Wilson intervals of the §3.1 proportions at one threshold (x axis 0–1)."""
+def metric_intervals_figure(
+    m: MetricIntervals, *, threshold: float | None = None, height: int | None = None, font_size: int = FONT_SIZE
+) -> go.Figure:
+    """Wilson intervals of the §3.1 proportions at one threshold (x axis 0–100%)."""
     rows = [(name.replace("_", " "), iv) for name, iv in m.items()]
     level = m.accuracy.level
-    t = f" at t={threshold:.4g}" if threshold is not None else ""
+    t = f" at t={fmt.score(threshold)}" if threshold is not None else ""
     fig = ci_bars_figure(
         rows,
         title=f"Metrics{t}",
@@ -199,12 +255,21 @@ def metric_intervals_figure(m: MetricIntervals, *, threshold: float | None = Non
         zero_line=False,
         height=height,
         x_range=(0, 1),
+        font_size=font_size,
+        value_format="share",
     )
     fig.update_xaxes(title="proportion")
     return fig
 
 
-def t_opt_histogram(opt: OptimumBootstrap, *, deployed: float | None = None, nbins: int = 40, height: int = 320) -> go.Figure:
+def t_opt_histogram(
+    opt: OptimumBootstrap,
+    *,
+    deployed: float | None = None,
+    nbins: int = 40,
+    height: int = 320,
+    font_size: int = FONT_SIZE,
+) -> go.Figure:
     """Histogram of the re-optimised threshold over bootstrap replicates.
 
     Marks the optimum on the data, its interval and (if given) the deployed threshold.
@@ -226,13 +291,15 @@ def t_opt_histogram(opt: OptimumBootstrap, *, deployed: float | None = None, nbi
             hovertemplate="t_opt %{x}<br>%{y} replicates<extra></extra>",
         )
     )
+    note = small(font_size)
     if _finite(r.estimate):
         fig.add_vline(
             x=r.estimate,
             line_color=PALETTE[1],
             line_width=3,
-            annotation_text=f"t_opt {r.estimate:.4g}",
+            annotation_text=f"t_opt {fmt.score(r.estimate)}",
             annotation_position="top",
+            annotation_font_size=note,
         )
     if _finite(r.low) and _finite(r.high):
         fig.add_vrect(
@@ -243,19 +310,24 @@ def t_opt_histogram(opt: OptimumBootstrap, *, deployed: float | None = None, nbi
             line_width=0,
             annotation_text=f"{_level_words(r.level)} CI",
             annotation_position="top left",
+            annotation_font_size=note,
         )
     if deployed is not None and np.isfinite(deployed):
         fig.add_vline(
             x=deployed,
             line_dash="dash",
             line_color=GREY,
-            annotation_text=f"deployed {deployed:.4g}",
+            annotation_text=f"deployed {fmt.score(deployed)}",
             annotation_position="bottom right",
+            annotation_font_size=note,
         )
-    res = f", scores binned to {opt.resolution:g}" if opt.resolution else ""
-    extra = f"; {n_inf} of {len(dist)} replicates: act on no one" if n_inf else ""
+    res = f", scores binned to {fmt.number(opt.resolution, 3)}" if opt.resolution else ""
+    extra = f"; {fmt.count(n_inf)} of {fmt.count(len(dist))} replicates: act on no one" if n_inf else ""
     fig.update_layout(
-        title=f"Re-optimised threshold over {r.n_resamples} replicates<br><sup>{r.scheme} scheme{res}{extra}</sup>",
+        title=dict(
+            text=f"Re-optimised threshold over {fmt.count(r.n_resamples)} replicates<br><sup>{r.scheme} scheme{res}{extra}</sup>",
+            font=dict(size=title_size(font_size)),
+        ),
         height=height,
         margin=dict(l=10, r=10, t=60, b=10),
         bargap=0.05,
@@ -263,7 +335,9 @@ def t_opt_histogram(opt: OptimumBootstrap, *, deployed: float | None = None, nbi
         xaxis_title="t_opt (act when score ≥ t)",
         yaxis_title="replicates",
     )
-    return fig
+    fig.update_xaxes(**plain_numbers())
+    fig.update_yaxes(**plain_numbers())
+    return apply_font(fig, font_size)
 
 
 def add_curve_band(
@@ -300,7 +374,9 @@ def add_curve_band(
     return fig
 
 
-def curve_band_figure(opt: OptimumBootstrap, *, name: str = "", unit: str = "", height: int = 420) -> go.Figure:
+def curve_band_figure(
+    opt: OptimumBootstrap, *, name: str = "", unit: str = "", height: int = 420, font_size: int = FONT_SIZE
+) -> go.Figure:
     """EV(t) on the data at the band grid with its pointwise band (a stand-alone figure)."""
     band = opt.band
     fig = add_curve_band(go.Figure(), band, name=name)
@@ -311,21 +387,35 @@ def curve_band_figure(opt: OptimumBootstrap, *, name: str = "", unit: str = "", 
             mode="lines",
             line=dict(color=PALETTE[0], width=2.5),
             name=f"{name + ': ' if name else ''}EV(t)",
+            customdata=np.array(
+                [[fmt.score(t), fmt.money(v, unit, signed=True)] for t, v in zip(band.grid, band.estimate)], dtype=object
+            ).reshape(-1, 2),
+            hovertemplate="score ≥ %{customdata[0]}<br>EV %{customdata[1]}<extra></extra>",
         )
     )
     fig.update_layout(
         height=height,
         margin=dict(l=10, r=10, t=40, b=10),
-        title=f"Threshold–value curve with its {_level_words(band.level)} band<br>"
-        f"<sup>{opt.ev_opt.scheme} scheme, {opt.ev_opt.n_resamples} replicates · value, gains positive</sup>",
+        title=dict(
+            text=f"Threshold–value curve with its {_level_words(band.level)} band<br>"
+            f"<sup>{opt.ev_opt.scheme} scheme, {fmt.count(opt.ev_opt.n_resamples)} replicates · value, gains positive</sup>",
+            font=dict(size=title_size(font_size)),
+        ),
         xaxis_title="threshold t (act when score ≥ t)",
         yaxis_title=f"EV per decision ({unit})" if unit else "EV per decision",
     )
-    return fig
+    fig.update_xaxes(**plain_numbers())
+    fig.update_yaxes(**plain_numbers())
+    return apply_font(fig, font_size)
 
 
 def uncertainty_summary_figure(
-    rows: list[tuple[str, BootstrapResult]], *, unit: str = "", height: int | None = None, colors: list[str] | None = None
+    rows: list[tuple[str, BootstrapResult]],
+    *,
+    unit: str = "",
+    height: int | None = None,
+    colors: list[str] | None = None,
+    font_size: int = FONT_SIZE,
 ) -> go.Figure:
     """The two questions side by side: EV at the deployed threshold, EV after re-optimising.
 
@@ -335,10 +425,12 @@ def uncertainty_summary_figure(
     sub = _describe(rows[0][1]) if rows else ""
     return ci_bars_figure(
         rows,
-        unit=f"{unit} per decision".strip(),
+        unit=unit,
+        x_title=f"value per decision ({unit})" if unit else "value per decision",
         title="Expected value per decision",
         subtitle=f"{sub} · {FIT_NOTE}",
         zero_line=True,
         height=height,
         colors=colors,
+        font_size=font_size,
     )

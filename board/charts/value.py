@@ -1,6 +1,15 @@
 """Plotly figure builders: result -> go.Figure. No Streamlit calls, no math beyond layout.
 
-Every chart says whether it shows value (gains positive) or loss.
+Every chart says whether it shows value (gains positive) or loss. Every number on a chart
+(ticks, hover, labels, colour bar) is written by :mod:`board.words.fmt`; every builder takes a
+``font_size`` that tick labels, legend and colour bar follow (the board's present mode passes
+16 or more). User names (models, segments) are kept as they are: the callers escape them
+(:func:`board.export.onepager.plotly_safe`).
+
+The threshold axis can read as the **share of cases acted on** (``axis="share"``): at a
+threshold t, the weight of the cases with score ≥ t over all cases, (TP + FP) / (TP + FP + FN
++ TN) from the curve's counts — reweighted to the production prevalence when the value table
+sets one, as the EV is. The score threshold stays in the hover and the legend.
 """
 
 from __future__ import annotations
@@ -8,18 +17,41 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from board.charts._style import PALETTE
+from board.charts._style import (
+    FONT_SIZE,
+    PALETTE,
+    apply_font,
+    category_chars,
+    log_number_ticks,
+    log_ticks,
+    money_ticks,
+    nice_ticks,
+    number_ticks,
+    plain_numbers,
+    set_ticks,
+    share_ticks,
+    small,
+    title_size,
+    wrap,
+)
 from board.charts.uncertainty import ci_bars_figure
-from evalcore import CELLS, SegmentCurves, ValueCurve
+from board.words import fmt
+from evalcore import CELLS, InputError, SegmentCurves, ValueCurve
 
 MAX_POINTS = 4000  # points drawn per curve; the numbers themselves are always exact
 CELL_LABELS = {"tp": "TP", "fp": "FP", "fn": "FN", "tn": "TN"}
+AXES = ("share", "score")
+SHARE_TITLE = "share of cases acted on"
+SCORE_TITLE = "threshold t (act when score ≥ t)"
+OPTIMUM_NAME = "best threshold per segment"
+DEPLOYED_NAME = "deployed"
+STAR = dict(symbol="star", size=15, color="#FFC914", line=dict(color="black", width=1))
+GAIN, COST, TOTAL = "#2E8B57", "#C0392B", "#0B5FFF"
 
 
-def _money(x: float, unit: str = "") -> str:
-    if x is None or not np.isfinite(x):
-        return "—"
-    return f"{x:+,.2f} {unit}".strip()
+def _check_axis(axis: str) -> None:
+    if axis not in AXES:
+        raise InputError(f'axis must be "share" (share of cases acted on) or "score" (the threshold); got {axis!r}.')
 
 
 def _thin(idx: np.ndarray, keep: list[int]) -> np.ndarray:
@@ -27,6 +59,54 @@ def _thin(idx: np.ndarray, keep: list[int]) -> np.ndarray:
         return idx
     step = np.linspace(0, len(idx) - 1, MAX_POINTS).astype(int)
     return np.unique(np.r_[idx[step], keep])
+
+
+# --------------------------------------------------------------------------- share of cases acted on
+
+
+def share_points(c: ValueCurve) -> np.ndarray:
+    """Share of cases acted on at each point of ``c`` (the same shape as ``c.thresholds``):
+    (TP + FP) / all cases, 0 at the first point (+inf: act on no one), 1 at the last."""
+    total = float(c.tp[-1] + c.fp[-1])  # the last point acts on everyone: every case is TP or FP
+    if not total > 0:
+        return np.full(len(c.thresholds), np.nan)
+    return (c.tp + c.fp) / total
+
+
+def _acted(c: ValueCurve, t: np.ndarray) -> tuple[np.ndarray, float]:
+    """(weight acted on at each threshold in ``t``, all weight) of ``c``.
+
+    The point a threshold selects follows :class:`~evalcore.ValueCurve`: point i stands for
+    every t in (thresholds[i+1], thresholds[i]], i.e. i = the number of distinct scores ≥ t
+    (0 for +inf, every score for -inf); vectorised, as a heatmap asks for many thresholds."""
+    acted = c.tp + c.fp
+    idx = np.searchsorted(-c.thresholds[1:], -t, side="right")
+    return np.where(np.isnan(t), np.nan, acted[np.minimum(idx, len(acted) - 1)]), float(acted[-1])
+
+
+def share_at(curves, t):
+    """Share of all cases acted on at threshold(s) ``t`` (a float or an array), over one curve or
+    several disjoint ones (the segments of a heatmap: their acted-on weights and totals add up)."""
+    if isinstance(curves, ValueCurve):
+        curves = (curves,)
+    ts = np.asarray(t, dtype=float)
+    acted, total = np.zeros(ts.shape), 0.0
+    for c in curves:
+        a, n = _acted(c, ts)
+        acted, total = acted + a, total + n
+    out = acted / total if total > 0 else np.full(ts.shape, np.nan)
+    return float(out) if out.ndim == 0 else out
+
+
+def _where(t: float, share: float | None = None) -> str:
+    """ "score ≥ 0.0412 · acts on 12.3% of cases" for a hover or legend."""
+    if t == np.inf:
+        return "acts on no one"
+    text = f"score ≥ {fmt.score(t)}"
+    return text if share is None else f"{text} · acts on {fmt.share(share)} of cases"
+
+
+# --------------------------------------------------------------------------- the curve
 
 
 def value_curve_figure(
@@ -37,236 +117,566 @@ def value_curve_figure(
     bands: dict | None = None,
     height: int = 460,
     log_x: bool = False,
+    axis: str = "score",
+    font_size: int = FONT_SIZE,
 ) -> go.Figure:
-    """EV per decision against the threshold for each model, with optimum, deployed and
-    Bayes thresholds, act-on-everyone/no-one lines and the flatness band.
+    """EV per decision against the threshold (or the share of cases acted on) for each model,
+    with optimum, deployed and Bayes thresholds, act-on-everyone/no-one lines and the flatness band.
 
-    ``bands`` optionally maps model -> (grid, low, high), a bootstrap CI band of the curve.
+    Parameters
+    ----------
+    curves : dict of str to ValueCurve
+    deployed : dict of str to float
+        Model -> deployed threshold (a dashed line and a ring on the curve).
+    unit : str
+    bands : dict, default=None
+        Model -> (grid, low, high[, level]), a bootstrap CI band of the curve.
+    log_x : bool, default=False
+        A log x axis (rare positives: the decision is made at small scores / small shares);
+        its ticks are round decades or 1-2-5 values, never log minor labels.
+    axis : {"score", "share"}, default="score"
+        "score": x is the threshold t. "share": x is the share of cases acted on at each
+        point (each model on its own counts), the threshold in the hover and legend.
+    font_size : int, default=13
+        Tick labels, legend and hover; annotations slightly smaller.
     """
+    _check_axis(axis)
+    share_axis = axis == "share"
     fig = go.Figure()
+    xs_all = []
+    bayes_drawn: set = set()
     for j, (name, c) in enumerate(curves.items()):
         color = PALETTE[j % len(PALETTE)]
-        x, y = c.thresholds[1:], c.ev[1:]  # drop +inf (act on no one: drawn as a line)
-        if len(x) == 0:
+        shares = share_points(c)
+        if share_axis:
+            # act on no one (share 0) is a point of the share axis; on a log axis it cannot be drawn
+            pts = np.flatnonzero(np.isfinite(shares) & ((shares > 0) if log_x else True))
+            x_of = shares
+        else:
+            pts = np.arange(1, len(c.thresholds))  # drop +inf (act on no one: drawn as a line)
+            x_of = c.thresholds
+        if len(pts) == 0:
             continue
-        keep = [int(np.argmax(y))]
-        idx = _thin(np.arange(len(x)), keep)
+        keep = [int(pts[np.argmax(c.ev[pts])])]
+        idx = _thin(pts, keep)
+
+        def x_at(t: float, c=c) -> float:
+            return share_at(c, t) if share_axis else t
+
         if bands and name in bands:
-            g, lo, hi = bands[name][:3]
+            g, lo, hi = (np.asarray(a, dtype=float) for a in bands[name][:3])
             level = bands[name][3] if len(bands[name]) > 3 else None
-            ok = np.isfinite(lo) & np.isfinite(hi)
+            ok = np.isfinite(lo) & np.isfinite(hi) & np.isfinite(g)
+            gx = share_at(c, g[ok]) if share_axis else g[ok]
             fig.add_trace(
                 go.Scatter(
-                    x=np.r_[g[ok], g[ok][::-1]],
+                    x=np.r_[gx, gx[::-1]],
                     y=np.r_[hi[ok], lo[ok][::-1]],
                     fill="toself",
                     line=dict(width=0),
                     fillcolor=color,
                     opacity=0.15,
                     hoverinfo="skip",
-                    name=f"{name}: {'' if level is None else f'{level:.0%} '}bootstrap band (pointwise)",
+                    name=f"{name}: {'' if level is None else fmt.share(level, 0) + ' '}bootstrap band (pointwise)",
                 )
             )
+        hover = np.array(
+            [[_where(c.thresholds[i], shares[i]), fmt.money(c.ev[i], unit, signed=True)] for i in idx], dtype=object
+        ).reshape(-1, 2)
         fig.add_trace(
             go.Scatter(
-                x=x[idx],
-                y=y[idx],
+                x=x_of[idx],
+                y=c.ev[idx],
                 mode="lines",
-                line=dict(color=color, width=2.5, shape="vh"),
+                line=dict(color=color, width=2.5, shape="linear" if share_axis else "vh"),
                 name=f"{name}: EV(t)",
-                hovertemplate="t=%{x:.4g}<br>EV=%{y:,.2f} " + unit + "<extra>" + name + "</extra>",
+                customdata=hover,
+                hovertemplate="%{customdata[0]}<br>EV %{customdata[1]}<extra>" + name + "</extra>",
             )
         )
+        xs_all.append(x_of[idx])
         if c.score_kind == "decision":
             continue
         if np.isfinite(c.t_opt):
             lo_t, hi_t = c.t_opt_interval
+            s_opt = share_at(c, c.t_opt)
+            where = f"acts on {fmt.share(s_opt)}, t = {fmt.score(c.t_opt)}" if share_axis else f"t={fmt.score(c.t_opt)}"
             fig.add_trace(
                 go.Scatter(
-                    x=[c.t_opt],
+                    x=[x_at(c.t_opt)],
                     y=[c.ev_opt],
                     mode="markers",
-                    marker=dict(size=13, color=color, symbol="star"),
-                    name=f"{name}: optimum t={c.t_opt:.4g}",
-                    hovertemplate=f"optimum (t in ({lo_t:.4g}, {hi_t:.4g}])<br>EV=%{{y:,.2f}} {unit}<extra></extra>",
+                    marker=dict(size=14, color=color, symbol="star", line=dict(color="black", width=0.5)),
+                    name=f"{name}: optimum {where}",
+                    customdata=[[fmt.score(lo_t), fmt.score(hi_t), fmt.share(s_opt), fmt.money(c.ev_opt, unit, signed=True)]],
+                    hovertemplate="optimum: t in (%{customdata[0]}, %{customdata[1]}], acts on %{customdata[2]} of cases"
+                    "<br>EV %{customdata[3]}<extra>" + name + "</extra>",
                 )
             )
             f_lo, f_hi = c.flatness
             if np.isfinite(f_lo) and np.isfinite(f_hi) and f_hi > f_lo:
-                fig.add_vrect(x0=f_lo, x1=f_hi, fillcolor=color, opacity=0.10, line_width=0)
+                if share_axis:  # thresholds in (f_lo, f_hi] act on these shares
+                    x0, x1 = share_at(c, f_hi), share_at(c, float(np.nextafter(f_lo, np.inf)))
+                    span = f"acting on {fmt.share(x0)}–{fmt.share(x1)} (t in [{fmt.score(f_lo)}, {fmt.score(f_hi)}])"
+                else:
+                    x0, x1 = f_lo, f_hi
+                    span = f"t in [{fmt.score(f_lo)}, {fmt.score(f_hi)}]"
+                fig.add_vrect(x0=x0, x1=x1, fillcolor=color, opacity=0.10, line_width=0)
                 fig.add_trace(
                     go.Scatter(
                         x=[None],
                         y=[None],
                         mode="markers",
                         marker=dict(symbol="square", size=12, color=color, opacity=0.25),
-                        name=f"{name}: EV within {c.flat_tol:.0%} of optimum for t in [{f_lo:.4g}, {f_hi:.4g}]",
+                        name=f"{name}: EV within {fmt.share(c.flat_tol, 0)} of optimum for {span}",
                     )
                 )
         t_dep = deployed.get(name)
         if t_dep is not None:
-            fig.add_vline(x=t_dep, line=dict(color=color, dash="dash", width=1.5))
+            s_dep = share_at(c, t_dep)
+            fig.add_vline(x=x_at(t_dep), line=dict(color=color, dash="dash", width=1.5))
             fig.add_trace(
                 go.Scatter(
-                    x=[t_dep],
+                    x=[x_at(t_dep)],
                     y=[c.ev_at(t_dep)],
-                    mode="markers",
+                    mode="lines+markers",  # the legend shows the dashed line with the ring
+                    line=dict(color=color, dash="dash", width=1.5),
                     marker=dict(size=10, color=color, symbol="circle-open", line=dict(width=2)),
-                    name=f"{name}: deployed t={t_dep:.4g}",
-                    hovertemplate="deployed<br>EV=%{y:,.2f} " + unit + "<extra></extra>",
+                    name=f"{name}: deployed t={fmt.score(t_dep)}" + (f" (acts on {fmt.share(s_dep)})" if share_axis else ""),
+                    customdata=[[_where(t_dep, s_dep), fmt.money(c.ev_at(t_dep), unit, signed=True)]],
+                    hovertemplate="deployed: %{customdata[0]}<br>EV %{customdata[1]}<extra>" + name + "</extra>",
                 )
             )
         if np.isfinite(c.bayes_threshold):
-            fig.add_vline(
-                x=c.bayes_threshold,
-                line=dict(color=color, dash="dot", width=1.5),
-                annotation_text=f"t* {c.bayes_threshold:.3g}",
-                annotation_position="top right",
-                annotation_font_size=11,
-            )
+            xb = x_at(c.bayes_threshold)
+            label = f"t* {fmt.score(c.bayes_threshold)}"
+            once = label not in bayes_drawn  # one value table: the same t* for every model, labelled once
+            bayes_drawn.add(label)
+            note = dict(annotation_text=label, annotation_position="top right", annotation_font_size=small(font_size))
+            fig.add_vline(x=xb, line=dict(color=color, dash="dot", width=1.5), **(note if once else {}))
     if curves:
         # acting on everyone / no one does not depend on the model: one pair of reference lines
         c = next(iter(curves.values()))
         fig.add_hline(
             y=c.ev_all,
             line=dict(color="#555", dash="longdash", width=1),
-            annotation_text=f"act on everyone: {_money(c.ev_all, unit)}",
-            annotation_position="bottom left",
-            annotation_font_size=11,
+            annotation_text=f"act on everyone: {fmt.money(c.ev_all, unit, signed=True)}",
+            # each label at the end of the axis away from where the curves reach its line
+            annotation_position="bottom left" if share_axis else "bottom right",
+            annotation_font_size=small(font_size),
         )
         fig.add_hline(
             y=c.ev_none,
             line=dict(color="#555", dash="dashdot", width=1),
-            annotation_text=f"act on no one: {_money(c.ev_none, unit)}",
-            annotation_position="top left",
-            annotation_font_size=11,
+            annotation_text=f"act on no one: {fmt.money(c.ev_none, unit, signed=True)}",
+            annotation_position="top right" if share_axis else "top left",
+            annotation_font_size=small(font_size),
         )
     fig.update_layout(
         height=height,
         margin=dict(l=10, r=10, t=30, b=10),
-        hovermode="x",
-        xaxis_title="threshold t (act when score ≥ t)",
-        yaxis_title=f"expected VALUE per decision ({unit or 'money'}; gains positive)",
+        hovermode="x" if not share_axis else "closest",
+        xaxis_title=(SHARE_TITLE if share_axis else SCORE_TITLE) + (", log scale" if log_x else ""),
+        yaxis_title=f"VALUE per decision ({unit})" if unit else "VALUE per decision (gains positive)",
         legend=dict(orientation="h", y=-0.2),
         uirevision="curve",
     )
+    fig.update_yaxes(**plain_numbers())
+    xs = np.concatenate(xs_all) if xs_all else np.array([])
+    xs = xs[np.isfinite(xs) & ((xs > 0) if log_x else True)]
     if log_x:
-        fig.update_xaxes(type="log", title="threshold t (act when score ≥ t), log scale")
-    return fig
+        fig.update_xaxes(type="log")
+        if len(xs):
+            set_ticks(fig.update_xaxes, log_ticks(xs.min(), xs.max()), share_ticks if share_axis else log_number_ticks)
+    elif share_axis:
+        fig.update_xaxes(tickformat="~%")  # follows zoom; plain percentages
+    else:
+        fig.update_xaxes(**plain_numbers())
+    return apply_font(fig, font_size)
 
 
-def segment_heatmap_figure(seg: SegmentCurves, *, unit: str = "", height: int = 360) -> go.Figure:
-    """Threshold × segment heatmap of EV per decision, each segment's optimum marked."""
-    labels = [f"{lv} (n={n:,.0f})" for lv, n in zip(seg.levels, seg.n)]
-    z = seg.ev
-    # colour range from the 95th percentile of |EV|: the extremes (acting on everyone) saturate
-    # instead of washing out the region where the decision is made
-    lim = float(np.nanpercentile(np.abs(z), 95)) if np.isfinite(z).any() else 1.0
-    lim = lim or 1.0
+# --------------------------------------------------------------------------- the heatmap
+
+
+def heatmap_column(segments, column: str | None = None) -> str:
+    """The segment column a heatmap shows.
+
+    ``column`` when given (it must be one of ``segments``); None: the first column of
+    ``segments`` (the data's order of segment columns).
+
+    Raises
+    ------
+    InputError
+        ``column`` is not one of the segment columns (the message lists them), or there
+        are none.
+    """
+    names = [str(k) for k in segments]
+    if not names:
+        raise InputError("no segment columns: the heatmap needs at least one (map one on the Upload page).")
+    if column is None:
+        return names[0]
+    if column not in segments:
+        raise InputError(
+            f"segment column {column!r} is not one of this board's segment columns ({', '.join(map(repr, names))}); "
+            "pass one of them, or None for the first."
+        )
+    return column
+
+
+def _pick(segments, column: str | None) -> SegmentCurves:
+    if isinstance(segments, SegmentCurves):
+        if column is not None and column != segments.column:
+            raise InputError(
+                f"segment column {column!r} asked for, but these curves are of {segments.column!r}; "
+                "pass the dict of every column's SegmentCurves (BoardResult.models[m].segments) to choose."
+            )
+        return segments
+    return segments[heatmap_column(segments, column)]
+
+
+def _is_geometric(g: np.ndarray) -> bool:
+    return len(g) > 2 and g[0] > 0 and bool(np.allclose(np.diff(np.log(g)), np.log(g[1] / g[0])))
+
+
+def colour_scale(z) -> dict:
+    """Heatmap colours fitted to the data in ``z``.
+
+    - values on both sides of 0: diverging, red (losses) – white at 0 – blue (gains); each side
+      reaches its full colour at its own extreme, the weaker side at no less than a quarter of
+      the stronger (a small gain is not painted as strongly as a large loss);
+    - all ≤ 0: sequential over the data's range, light (least bad) → dark red (worst);
+    - all ≥ 0: sequential, light → dark blue (best).
+
+    Returns the ``go.Heatmap`` keyword arguments ``colorscale``, ``zmin``, ``zmax`` and the kind
+    ("diverging", "losses", "gains" or "constant").
+    """
+    z = np.asarray(z, dtype=float)
+    fin = z[np.isfinite(z)]
+    if fin.size == 0:
+        return dict(colorscale="Greys", zmin=-1.0, zmax=1.0, kind="constant")
+    lo, hi = float(fin.min()), float(fin.max())
+    if lo == hi:
+        pad = max(abs(lo), 1.0) * 0.01
+        reds = lo < 0
+        scale = [[0, "#E8A39A" if reds else "#9EC3E6"], [1, "#E8A39A" if reds else "#9EC3E6"]]
+        return dict(colorscale=scale, zmin=lo - pad, zmax=hi + pad, kind="constant")
+    if lo < 0 < hi:
+        big = max(-lo, hi)
+        zmin, zmax = -max(-lo, 0.25 * big), max(hi, 0.25 * big)
+        mid = -zmin / (zmax - zmin)
+        scale = [[0.0, "#67001F"], [mid * 0.5, "#D6604D"], [mid, "#F7F7F7"], [mid + (1 - mid) * 0.5, "#4393C3"], [1.0, "#053061"]]
+        return dict(colorscale=scale, zmin=zmin, zmax=zmax, kind="diverging")
+    if hi <= 0:
+        return dict(
+            colorscale=[[0.0, "#67000D"], [0.35, "#CB181D"], [0.7, "#FB6A4A"], [1.0, "#FEE0D2"]],
+            zmin=lo,
+            zmax=hi,
+            kind="losses",
+        )
+    return dict(
+        colorscale=[[0.0, "#DEEBF7"], [0.3, "#9ECAE1"], [0.65, "#3182BD"], [1.0, "#08306B"]], zmin=lo, zmax=hi, kind="gains"
+    )
+
+
+def _colour_ticks(cs: dict) -> np.ndarray:
+    """Two or three colour-bar ticks: a board heatmap's colour bar is a few lines of text tall.
+    The round values nearest the ends, and 0 on a diverging scale when it is not crowded."""
+    lo, hi = cs["zmin"], cs["zmax"]
+    ticks = nice_ticks(lo, hi, 4)
+    if len(ticks) <= 2:
+        return ticks
+    ends = [ticks[0], ticks[-1]]
+    if cs["kind"] == "diverging" and min(-lo, hi) >= 0.25 * (hi - lo):
+        ends = [ticks[0], 0.0, ticks[-1]]
+    return np.array(sorted(set(ends)))
+
+
+def _share_tick_positions(pos: np.ndarray, shares: np.ndarray, n_max: int = 7) -> tuple[list[float], list[float]]:
+    """Round shares (1%, 5%, 10%, …) and where they fall on the threshold axis.
+
+    ``pos`` are the grid positions in axis units (log10 t on a log axis), ``shares`` the share
+    acted on there (non-increasing). A round share is placed by linear interpolation between
+    the two grid thresholds around it (the heatmap's cells are the grid's: the hover of each
+    cell has its exact share). Candidates closer than 1/(n_max+1) of the axis to a rounder
+    one are left out.
+    """
+    ok = np.isfinite(shares) & np.isfinite(pos)
+    pos, shares = pos[ok], shares[ok]
+    if len(pos) < 2:
+        return [], []
+    order = np.argsort(shares, kind="stable")
+    s_sorted, p_sorted = shares[order], pos[order]
+    s_unique, first = np.unique(s_sorted, return_index=True)  # a flat stretch: its first position
+    p_unique = p_sorted[first]
+    if len(s_unique) < 2:
+        return [], []
+    span = float(pos.max() - pos.min())
+    rank = [1.0, 0.1, 0.01, 0.001, 0.5, 0.05, 0.005, 0.2, 0.02, 0.002, 0.3, 0.03, 0.7, 0.9, 0.003]
+    picked_p, picked_s = [], []
+    for s in rank:
+        if not (s_unique[0] <= s <= s_unique[-1]):
+            continue
+        p = float(np.interp(s, s_unique, p_unique))
+        if all(abs(p - q) >= span / (n_max + 1) for q in picked_p):
+            picked_p.append(p)
+            picked_s.append(s)
+    order = np.argsort(picked_p)
+    return [picked_p[i] for i in order], [picked_s[i] for i in order]
+
+
+def segment_heatmap_figure(
+    segments,
+    *,
+    column: str | None = None,
+    unit: str = "",
+    height: int = 360,
+    axis: str = "share",
+    font_size: int = FONT_SIZE,
+) -> go.Figure:
+    """Threshold × segment heatmap of EV per decision, each segment's optimum marked.
+
+    Parameters
+    ----------
+    segments : SegmentCurves, or dict of str to SegmentCurves
+        One column's curves, or every column's (``BoardResult.models[m].segments``), of which
+        ``column`` is drawn.
+    column : str, default=None
+        The segment column to show (e.g. the one the verdict talks about); None: the first
+        (see :func:`heatmap_column`). A column that is not there raises ``InputError``.
+    unit : str
+    axis : {"share", "score"}, default="share"
+        "share": the x axis reads the share of all cases acted on (over every segment), the
+        score threshold is in the hover and the deployed line's legend entry; share grows to
+        the right. "score": the threshold t. The cells are the grid's thresholds either way.
+    font_size : int, default=13
+        Tick labels, legend, colour bar and hover follow it.
+
+    Returns
+    -------
+    go.Figure
+        Traces: the heatmap (x = the grid thresholds, z = EV), ``OPTIMUM_NAME`` (stars at each
+        segment's exact optimum inside the grid) and ``DEPLOYED_NAME`` (the legend entry of
+        the dashed deployed line). The colour scale is :func:`colour_scale` of the cells.
+    """
+    _check_axis(axis)
+    seg = _pick(segments, column)
+    labels = [f"{lv} (n={fmt.count(n)})" for lv, n in zip(seg.levels, seg.n)]
+    z = np.asarray(seg.ev, dtype=float)
+    g = np.asarray(seg.grid, dtype=float)
+    curves = seg.curves
+    share_all = share_at(curves, g)
+    share_own = np.array([share_at(c, g) for c in curves]).reshape(len(curves), len(g))
+    hover = [
+        [
+            f"{seg.column} = {lv}<br>score ≥ {fmt.score(t)}: acts on {fmt.share(share_all[j])} of all cases "
+            f"({fmt.share(share_own[i, j])} of this segment)<br>EV {fmt.money(z[i, j], unit, signed=True)} per decision"
+            for j, t in enumerate(g)
+        ]
+        for i, lv in enumerate(seg.levels)
+    ]
+    cs = colour_scale(z)
+    ticks = _colour_ticks(cs)
     fig = go.Figure(
         go.Heatmap(
-            x=seg.grid,
+            x=g,
             y=labels,
             z=z,
-            colorscale="RdBu",
-            zmid=0,
-            zmin=-lim,
-            zmax=lim,
-            colorbar=dict(title=f"EV per decision<br>({unit or 'money'})"),
-            hovertemplate=seg.column + "=%{y}<br>t=%{x:.4g}<br>EV=%{z:,.2f} " + unit + "<extra></extra>",
+            colorscale=cs["colorscale"],
+            zmin=cs["zmin"],
+            zmax=cs["zmax"],
+            colorbar=dict(
+                title=dict(text=f"EV ({unit})" if unit else "EV"),  # per decision: the figure's title
+                tickmode="array",
+                tickvals=list(ticks),
+                ticktext=money_ticks(ticks, signed=cs["kind"] == "diverging"),
+                thickness=14,
+            ),
+            text=hover,
+            hovertemplate="%{text}<extra></extra>",
+            name="EV per decision",
         )
     )
-    ok = np.isfinite(seg.t_opt) & (seg.t_opt <= seg.grid.max()) & (seg.t_opt >= seg.grid.min())
+    ok = np.isfinite(seg.t_opt) & (seg.t_opt <= g.max()) & (seg.t_opt >= g.min())
+    star_hover = [
+        f"{lv}: best at score ≥ {fmt.score(t)} (acts on {fmt.share(share_at(curves, t))} of all cases)"
+        f"<br>EV {fmt.money(ev, unit, signed=True)} per decision"
+        for lv, t, ev, keep in zip(seg.levels, seg.t_opt, seg.ev_opt, ok)
+        if keep
+    ]
     fig.add_trace(
         go.Scatter(
             x=seg.t_opt[ok],
             y=np.array(labels)[ok],
             mode="markers",
-            marker=dict(symbol="star", size=14, color="#FFC914", line=dict(color="black", width=1)),
-            name="segment optimum",
-            customdata=seg.ev_opt[ok],
-            hovertemplate="optimum t=%{x:.4g}<br>EV=%{customdata:,.2f} " + unit + "<extra></extra>",
+            marker=STAR,
+            name=OPTIMUM_NAME,
+            text=star_hover,
+            hovertemplate="%{text}<extra></extra>",
         )
     )
-    fig.add_vline(
-        x=seg.deployed, line=dict(color="black", dash="dash", width=1.5), annotation_text="deployed", annotation_font_size=11
-    )
-    fig.update_layout(
-        height=height,
-        margin=dict(l=10, r=10, t=30, b=10),
-        xaxis_title="threshold t (act when score ≥ t)",
-        yaxis_title=seg.column,
-        showlegend=False,
-    )
-    g = seg.grid
-    if len(g) > 2 and g[0] > 0 and np.allclose(np.diff(np.log(g)), np.log(g[1] / g[0])):
-        fig.update_xaxes(
-            type="log", title="threshold t (act when score ≥ t), log scale", range=[float(np.log10(g[0])), float(np.log10(g[-1]))]
+    dep = float(seg.deployed)
+    s_dep = share_at(curves, dep)
+    fig.add_vline(x=dep, line=dict(color="black", dash="dash", width=2))
+    fig.add_trace(
+        go.Scatter(
+            x=[None],
+            y=[None],
+            mode="lines",
+            line=dict(color="black", dash="dash", width=2),
+            name=f"{DEPLOYED_NAME}: score ≥ {fmt.score(dep)} ({fmt.share(s_dep)} acted on)",
+            hoverinfo="skip",
         )
+    )
+    geometric = _is_geometric(g)
+    if geometric:
+        fig.update_xaxes(type="log")
+    pos = np.log10(g) if geometric else g
+    lo_end, hi_end = float(pos[0]), float(pos[-1])
+    if axis == "share":
+        tick_pos, tick_share = _share_tick_positions(pos, share_all)
+        vals = [10**p for p in tick_pos] if geometric else tick_pos
+        set_ticks(fig.update_xaxes, vals, share_ticks(tick_share))
+        fig.update_xaxes(range=[hi_end, lo_end], title=SHARE_TITLE)  # share grows to the right
     else:
-        fig.update_xaxes(range=[float(g[0]), float(g[-1])])
-    return fig
+        if geometric:
+            set_ticks(fig.update_xaxes, log_ticks(g[0], g[-1]), log_number_ticks)
+        else:
+            set_ticks(fig.update_xaxes, nice_ticks(g[0], g[-1], 5), number_ticks)
+        fig.update_xaxes(range=[lo_end, hi_end], title=SCORE_TITLE + (", log scale" if geometric else ""))
+    fig.update_yaxes(automargin=True)  # the column is named in the title (a rotated axis title does not fit a board row)
+    fig.update_layout(
+        title=dict(text=f"EV per decision by {seg.column}", font=dict(size=title_size(font_size))),
+        height=height,
+        margin=dict(l=10, r=10, t=round(2.4 * font_size) + 6, b=10),
+        showlegend=True,
+        # the legend at the figure's foot, under the axis title whatever the plot's height
+        legend=dict(orientation="h", yref="container", y=0, yanchor="bottom", x=0, xanchor="left"),
+    )
+    fig.update_xaxes(automargin=True)
+    return apply_font(fig, font_size)
 
 
-def attribution_figure(terms: dict[str, float], *, unit: str = "", title: str = "", height: int = 320) -> go.Figure:
-    """Value waterfall: the TP, FP, FN, TN terms → net EV per decision."""
-    labels = [CELL_LABELS[c] for c in CELLS]
-    values = [terms[c] for c in CELLS]
-    net = float(sum(values))
+# --------------------------------------------------------------------------- waterfalls
+
+
+def _fitted_range(levels, *, pad: float = 0.2, keep_zero_share: float = 2 / 3) -> tuple[tuple[float, float], bool]:
+    """The y range of a waterfall: every cumulative level (bar end) with ``pad`` of their span on
+    each side for the labels. 0 is kept in view unless that would squeeze the bars' own span
+    below ``keep_zero_share`` of the axis (then the axis does not start at 0; returns False)."""
+    v = np.asarray([x for x in levels if np.isfinite(x)], dtype=float)
+    if v.size == 0:
+        return (-1.0, 1.0), True
+    lo, hi = float(v.min()), float(v.max())
+    span = hi - lo
+    with_zero = (min(lo, 0.0), max(hi, 0.0))
+    zero_in = span >= keep_zero_share * (with_zero[1] - with_zero[0]) or span == 0
+    a, b = with_zero if zero_in else (lo, hi)
+    p = pad * (b - a) if b > a else max(abs(b), 1.0) * pad
+    return (a - p, b + p), zero_in
+
+
+def _waterfall(x, y, measure, levels, *, unit, title, height, font_size, hover_names) -> go.Figure:
+    texts = [fmt.money(v, unit, signed=m == "relative") for v, m in zip(y, measure)]
+    bar_texts = [fmt.money(v, "", signed=m == "relative") for v, m in zip(y, measure)]  # the unit: axis title
     fig = go.Figure(
         go.Waterfall(
-            x=labels + ["net EV"],
-            y=values + [net],
-            measure=["relative"] * 4 + ["total"],
-            text=[_money(v, unit) for v in values + [net]],
+            x=x,
+            y=y,
+            measure=measure,
+            text=bar_texts,
             textposition="outside",
-            increasing=dict(marker=dict(color="#2E8B57")),
-            decreasing=dict(marker=dict(color="#C0392B")),
-            totals=dict(marker=dict(color="#0B5FFF")),
+            constraintext="none",  # labels keep the font size (plotly shrinks them to the bar otherwise)
+            cliponaxis=False,
+            customdata=[[n, t] for n, t in zip(hover_names, texts)],
+            hovertemplate="%{customdata[0]}: %{customdata[1]}<extra></extra>",
+            increasing=dict(marker=dict(color=GAIN)),
+            decreasing=dict(marker=dict(color=COST)),
+            totals=dict(marker=dict(color=TOTAL)),
             connector=dict(line=dict(color="#888")),
         )
     )
+    (y0, y1), zero_in = _fitted_range(levels)
+    ticks = nice_ticks(y0, y1, 4)
+    ytitle = f"{unit} per decision" if unit else "value per decision"
+    if not zero_in:
+        ytitle += "<br>(axis not from 0)"
+    fig.update_yaxes(range=[y0, y1], title=dict(text=ytitle, font=dict(size=small(font_size))), automargin=True)
+    set_ticks(fig.update_yaxes, ticks, money_ticks)
+    fig.update_xaxes(automargin=True, type="category", tickangle=0)
     fig.update_layout(
-        title=title or None,
+        title=dict(text=title, font=dict(size=title_size(font_size))) if title else None,
         height=height,
-        margin=dict(l=10, r=10, t=40 if title else 20, b=10),
-        yaxis_title=f"VALUE per decision ({unit or 'money'})",
+        margin=dict(l=10, r=10, t=(40 if title else 24), b=10),
         showlegend=False,
     )
-    return fig
+    return apply_font(fig, font_size)
+
+
+def attribution_figure(
+    terms: dict[str, float], *, unit: str = "", title: str = "", height: int = 320, font_size: int = FONT_SIZE
+) -> go.Figure:
+    """Value waterfall: the TP, FP, FN, TN terms → net EV per decision.
+
+    The y range is fitted to the bars' ends (from 0, as the terms start there) with room for
+    the labels; category labels get the margin they need.
+    """
+    labels = [CELL_LABELS[c] for c in CELLS]
+    values = [terms[c] for c in CELLS]
+    net = float(sum(values))
+    levels = np.r_[0.0, np.cumsum(values)]
+    return _waterfall(
+        labels + ["net EV"],
+        values + [net],
+        ["relative"] * 4 + ["total"],
+        levels,
+        unit=unit,
+        title=title,
+        height=height,
+        font_size=font_size,
+        hover_names=labels + ["net EV"],
+    )
 
 
 def delta_waterfall_figure(
-    terms_a: dict[str, float], terms_b: dict[str, float], *, names=("A", "B"), unit: str = "", height: int = 320
+    terms_a: dict[str, float],
+    terms_b: dict[str, float],
+    *,
+    names=("A", "B"),
+    unit: str = "",
+    height: int = 320,
+    title: str = "",
+    font_size: int = FONT_SIZE,
 ) -> go.Figure:
-    """Where the money moved from model A to B: per outcome, (count_B − count_A) × amount / N."""
+    """Where the money moved from model A to B: per outcome, (count_B − count_A) × amount / N.
+
+    The y range is fitted to the running total (EV A, after each Δ, EV B) with room for the
+    labels, so small deltas between two large EVs are visible; when 0 is left out of view,
+    the figure says "axis does not start at 0".
+    """
     a, b = names
     deltas = [terms_b[c] - terms_a[c] for c in CELLS]
     start = float(sum(terms_a.values()))
     end = float(sum(terms_b.values()))
-    fig = go.Figure(
-        go.Waterfall(
-            x=[f"EV {a}"] + [f"Δ{CELL_LABELS[c]}" for c in CELLS] + [f"EV {b}"],
-            y=[start] + deltas + [end],
-            measure=["absolute"] + ["relative"] * 4 + ["total"],
-            text=[_money(v, unit) for v in [start] + deltas + [end]],
-            textposition="outside",
-            increasing=dict(marker=dict(color="#2E8B57")),
-            decreasing=dict(marker=dict(color="#C0392B")),
-            totals=dict(marker=dict(color="#0B5FFF")),
-            connector=dict(line=dict(color="#888")),
-        )
-    )
-    fig.update_layout(
+    levels = np.r_[start, start + np.cumsum(deltas), end]
+    k = category_chars(6, font_size)  # a long model name wraps instead of tilting into the margin
+    x = [wrap(f"EV {a}", k)] + [f"Δ{CELL_LABELS[c]}" for c in CELLS] + [wrap(f"EV {b}", k)]
+    return _waterfall(
+        x,
+        [start] + deltas + [end],
+        ["absolute"] + ["relative"] * 4 + ["total"],
+        levels,
+        unit=unit,
+        title=title,
         height=height,
-        margin=dict(l=10, r=10, t=20, b=10),
-        showlegend=False,
-        yaxis_title=f"VALUE per decision ({unit or 'money'})",
+        font_size=font_size,
+        hover_names=[f"EV {a}"] + [f"change in the {CELL_LABELS[c]} term" for c in CELLS] + [f"EV {b}"],
     )
-    return fig
 
 
-def headline_figure(result, *, height: int = 300, font_size: int = 14) -> go.Figure:
+# --------------------------------------------------------------------------- the headline
+
+
+def headline_figure(result, *, height: int = 300, font_size: int = FONT_SIZE) -> go.Figure:
     """Module 1 of the board: EV per decision of each model with its CI, and B − A when there are two."""
     unit = result.table.unit
     names = list(result.models)
@@ -274,39 +684,38 @@ def headline_figure(result, *, height: int = 300, font_size: int = 14) -> go.Fig
     if result.comparison is not None:
         comp = result.comparison
         rows = [
-            (f"EV {comp.a} @ {result.models[comp.a].threshold:.3g}", comp.ev_a),
-            (f"EV {comp.b} @ {result.models[comp.b].threshold:.3g}", comp.ev_b),
+            (f"EV {comp.a} @ {fmt.score(result.models[comp.a].threshold)}", comp.ev_a),
+            (f"EV {comp.b} @ {fmt.score(result.models[comp.b].threshold)}", comp.ev_b),
             (f"{comp.b} − {comp.a}", comp.diff),
         ]
-        sub = f"{comp.diff.level:.0%} {comp.diff.method} bootstrap · {comp.scheme} · {comp.diff.n_resamples} replicates · paired"
+        sub = (
+            f"{fmt.share(comp.diff.level, 0)} {comp.diff.method} bootstrap · {comp.scheme} · "
+            f"{fmt.count(comp.diff.n_resamples)} replicates · paired"
+        )
     else:
         for n in names:
             m = result.models[n]
             rows.append(
                 (
-                    f"EV {n} @ {m.threshold:.3g}",
+                    f"EV {n} @ {fmt.score(m.threshold)}",
                     m.ev_ci if m.ev_ci is not None else (m.ev, float("nan"), float("nan"), "no bootstrap was run"),
                 )
             )
         m0 = result.models[names[0]]
         sub = (
-            f"{m0.ev_ci.level:.0%} {m0.ev_ci.method} bootstrap · {m0.ev_ci.scheme} · {m0.ev_ci.n_resamples} replicates"
+            f"{fmt.share(m0.ev_ci.level, 0)} {m0.ev_ci.method} bootstrap · {m0.ev_ci.scheme} · "
+            f"{fmt.count(m0.ev_ci.n_resamples)} replicates"
             if m0.ev_ci is not None
             else "no bootstrap run"
         )
-    fig = ci_bars_figure(rows, unit=unit, subtitle=sub, title="Expected VALUE per decision (gains positive)", height=height)
-    lows = [t.error_x.arrayminus[0] for t in fig.data]
-    xs = [t.x[0] for t in fig.data if t.x[0] is not None]
-    if xs:  # room for the labels on both sides, and 0 always in view
-        lo = min([x - (m or 0) for x, m in zip(xs, lows)] + [0])
-        hi = max([x + (t.error_x.array[0] or 0) for x, t in zip(xs, fig.data)] + [0])
-        pad = 0.18 * (hi - lo or 1)
-        fig.update_xaxes(range=[lo - pad, hi + pad])
-    fig.update_layout(
-        font=dict(size=font_size),
-        margin=dict(l=10, r=30, t=70, b=10),
-        xaxis_title=f"value per decision ({unit})" if unit else "value per decision",
+    fig = ci_bars_figure(
+        rows,
+        unit=unit,
+        subtitle=sub,
+        title="Expected VALUE per decision (gains positive)",
+        height=height,
+        font_size=font_size,
+        x_title=f"value per decision ({unit})" if unit else "value per decision",
     )
-    # room above the top bar for its label (categories sit at 0..n-1, top row last)
-    fig.update_yaxes(range=[-0.5, len(rows) - 0.5 + 0.45])
+    fig.update_layout(margin=dict(r=20))
     return fig

@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from board.charts._style import PALETTE
+from board.charts._style import FONT_SIZE, PALETTE, apply_font, plain_numbers, title_size
+from board.words import fmt
 from evalcore.ahp import AHPWeights
 from evalcore.sensitivity import CELL_NAMES, ValueSensitivity
 from evalcore.value import CELLS
@@ -20,12 +21,13 @@ QUANTITIES = {"ev_opt": "EV per decision at the optimum", "t_opt": "optimal thre
 
 
 def _fmt(x: float, unit: str = "") -> str:
-    if not np.isfinite(x):
-        return "—" if np.isnan(x) else ("∞" if x > 0 else "−∞")
-    return f"{x:+,.2f} {unit}".rstrip() if unit else f"{x:.4g}"
+    """EV (with a unit: signed money) or a threshold (without: ∞ for act on no one)."""
+    if unit:
+        return fmt.money(x, unit, signed=True)
+    return fmt.score(x) if not (np.isinf(x) and x < 0) else "−∞"
 
 
-def ahp_weights_figure(result: AHPWeights, *, height: int = 260) -> go.Figure:
+def ahp_weights_figure(result: AHPWeights, *, height: int = 260, font_size: int = FONT_SIZE) -> go.Figure:
     """Horizontal bars of the weights, largest on top, labelled with the weight."""
     order = np.argsort(result.weights)
     fig = go.Figure(
@@ -35,9 +37,10 @@ def ahp_weights_figure(result: AHPWeights, *, height: int = 260) -> go.Figure:
             orientation="h",
             name="weight",
             marker_color=PALETTE[0],
-            text=[f"{result.weights[i]:.3f}" for i in order],
+            text=[fmt.number(result.weights[i], 3) for i in order],
             textposition="auto",
-            hovertemplate="%{y}: weight %{x:.4f}<extra></extra>",
+            customdata=[fmt.number(result.weights[i], 4) for i in order],
+            hovertemplate="%{y}: weight %{customdata}<extra></extra>",
         )
     )
     fig.update_layout(
@@ -45,14 +48,20 @@ def ahp_weights_figure(result: AHPWeights, *, height: int = 260) -> go.Figure:
         margin=dict(l=10, r=10, t=40, b=40),
         template="plotly_white",
         showlegend=False,
-        title="AHP weights (CR " + ("—" if not np.isfinite(result.cr) else f"{result.cr:.3f}") + ")",
+        title=dict(text=f"AHP weights (CR {fmt.number(result.cr, 3)})", font=dict(size=title_size(font_size))),
     )
-    fig.update_xaxes(title="weight (sums to 1)", rangemode="tozero")
-    return fig
+    fig.update_xaxes(title="weight (sums to 1)", rangemode="tozero", **plain_numbers())
+    return apply_font(fig, font_size)
 
 
 def tornado_figure(
-    sens: ValueSensitivity, model: str, *, quantity: str = "ev_opt", unit: str = "", height: int = 300
+    sens: ValueSensitivity,
+    model: str,
+    *,
+    quantity: str = "ev_opt",
+    unit: str = "",
+    height: int = 300,
+    font_size: int = FONT_SIZE,
 ) -> go.Figure:
     """One model's tornado: for each amount, the value of ``quantity`` after −p and +p.
 
@@ -106,14 +115,14 @@ def tornado_figure(
             tol = float(sens.t_tol[i])
             fig.add_vrect(x0=base - tol, x1=base + tol, fillcolor=BAND_COLOR, line_width=0, layer="below")
     title = f"{model}: {QUANTITIES[quantity]} (base {_fmt(base, unit if quantity == 'ev_opt' else '')}"
-    title += f"; green: ±{float(sens.t_tol[i]):.3g} limit)" if quantity == "t_opt" and np.isfinite(base) else ")"
+    title += f"; green: ±{fmt.number(float(sens.t_tol[i]), 3)} limit)" if quantity == "t_opt" and np.isfinite(base) else ")"
     fig.update_layout(
         barmode="group",
         bargap=0.25,
         height=height,
         margin=dict(l=10, r=10, t=50, b=40),
         template="plotly_white",
-        title=title,
+        title=dict(text=title, font=dict(size=title_size(font_size))),
         legend=dict(orientation="h", y=-0.25, x=0),
     )
     xt = (
@@ -121,11 +130,11 @@ def tornado_figure(
         if quantity == "ev_opt" and unit
         else ("EV per decision (gains positive)" if quantity == "ev_opt" else "threshold (act when score ≥ t)")
     )
-    fig.update_xaxes(title=xt)
-    return fig
+    fig.update_xaxes(title=xt, **plain_numbers())
+    return apply_font(fig, font_size)
 
 
-def draws_figure(sens: ValueSensitivity, *, height: int = 300) -> go.Figure:
+def draws_figure(sens: ValueSensitivity, *, height: int = 300, font_size: int = FONT_SIZE) -> go.Figure:
     """t_opt of every joint random draw, one row per model, with the base and its ±t_tol band."""
     fig = go.Figure()
     for i, m in enumerate(sens.models):
@@ -142,8 +151,8 @@ def draws_figure(sens: ValueSensitivity, *, height: int = 300) -> go.Figure:
                 mode="markers",
                 name=f"{m}: draws",
                 marker=dict(color=PALETTE[i % len(PALETTE)], size=6, opacity=0.6, symbol=np.where(ok, "circle", "x").tolist()),
-                customdata=np.arange(1, t.size + 1),
-                hovertemplate="draw %{customdata}: t_opt %{x:.4f}<extra></extra>",
+                customdata=[[fmt.count(k), fmt.score(v)] for k, v in enumerate(t, start=1)],
+                hovertemplate="draw %{customdata[0]}: t_opt %{customdata[1]}<extra></extra>",
             )
         )
         b, tol = float(sens.base_t_opt[i]), float(sens.t_tol[i])
@@ -156,9 +165,12 @@ def draws_figure(sens: ValueSensitivity, *, height: int = 300) -> go.Figure:
         height=height,
         margin=dict(l=10, r=10, t=50, b=40),
         template="plotly_white",
-        title=f"t_opt in {sens.n_random} joint random draws (× marks a draw where the ranking changed)",
+        title=dict(
+            text=f"t_opt in {fmt.count(sens.n_random)} joint random draws (× marks a draw where the ranking changed)",
+            font=dict(size=title_size(font_size)),
+        ),
         legend=dict(orientation="h", y=-0.25, x=0),
     )
     fig.update_yaxes(tickvals=list(range(len(sens.models))), ticktext=list(sens.models), range=[-0.6, len(sens.models) - 0.4])
-    fig.update_xaxes(title="optimal threshold t_opt (bar: base; green: ± limit)")
-    return fig
+    fig.update_xaxes(title="optimal threshold t_opt (bar: base; green: ± limit)", **plain_numbers())
+    return apply_font(fig, font_size)

@@ -76,3 +76,26 @@ def test_recalibration_figure():
 def test_metrics_line_shows_undefined_as_a_dash():
     line = metrics_line(reliability([1, 1], [0.2, 0.9]))
     assert "slope —" in line and "10 uniform bins" in line and "1e-15" in line
+
+
+def test_reliability_hover_numbers_come_from_the_formatter(two_models):
+    """Quantile-bin edges and counts are written by board.words.fmt (plotly's .3g and ,.4g wrote
+    "1e-05" and "1.235e+04"); ticks, legend and hover follow font_size."""
+    import re
+
+    from board.words import fmt
+
+    rng = np.random.default_rng(3)
+    p = np.r_[rng.uniform(0, 0.0001, 20000), rng.uniform(0.2, 1, 5000)]
+    y = (rng.uniform(size=p.size) < p).astype(int)
+    rel = reliability(y, p, strategy="quantile")
+    fig = reliability_figure({"A": rel}, font_size=20)
+    assert fig.layout.font.size == 20 and fig.layout.legend.font.size in (None, 20)
+    (pts,) = _traces(fig, "A")
+    full = [b for b in rel.bins if not b.empty]
+    assert [row[0] for row in pts.customdata] == [f"[{fmt.number(b.low, 3)}, {fmt.number(b.high, 3)})" for b in full]
+    assert [row[3] for row in pts.customdata] == [f"{fmt.count(b.count)} ({fmt.count(b.n_rows)} rows)" for b in full]
+    assert any(b.count >= 10_000 for b in full) or any(b.low < 1e-4 for b in full)  # the case that used to show "e"
+    sci = re.compile(r"\d[eE][-+]?\d")
+    for tr in fig.data:
+        assert not sci.search(str(np.asarray(tr.customdata, dtype=object).tolist())), tr.name

@@ -144,3 +144,32 @@ def test_figures_survive_empty_windows():
     )
     for fig in (drift_lights_figure(rep), label_rate_figure(rep.label), calibration_drift_figure(rep.calibration)):
         assert isinstance(fig, go.Figure)
+
+
+def test_drift_figures_follow_font_size_and_write_p_values_without_exponents(report):
+    """A p-value of 1e-12 is "< 0.001" in the hover (plotly's .2g wrote "1e-12"); every figure
+    takes font_size, which its ticks, legend and colour bar inherit."""
+    import re
+
+    from board.charts.drift import _p_value
+
+    assert _p_value(1e-12) == "< 0.001" and _p_value(0.0312) == "0.031" and _p_value(float("nan")) == "—"
+    fd = report.feature
+    figs = [
+        drift_lights_figure(report, font_size=19),
+        feature_heatmap_figure(fd, font_size=19),
+        feature_distribution_figure(fd, fd.features[0], font_size=19),
+        label_rate_figure(report.label, font_size=19),
+        calibration_drift_figure(report.calibration, font_size=19),
+    ]
+    sci = re.compile(r"\d[eE][-+]?\d")
+    for fig in figs:
+        assert fig.layout.font.size == 19
+        assert fig.layout.legend.font.size in (None, 19)
+        for tr in fig.data:
+            for v in (getattr(tr, "customdata", None), getattr(tr, "text", None)):
+                if v is not None:
+                    assert not sci.search(str(np.asarray(v, dtype=object).tolist()))
+    rate = next(t for t in figs[3].data if t.name == "positive rate")
+    assert "%{customdata[3]}" in rate.hovertemplate and ":.2g" not in rate.hovertemplate
+    assert [row[3] for row in rate.customdata] == [_p_value(p) for p in report.label.p_value]

@@ -15,6 +15,7 @@ from board.charts.uncertainty import (
     t_opt_histogram,
     uncertainty_summary_figure,
 )
+from board.words import fmt
 from evalcore.bootstrap import (
     BootstrapResult,
     CurveBand,
@@ -82,10 +83,12 @@ def test_comparison_figure_states_verdict_and_probability():
     )
     fig = comparison_figure(c, unit="EUR")
     assert c.verdict_text in fig.layout.title.text
-    assert "P(new better) = 100.0%" in fig.layout.title.text
+    # 200 replicates cannot show certainty: board.words.fmt.probability writes "> 99.9%"
+    assert c.p_b_better == 1.0 and "P(new better) > 99.9%" in fig.layout.title.text
     assert "rows scheme" in fig.layout.title.text
     names = [d.name for d in fig.data]
-    assert names == ["EV old (t=0.5)", "EV new (t=0.5)", "new − old"]
+    t = fmt.score(0.5)
+    assert names == [f"EV old (t={t})", f"EV new (t={t})", "new − old"]
     assert fig.data[2].x[0] == pytest.approx(c.diff.estimate)
 
 
@@ -97,6 +100,10 @@ def test_metric_intervals_figure_uses_wilson_bounds():
     assert rec.x[0] - rec.error_x.arrayminus[0] == pytest.approx(m.recall.low)
     assert "Wilson" in fig.layout.title.text
     assert tuple(fig.layout.xaxis.range) == (0, 1)
+    # proportions are written as shares: the row label and the axis
+    ticks = dict(zip(fig.layout.yaxis.tickvals, fig.layout.yaxis.ticktext))
+    assert ticks["recall"] == f"recall<br><b>{fmt.share(0.8)}</b> [{fmt.share(m.recall.low)}, {fmt.share(m.recall.high)}]"
+    assert list(fig.layout.xaxis.ticktext) == ["0%", "25%", "50%", "75%", "100%"]
 
 
 def test_t_opt_histogram_and_band():

@@ -5,6 +5,7 @@ import plotly.graph_objects as go
 import pytest
 
 from board.charts.value_tools import BAND_COLOR, ahp_weights_figure, draws_figure, tornado_figure
+from board.words import fmt
 from evalcore import ValueTable
 from evalcore.ahp import ahp_weights
 from evalcore.counts import score_counts
@@ -31,7 +32,7 @@ def test_ahp_weights_bars_are_the_weights_largest_on_top():
     bar = fig.data[0]
     assert dict(zip(bar.y, bar.x)) == pytest.approx(r.weight_of())
     assert list(bar.y)[-1] == "TP" and np.all(np.diff(bar.x) >= 0)  # plotly draws the last category on top
-    assert f"CR {r.cr:.3f}" in fig.layout.title.text
+    assert f"CR {fmt.number(r.cr, 3)}" in fig.layout.title.text
 
 
 @pytest.mark.parametrize("quantity", ["ev_opt", "t_opt"])
@@ -83,3 +84,17 @@ def test_draws_figure_has_every_draw_and_the_band(sens):
     rects = [s for s in fig.layout.shapes if s.type == "rect"]
     # "cal": t* = Δn/(Δn + Δp) = 1.1/2.3 = 0.478 → act on s ≥ 0.48, t_opt = 0.475; band ± 0.05
     assert len(rects) == 1 and (rects[0].x0, rects[0].x1) == pytest.approx((0.475 - 0.05, 0.475 + 0.05))
+
+
+def test_value_tools_figures_follow_font_size(sens):
+    r = ahp_weights([[1, 4, 3], [1 / 4, 1, 1 / 2], [1 / 3, 2, 1]], items=["TP", "FP", "FN"])
+    figs = [
+        ahp_weights_figure(r, font_size=18),
+        tornado_figure(sens, "cal", unit="EUR", font_size=18),
+        draws_figure(sens, font_size=18),
+    ]
+    for fig in figs:
+        assert fig.layout.font.size == 18 and fig.layout.title.font.size >= 18
+        assert fig.layout.xaxis.exponentformat == "none"
+    draws = figs[2].data[0]
+    assert [row[1] for row in draws.customdata] == [fmt.score(t) for t in sens.draw_t_opt[0]]
