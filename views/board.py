@@ -64,10 +64,11 @@ if present:  # small print: the slide is for the verdict
     st.html(f"<div style='font-size:0.72rem;color:#555;line-height:1.3'>{ui.html_text(meta)}</div>")
     tools = None
 else:
-    st.html(
-        "<h1 style='font-size:1.9rem;font-weight:700;line-height:1.15;padding:0;margin:0'>Decision board</h1>"
-        f"<div style='font-size:0.9rem;color:#555'>{ui.html_text(meta)}</div>"
+    st.markdown(
+        "<h1 style='font-size:1.9rem;font-weight:700;line-height:1.15;padding:0;margin:0'>Decision board</h1>",
+        unsafe_allow_html=True,
     )
+    st.html(f"<div style='font-size:0.9rem;color:#555;margin-top:-0.4rem'>{ui.html_text(meta)}</div>")
     # a wrapping row: each button as wide as its label, never cut (fixed columns cut labels at 1366 px)
     tools = st.container(horizontal=True, gap="small", key="board_tools")
 if tools is not None:
