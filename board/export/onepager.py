@@ -100,28 +100,30 @@ def board_figures(result, *, segment_column: str | None = None, font_size: int =
     verdict = result.action.verdict if result.action else "keep"
     focus = names[1] if (len(names) == 2 and verdict == "roll out") else names[0]
     m = result.models[focus]
-    figs = {"headline": charts.headline_figure(result, height=330)}
+    figs = {"headline": charts.headline_figure(result, height=330, font_size=font_size)}
     if m.segments:
         col = segment_column if segment_column in m.segments else next(iter(m.segments))
-        figs["heatmap"] = charts.segment_heatmap_figure(m.segments[col], unit=unit, height=360)
+        figs["heatmap"] = charts.segment_heatmap_figure(m.segments, column=col, unit=unit, height=360, font_size=font_size)
         figs["heatmap"].update_layout(
-            title=dict(text=f"EV per decision by {col} × threshold — model {focus}", font=dict(size=15)), margin=dict(t=40)
+            title=dict(text=f"Value per decision by {col} — model {focus}", font=dict(size=font_size + 2)), margin=dict(t=40)
         )
     if len(names) == 2:
         a, b = names
         figs["waterfall"] = charts.delta_waterfall_figure(
-            result.models[a].attribution, result.models[b].attribution, names=(a, b), unit=unit, height=360
-        )
-        figs["waterfall"].update_layout(
-            title=dict(text=f"Where the value moves from {a} to {b} (per decision)", font=dict(size=15)), margin=dict(t=40)
+            result.models[a].attribution,
+            result.models[b].attribution,
+            names=(a, b),
+            unit=unit,
+            height=360,
+            title=f"Where the value moves from {a} to {b} (per decision)",
+            font_size=font_size,
         )
     else:
         figs["waterfall"] = charts.attribution_figure(
-            m.attribution, unit=unit, height=360, title=f"Value by outcome — model {focus}"
+            m.attribution, unit=unit, height=360, title=f"Value by outcome — model {focus}", font_size=font_size
         )
     figs["waterfall"].update_traces(cliponaxis=False)  # a bar's label may pass the plot area: draw it
     for f in figs.values():
-        f.update_layout(font=dict(size=font_size))
         f.update_xaxes(automargin=True)
         f.update_yaxes(automargin=True)
     return {k: plotly_safe(f) for k, f in figs.items()}

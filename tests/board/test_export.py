@@ -95,7 +95,7 @@ def test_the_heatmap_shows_the_segment_the_bullets_name(result):
     assert any(v.segment_column in b.text for b in v.because)
     figs = export.board_figures(result, segment_column=v.segment_column)
     focus = list(result.models)[0]  # under HOLD the board looks at the deployed model
-    assert figs["heatmap"].layout.title.text == f"EV per decision by {v.segment_column} × threshold — model {focus}"
+    assert figs["heatmap"].layout.title.text == f"Value per decision by {v.segment_column} — model {focus}"
     levels = result.models[focus].segments[v.segment_column].levels
     assert sorted(str(y).split(" (n=")[0] for y in figs["heatmap"].data[0].y) == sorted(map(str, levels))
 
