@@ -1,4 +1,4 @@
-"""The deterministic demo dataset the app opens with: a loan anti-fraud validation set.
+"""The deterministic demo datasets the app ships: a loan anti-fraud validation set, twice.
 
 About 50,000 applications over 28 days, ~2% fraud. ``score_old`` and ``score_new`` are
 two models' probabilities: the new one ranks better but is mildly over-confident.
@@ -7,12 +7,23 @@ Segments: customer type, amount band, night application. ``customer_id`` repeats
 categorical features. With ``drift=True`` (the default) the last 7 days drift
 (debt_ratio, device_risk and the channel mix) and fraud prevalence steps up on one date.
 
-Same seed, same bytes: :func:`demo_csv_bytes` is what the app stores.
+The two stories (:data:`DEMOS`), the same models on the same kind of applications:
+
+- **Demo 1, the stable weeks** (``drift=False``): nothing drifts, and the new model earns
+  significantly more per decision than the old one at the deployed thresholds (0.5 each): the
+  board says *roll out* (``tests/board/test_demo.py`` evaluates it). The app opens it.
+- **Demo 2, the drifting last week** (``drift=True``): the new model wins on these rows too, but
+  every drift light is red, so the board says *hold*.
+
+Same seed, same bytes: :func:`demo_csv_bytes` is what the app stores
+(:func:`board.services.evaluation.ensure_demo`).
 """
 
 from __future__ import annotations
 
+import functools
 import io
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -21,8 +32,28 @@ START = pd.Timestamp("2026-10-05")
 N_DAYS = 28
 DRIFT_FROM_DAY = 21  # the last 7 days
 PREVALENCE_STEP_DAY = 18  # 2026-10-23
-DEMO_NAME = "Demo: loan anti-fraud (validation, Oct 2026)"
-DEMO_FILENAME = "demo_loan_antifraud.csv"
+
+
+@dataclass(frozen=True, slots=True)
+class DemoSet:
+    """One stored demo dataset: its key, the name the dataset list shows, its file name, and
+    whether its last week drifts."""
+
+    key: str
+    name: str
+    filename: str
+    drift: bool
+
+
+STABLE = DemoSet("stable", "Demo 1: stable weeks — new model wins (roll out)", "demo_loan_antifraud_stable.csv", False)
+DRIFTING = DemoSet("drifting", "Demo 2: drifting last week — hold", "demo_loan_antifraud.csv", True)
+# the order ensure_demo stores them in: the last is the newest demo, which the app opens by default
+# (the sidebar opens the newest dataset uploaded by "evalboard demo"); on a fresh store the
+# drifting week is dataset 1 and the stable weeks dataset 2
+DEMOS = (DRIFTING, STABLE)
+DEFAULT_DEMO = STABLE.key
+DEMO_FILENAME = DRIFTING.filename  # the file of demo_csv_bytes() (the drifting week)
+OLD_DEMO_NAME = "Demo: loan anti-fraud (validation, Oct 2026)"  # the drifting week, as earlier versions stored it
 DEMO_VALUE_TABLE = {
     "name": "loan anti-fraud",
     "tp": 18500.0,
@@ -160,8 +191,11 @@ DEMO_MAPPING = {
 }
 
 
-def demo_csv_bytes(seed: int = 0) -> bytes:
-    """The demo set as CSV bytes (identical for the same seed)."""
+@functools.lru_cache(maxsize=4)
+def demo_csv_bytes(seed: int = 0, *, drift: bool = True) -> bytes:
+    """The demo set as CSV bytes (identical for the same seed and ``drift``): the drifting week
+    by default, ``drift=False`` the stable weeks. Kept per process (every app start and many
+    tests ask for them; bytes are immutable)."""
     buf = io.StringIO()
-    demo_frame(seed).to_csv(buf, index=False, date_format="%Y-%m-%d %H:%M:%S")
+    demo_frame(seed, drift=drift).to_csv(buf, index=False, date_format="%Y-%m-%d %H:%M:%S")
     return buf.getvalue().encode("utf-8")

@@ -26,26 +26,39 @@ def sha256(raw: bytes) -> str:
     return hashlib.sha256(raw).hexdigest()
 
 
-def ensure_demo(store):
-    """Store the demo dataset (and the demo value table) once; return the dataset record."""
-    raw = demo.demo_csv_bytes()
-    rec = store.find_dataset_by_sha(sha256(raw))
-    if rec is None:
-        preds = validate(read_table(raw, demo.DEMO_FILENAME), ColumnMapping.from_dict(demo.DEMO_MAPPING))
-        rec = store.save_dataset(
-            name=demo.DEMO_NAME,
-            filename=demo.DEMO_FILENAME,
-            raw=raw,
-            mapping=demo.DEMO_MAPPING,
-            report=preds.summary(),
-            n_rows=preds.n_rows,
-            uploader="evalboard demo",
-        )
+def ensure_demo(store, which: str = demo.DEFAULT_DEMO):
+    """Store the demo datasets (:data:`board.services.demo.DEMOS`) and the demo value table, each
+    once; return the record of demo ``which`` ("stable" — the default, the one the app opens — or
+    "drifting").
+
+    Idempotent: a demo is found by the SHA-256 of its bytes and stored only when absent, in the
+    order of ``DEMOS`` (the drifting week, then the stable weeks, which is then the newest demo
+    and the one the sidebar opens). An install that has only the single demo of earlier
+    versions (the drifting week, under its old name) gains the stable weeks the same way.
+    """
+    if which not in {d.key for d in demo.DEMOS}:
+        raise InputError(f"which must be one of {sorted(d.key for d in demo.DEMOS)}; got {which!r}.")
+    records = {}
+    for d in demo.DEMOS:
+        raw = demo.demo_csv_bytes(drift=d.drift)
+        rec = store.find_dataset_by_sha(sha256(raw))
+        if rec is None:
+            preds = validate(read_table(raw, d.filename), ColumnMapping.from_dict(demo.DEMO_MAPPING))
+            rec = store.save_dataset(
+                name=d.name,
+                filename=d.filename,
+                raw=raw,
+                mapping=demo.DEMO_MAPPING,
+                report=preds.summary(),
+                n_rows=preds.n_rows,
+                uploader="evalboard demo",
+            )
+        records[d.key] = rec
     if not store.list_value_table_versions(DEFAULT_TABLE_NAME):  # once: never over an approved history
         store.save_value_table_draft(
             DEFAULT_TABLE_NAME, dict(demo.DEMO_VALUE_TABLE), author="evalboard demo", reason="SPEC §2.2 example amounts"
         )
-    return rec
+    return records[which]
 
 
 def load_predictions(store, dataset_id: int) -> Predictions:

@@ -22,7 +22,13 @@ def app(tmp_path, monkeypatch):
 
     Logged in as an admin by default (the account exists in the store); pass ``user=None`` for a
     tab without a login, or ``user=("name", "role")`` for another account (created if absent).
+
+    A logged-in tab opens Demo 2, the drifting week (the page tests' expected numbers come from
+    ``demo.demo_frame()``, that week), unless ``dataset=`` is given; ``dataset=None`` leaves the
+    choice to the app, which opens Demo 1, the stable weeks. A tab without a login chooses as the
+    app does (the deep-link tests).
     """
+    from board import services
     from board.access import auth
     from board.store import Store
 
@@ -37,6 +43,7 @@ def app(tmp_path, monkeypatch):
             with Store(data_dir=data) as s:
                 if s.get_user(user[0]) is None:
                     s.create_user(user[0], auth.hash_password(ADMIN_PASSWORD), user[1])
+                state.setdefault("dataset", services.ensure_demo(s, "drifting").id)
         at = AppTest.from_file(APP, default_timeout=120)
         if user is not None:
             for k, v in login_state(*user).items():

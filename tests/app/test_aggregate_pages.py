@@ -156,7 +156,7 @@ def test_data_problems_are_all_listed_and_nothing_is_saved(lake_app):
     from board.store import Store
 
     with Store(data_dir=root.parent) as s:
-        assert [r.kind for r in s.list_datasets()] == ["upload"]  # only the demo upload
+        assert [r.kind for r in s.list_datasets()] == ["upload", "upload"]  # only the two demo uploads
     assert at.text_input(key="register_path").value == "bad.parquet"
 
 

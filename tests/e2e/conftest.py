@@ -18,6 +18,10 @@ CHROMIUM = os.environ.get("EVALBOARD_CHROMIUM", "/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 ARTIFACTS = ROOT / "test-artifacts"
+# The app opens Demo 1 (the stable weeks, verdict "roll out"). Tests about drift, the banner and the
+# tallest board open Demo 2, the drifting week: ensure_demo stores it first, so on the server's
+# fresh store it is dataset 1 (board.services.demo.DEMOS); the drift test checks the sidebar names it.
+DRIFTING_DEMO = 1
 
 
 def pytest_collection_modifyitems(config, items):

@@ -1,9 +1,11 @@
 """The Drift page in a real browser: three lights, the drill-down charts, the banner."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import shot, wait_for_app
+from tests.e2e.conftest import DRIFTING_DEMO, shot, wait_for_app
 
 pytestmark = pytest.mark.e2e
 
@@ -16,8 +18,10 @@ def _open(page, url):
 
 
 def test_drift_page_shows_three_lights(page, server):
-    _open(page, server + "/drift")
+    _open(page, server + f"/drift?dataset={DRIFTING_DEMO}")
     expect(page.get_by_role("heading", name="Drift", exact=True)).to_be_visible(timeout=30_000)
+    dataset = page.get_by_test_id("stSidebar").get_by_role("combobox", name="Dataset")
+    expect(dataset).to_have_value(re.compile(r"^Demo 2: drifting last week"))  # DRIFTING_DEMO is that demo
     for family in ("feature", "label", "calibration"):
         light = page.locator(f".st-key-drift_light_{family}")
         expect(light).to_be_visible()
@@ -36,7 +40,7 @@ def test_drift_page_shows_three_lights(page, server):
 
 
 def test_banner_links_to_drift_page(page, server):
-    _open(page, server + "/threshold")
+    _open(page, server + f"/threshold?dataset={DRIFTING_DEMO}")
     banner = page.locator(".st-key-drift_banner")
     expect(banner).to_contain_text("may no longer represent production")
     banner.get_by_text("See what drifted").click()
