@@ -80,3 +80,25 @@ def test_pdf_and_png_are_one_click_downloads_of_this_board(app):
     at = app(None)
     labels = [b.label for b in at.get("download_button")]
     assert labels == ["HTML", "PDF", "PNG"]
+
+
+def test_the_app_opens_the_stable_demo_and_says_roll_out(app):
+    """Demo 1, the stable weeks, is what the app opens (``dataset=None``: the app chooses); its
+    board is the engine's roll-out verdict at the default thresholds (tests/board/test_demo.py)."""
+    import os
+
+    from board import services
+    from board.store import Store
+
+    at = app(None, dataset=None)
+    with Store(data_dir=os.environ["EVALBOARD_DATA_DIR"]) as s:
+        stable = services.ensure_demo(s)
+        result = services.evaluate_stored(
+            s, stable.id, ValueTable.from_dict(demo.DEMO_VALUE_TABLE), BoardConfig(scheme="cluster")
+        )
+    assert at.session_state["dataset"] == stable.id and stable.name == demo.STABLE.name
+    assert result.action.verdict == "roll out"
+    value, _ = tile(at, "new vs old: gain per decision")
+    assert value == fmt.money(result.comparison.diff.estimate, "EUR", signed=True, compact=True)
+    statistics = " ".join(m.value for m in at.markdown)
+    assert md_text(result.action.clauses[0].text)[:50] in statistics
