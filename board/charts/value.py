@@ -712,7 +712,7 @@ def headline_figure(result, *, height: int = 300, font_size: int = FONT_SIZE) ->
         rows,
         unit=unit,
         subtitle=sub,
-        title="Expected VALUE per decision (gains positive)",
+        title="Value per decision (gains positive)",
         height=height,
         font_size=font_size,
         x_title=f"value per decision ({unit})" if unit else "value per decision",
