@@ -73,14 +73,13 @@ def cli_outputs(tmp_path_factory):
     export.close_worker()
 
 
-@pytest.fixture(scope="module")
-def sheet(browser, cli_outputs):
+def _measure(browser, path) -> dict:
     """What the sheet shows, read from the HTML laid out as the renderer lays it out (print media,
     1920×1080): each module's box, and the tick labels of each chart."""
     ctx = browser.new_context(viewport={"width": export.WIDTH, "height": export.HEIGHT}, offline=True)
     page = ctx.new_page()
     page.emulate_media(media="print")
-    page.goto((cli_outputs / "b.html").as_uri())
+    page.goto(path.as_uri())
     page.wait_for_function("document.body.getAttribute('data-charts') === 'ready'")
     out = page.evaluate(
         """() => {
@@ -95,12 +94,18 @@ def sheet(browser, cli_outputs):
           bullets: [...document.querySelectorAll("#because li")].map(li => li.textContent),
           heatmap_x: labels("heatmap", "x"), heatmap_y: labels("heatmap", "y"), waterfall_x: labels("waterfall", "x"),
           texts: Object.fromEntries(["headline", "heatmap", "waterfall"].map(id => [id, texts(id)])),
+          statistics: document.getElementById("statistics").innerText,
           page: [document.documentElement.scrollWidth, document.documentElement.scrollHeight],
         };
       }"""
     )
     ctx.close()
     return out
+
+
+@pytest.fixture(scope="module")
+def sheet(browser, cli_outputs):
+    return _measure(browser, cli_outputs / "b.html")
 
 
 @pytest.fixture(scope="module")
@@ -157,7 +162,7 @@ def test_pdf_and_png_of_the_demo_in_one_render(cli_outputs, rendered):
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", png[16:24]) == (1920, 1080)
 
 
-def test_nothing_is_cut_off_the_sheet(sheet):
+def _assert_nothing_cut_off(sheet: dict) -> None:
     assert sheet["page"] == [1920, 1080]  # one sheet, no scrolling
     for module, (left, top, right, bottom) in sheet["boxes"].items():
         assert 0 <= left and right <= 1920 and 0 <= top and bottom <= 1080, (module, sheet["boxes"][module])
@@ -182,10 +187,43 @@ def test_nothing_is_cut_off_the_sheet(sheet):
             assert sheet["boxes"][upper][3] <= sheet["boxes"][lower][1] + 1, (upper, "overlaps", lower)
 
 
+def test_nothing_is_cut_off_the_sheet(sheet):
+    _assert_nothing_cut_off(sheet)
+
+
+def test_the_longest_words_still_fit_the_sheet(browser, tmp_path, monkeypatch):
+    """Statistics of the longest printed length, three long bullets and a caveat: every module
+    still on the sheet, no chart squeezed (the rule of onepager.STATS_PRINT_CHARS)."""
+    import dataclasses
+
+    from board.export import onepager
+    from board.words.verdict import Because, plain_verdict
+    from evalcore import ValueTable
+    from evalcore.board import BoardConfig, evaluate
+    from evalcore.data import ColumnMapping, read_table, validate
+
+    preds = validate(read_table(demo.demo_csv_bytes(), demo.DEMO_FILENAME), ColumnMapping.from_dict(demo.DEMO_MAPPING))
+    result = evaluate(preds, ValueTable.from_dict(dict(demo.DEMO_VALUE_TABLE)), BoardConfig(n_resamples=20))
+    v = plain_verdict(result)
+    words = "The gain of the new model could be anywhere in its interval, so chance alone could explain it "
+    longest = dataclasses.replace(
+        v,
+        because=tuple(Because((words * 2)[:150], "uncertainty") for _ in range(3)),
+        caveat=(words * 2)[:140],
+        statistics=(words * 20)[: onepager.STATS_PRINT_CHARS],
+    )
+    monkeypatch.setattr(onepager, "plain_verdict", lambda r, locale="en": longest)
+    path = tmp_path / "longest.html"
+    path.write_text(export.board_html(result, dataset_name="demo"), encoding="utf-8")
+    sheet = _measure(browser, path)
+    _assert_nothing_cut_off(sheet)
+    assert sheet["statistics"].startswith("Statistics") and len(sheet["statistics"]) > onepager.STATS_PRINT_CHARS  # shown whole
+
+
 def test_pdf_text_has_the_heatmap_segments_its_ticks_and_the_waterfall(cli_outputs, sheet, pdf_text):
     d = json.loads((cli_outputs / "b.json").read_text())
     # the heatmap shows the segment column the verdict's bullets name (night_application in the demo)
-    col, model = re.match(r"EV per decision by (.+) × threshold — model (.+)", sheet["heatmap_title"]).groups()
+    col, model = re.search(r" by (.+?)(?: × threshold)? — model (.+)", sheet["heatmap_title"]).groups()
     assert any(f"{col} = " in b for b in sheet["bullets"]), (col, sheet["bullets"])
     levels = list(d["models"][model]["segments"][col])  # level -> its numbers
     assert len(levels) >= 2 and len(sheet["heatmap_y"]) == len(levels)
