@@ -7,7 +7,7 @@ from pathlib import Path
 import streamlit as st
 
 from board.access import auth, governance
-from board.app import drift_view, state, ui
+from board.app import drift_view, server, state, ui
 from board.app.meeting import run_if_requested as meeting_board_if_requested
 
 # a local favicon: a ":material/…:" page icon makes every browser fetch it from fonts.gstatic.com (no internet on an intranet)
@@ -15,24 +15,63 @@ FAVICON = str(Path(__file__).resolve().parent / "board" / "app" / "favicon.png")
 st.set_page_config(page_title="evalboard", page_icon=FAVICON, layout="wide", initial_sidebar_state="expanded")
 
 
+def _session_ended(reason: str | None) -> None:
+    """Forget this tab's login; say why when it was not the tab's own choice."""
+    ss = st.session_state
+    for key in (auth.SESSION_USER_KEY, auth.SESSION_ID_KEY, auth.SESSION_GRANT_KEY):
+        ss.pop(key, None)
+    if reason == "idle":
+        ss["auth_notice"] = f"You were logged out after {auth.idle_minutes():g} minutes without activity."
+    elif reason == "expired":
+        ss["auth_notice"] = f"Your session ended after {auth.session_hours():g} hours; please log in again."
+    elif reason == "revoked":
+        ss["auth_notice"] = "Your session was ended (a logout, or a change of your account); please log in again."
+
+
 def current_user():
-    """The logged-in user of this tab, or None (never logged in, idle too long, or account disabled)."""
+    """The logged-in user of this tab, or None (never logged in, idle too long, session ended, or
+    account disabled).
+
+    A tab logged in by the login form keeps its session's id (``board.store.sessions``) and checks
+    it at every run: revoked, idle, past its lifetime or its account disabled ends the login. A new
+    tab or a reload without a login in its state is logged in by the browser's session cookie
+    (``st.context.cookies``, set by ``board.app.server`` after a login), if it is still live.
+    """
     now = datetime.now(timezone.utc)
     ss = st.session_state
+    s = state.store()
     auto = os.environ.get(auth.AUTOLOGIN_ENV)
     if auto and auth.SESSION_USER_KEY not in ss:  # test-only switch, see board/auth.py
-        rec = state.store().get_user(auto)
+        rec = s.get_user(auto)
         if rec is not None and rec.active:
             ss[auth.SESSION_USER_KEY] = {"username": rec.username, "role": rec.role}
             ss[auth.SESSION_ACTIVE_KEY] = now
     info = ss.get(auth.SESSION_USER_KEY)
     if not info:
-        return None
+        ss.pop(auth.SESSION_ID_KEY, None)
+        token = st.context.cookies.get(auth.SESSION_COOKIE)
+        if not token:
+            return None
+        found = auth.resume_session(s, token)  # a reload, a new tab, a shared link of this browser
+        if found.user is None:
+            return None
+        ss[auth.SESSION_USER_KEY] = found.user.to_dict()
+        ss[auth.SESSION_ID_KEY] = found.session_id
+        ss[auth.SESSION_ACTIVE_KEY] = now
+        return found.user
+    session_id = ss.get(auth.SESSION_ID_KEY)
+    if session_id is not None:  # the session in the store decides (shared by the browser's tabs)
+        found = auth.check_session(s, session_id, username=info.get("username"))
+        if found.user is None:
+            _session_ended(found.ended)
+            return None
+        ss[auth.SESSION_USER_KEY] = found.user.to_dict()
+        ss[auth.SESSION_ACTIVE_KEY] = now
+        return found.user  # the role as stored now, not as at login
     if auth.idle_expired(ss.get(auth.SESSION_ACTIVE_KEY), now):
-        ss.pop(auth.SESSION_USER_KEY, None)
-        ss["auth_notice"] = f"You were logged out after {auth.idle_minutes():g} minutes without activity."
+        _session_ended("idle")
         return None
-    rec = state.store().get_user(info.get("username", ""))
+    rec = s.get_user(info.get("username", ""))
     if rec is None or not rec.active:
         ss.pop(auth.SESSION_USER_KEY, None)
         return None
@@ -63,8 +102,17 @@ state.sidebar()
 with st.sidebar:
     st.caption(f"Signed in as **{ui.md_text(user.username)}** · {auth.ROLE_LABELS.get(user.role, user.role)}")
     if st.button("Log out", key="auth_logout", icon=":material/logout:"):
+        session_id = st.session_state.pop(auth.SESSION_ID_KEY, None)
+        if session_id is not None:  # revoked in the store: no tab or reload of this browser is logged in by it
+            auth.end_session(state.store(), session_id, username=user.username)
+        else:
+            state.store().append_audit(user.username, "logout", user.username, {})
         st.session_state.pop(auth.SESSION_USER_KEY, None)
+        st.session_state[auth.SESSION_CLEAR_COOKIE_KEY] = True  # the login page asks the server to drop the cookie
         st.rerun()
+    grant = st.session_state.pop(auth.SESSION_GRANT_KEY, None)
+    if grant and server.routes_active():  # just logged in: the browser trades the grant for its session cookie
+        st.html(server.grant_script(grant), width="content", unsafe_allow_javascript=True)  # last: no gap shows
 
 
 def can(action: str) -> bool:

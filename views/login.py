@@ -5,13 +5,26 @@ from datetime import datetime, timezone
 import streamlit as st
 
 from board.access import auth, governance
-from board.app import state, ui
+from board.app import server, state, ui
 from evalcore import InputError
 
 
+def _client() -> str | None:
+    client = st.context.ip_address  # None from localhost (and not a str outside a server, e.g. AppTest)
+    return client if isinstance(client, str) else None
+
+
 def _enter(user: auth.User) -> None:
-    st.session_state[auth.SESSION_USER_KEY] = user.to_dict()
-    st.session_state[auth.SESSION_ACTIVE_KEY] = datetime.now(timezone.utc)
+    """Log this tab in: a server-side session (audited), and, when this server has the session
+    routes, a one-time grant the next page trades for the browser's cookie (app.py's sidebar)."""
+    session_id, grant = auth.start_session(state.store(), user, client=_client(), cookie=server.routes_active())
+    ss = st.session_state
+    ss[auth.SESSION_USER_KEY] = user.to_dict()
+    ss[auth.SESSION_ID_KEY] = session_id
+    ss[auth.SESSION_ACTIVE_KEY] = datetime.now(timezone.utc)
+    ss.pop(auth.SESSION_CLEAR_COOKIE_KEY, None)
+    if grant is not None:
+        ss[auth.SESSION_GRANT_KEY] = grant
     st.rerun()
 
 
@@ -66,9 +79,16 @@ else:
         try:
             # per-client throttle key: the remote address (None from localhost, e.g. a proxy on the same host:
             # then only the per-username count applies, rather than one count shared by every visitor)
-            user = auth.authenticate(s, username, password, client=st.context.ip_address)
+            user = auth.authenticate(s, username, password, client=_client())
         except (auth.LoginThrottled, auth.LoginFailed) as err:
             st.error(str(err))
         else:  # authenticate audited the login
             _enter(user)
-    st.caption(f"Sessions end after {auth.idle_minutes():g} minutes without activity. Ask an admin for an account.")
+    st.caption(
+        f"Sessions end after {auth.idle_minutes():g} minutes without activity, after {auth.session_hours():g} hours "
+        "in any case, and at a logout. Ask an admin for an account."
+    )
+
+if st.session_state.pop(auth.SESSION_CLEAR_COOKIE_KEY, False) and server.routes_active():
+    # after a logout (revoked in the store already): the server also drops the browser's cookie (last: no gap shows)
+    st.html(server.clear_cookie_script(), width="content", unsafe_allow_javascript=True)

@@ -18,6 +18,16 @@ answer time does not tell whether a username exists. Failed logins are audited (
 tried, the reason, the client; never the password); a login is audited in the transaction
 that clears its failures. Throttle rows older than the longest lock-out are pruned.
 
+Sessions (``board.store.sessions``): a login starts a server-side session (:func:`start_session`,
+audited ``session_created``). Its id is ``secrets.token_urlsafe(32)``, sent to the browser only as
+an HttpOnly cookie (:data:`SESSION_COOKIE`) in exchange for a one-time grant that expires after
+:data:`GRANT_SECONDS` (:func:`redeem_grant`); the store keeps only SHA-256 hashes of both. A reload
+or a new tab finds the session by its cookie (:func:`resume_session`), a tab's rerun by its id
+(:func:`check_session`), each with the account's role as stored now. A session ends after
+:func:`idle_minutes` without activity, after :func:`session_hours` whatever the activity, at a
+logout (:func:`end_session`, audited ``logout``), and when its account is disabled, its password
+reset or its role changed (the store revokes them in that change's transaction).
+
 Examples
 --------
 >>> h = hash_password("correct horse battery", rounds=4)
@@ -31,7 +41,9 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import hmac
 import os
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -57,7 +69,20 @@ __all__ = [
     "verify_password",
     "SESSION_USER_KEY",
     "SESSION_ACTIVE_KEY",
+    "SESSION_ID_KEY",
+    "SESSION_GRANT_KEY",
+    "SESSION_CLEAR_COOKIE_KEY",
+    "SESSION_COOKIE",
+    "GRANT_SECONDS",
     "AUTOLOGIN_ENV",
+    "SessionState",
+    "check_session",
+    "end_session",
+    "end_session_by_token",
+    "redeem_grant",
+    "resume_session",
+    "session_hours",
+    "start_session",
 ]
 
 #: Roles, least to most privileged in administration (signing roles are peers).
@@ -96,6 +121,15 @@ def idle_minutes() -> float:
     except ValueError:
         value = 60.0
     return value if value > 0 else 60.0
+
+
+def session_hours() -> float:
+    """Hours after which a login session ends whatever its activity: ``EVALBOARD_SESSION_HOURS``, default 12."""
+    try:
+        value = float(os.environ.get("EVALBOARD_SESSION_HOURS", 12))
+    except ValueError:
+        value = 12.0
+    return value if value > 0 else 12.0
 
 
 @dataclass(frozen=True, slots=True, kw_only=True, eq=False)
@@ -265,5 +299,154 @@ def idle_expired(last_activity: datetime | None, now: datetime, minutes: float |
 #: Session-state keys of a logged-in browser tab (read by app.py; AppTest fixtures seed them).
 SESSION_USER_KEY = "auth_user"  # {"username": ..., "role": ...}
 SESSION_ACTIVE_KEY = "auth_last_active"  # aware datetime of the last script run
+SESSION_ID_KEY = "auth_session_id"  # id of the tab's login session (board.store.sessions); absent: tab-only login
+SESSION_GRANT_KEY = "auth_session_grant"  # a one-time grant the tab's browser has yet to exchange for its cookie
+SESSION_CLEAR_COOKIE_KEY = "auth_clear_cookie"  # set by a logout: the next page asks the server to drop the cookie
 #: Test-only: when set, the app logs this existing, active account in without a password.
 AUTOLOGIN_ENV = "EVALBOARD_TEST_AUTOLOGIN"
+
+
+# --------------------------------------------------------------------------- sessions
+
+#: The cookie holding a browser's session id (HttpOnly, SameSite=Strict; set by board.app.server).
+SESSION_COOKIE = "evalboard_session"
+#: Seconds a login's one-time grant can be exchanged for the cookie.
+GRANT_SECONDS = 60
+#: How long ended sessions stay in the store (revoked or expired; idle ones this long after
+#: their idle limit) before :func:`start_session` prunes them.
+SESSION_RETENTION = timedelta(days=1)
+_MAX_TOKEN_CHARS = 200  # token_urlsafe(32) has 43 characters; anything much longer is not one of ours
+
+
+def _sha256(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def _token_hash(token: object) -> str | None:
+    if not isinstance(token, str) or not token or len(token) > _MAX_TOKEN_CHARS:
+        return None
+    return _sha256(token)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True, eq=False)
+class SessionState:
+    """A session lookup: the user it logs in (role as stored now) and the session's id, or why none.
+
+    Attributes
+    ----------
+    user : User or None
+    session_id : int or None
+    ended : str or None
+        ``unknown``, ``revoked``, ``expired``, ``idle`` or ``disabled`` when ``user`` is None.
+    """
+
+    user: User | None = None
+    session_id: int | None = None
+    ended: str | None = None
+
+
+def _limits(now: datetime) -> dict:
+    idle = timedelta(minutes=idle_minutes())
+    # mark a session seen at most every minute (a rerun is then mostly a read): an idle session
+    # ends at most that much early
+    touch = min(timedelta(minutes=1), idle / 4)
+    return {"now": now, "idle_before": now - idle, "touch_before": now - touch}
+
+
+def _state(check, *, expect: str | None = None) -> SessionState:
+    if check.session is None:
+        return SessionState(ended=check.ended)
+    if expect is not None and check.user.username != expect:
+        return SessionState(ended="unknown")
+    return SessionState(user=User(username=check.user.username, role=check.user.role), session_id=check.session.id)
+
+
+def start_session(
+    store, user: User, *, client: str | None = None, cookie: bool = True, clock: Callable[[], datetime] = _utcnow
+) -> tuple[int, str | None]:
+    """Start a login session of ``user`` (just authenticated); returns ``(session id, grant)``.
+
+    With ``cookie`` (the server has the route that sets it, ``board.app.server``), ``grant`` is a
+    one-time secret the browser exchanges within :data:`GRANT_SECONDS` for its cookie
+    (:func:`redeem_grant`); without, None (the login then lasts as long as its tab). Audited as
+    ``session_created`` (with the client) in the transaction of the session. Sessions that ended
+    more than :data:`SESSION_RETENTION` ago are pruned first.
+    """
+    now = clock()
+    client = _client_key(client)
+    store.prune_sessions(
+        ended_before=now - SESSION_RETENTION, idle_before=now - SESSION_RETENTION - timedelta(minutes=idle_minutes())
+    )
+    grant = secrets.token_urlsafe(32) if cookie else None
+    rec = store.create_session(
+        username=user.username,
+        created_at=now,
+        expires_at=now + timedelta(hours=session_hours()),
+        grant_sha256=None if grant is None else _sha256(grant),
+        grant_expires_at=None if grant is None else now + timedelta(seconds=GRANT_SECONDS),
+        client=client,
+        audit=lambda r: (
+            user.username,
+            "session_created",
+            user.username,
+            {"session_id": r.id, "client": client, "cookie": grant is not None, "expires_at": r.expires_at.isoformat()},
+        ),
+    )
+    return rec.id, grant
+
+
+def redeem_grant(store, grant: object, *, clock: Callable[[], datetime] = _utcnow) -> tuple[str, datetime] | None:
+    """Exchange a login's one-time grant for a new session id (the cookie's value); returns
+    ``(session id, expiry)``, or None when the grant is unknown, used, expired, or its session ended.
+
+    The id is made here and only its SHA-256 is stored; the store forgets the grant in the same
+    transaction, so a grant works once, even when sent twice at the same time.
+    """
+    digest = _token_hash(grant)
+    if digest is None:
+        return None
+    token = secrets.token_urlsafe(32)
+    rec = store.redeem_session_grant(digest, token_sha256=_sha256(token), now=clock())
+    if rec is None or not hmac.compare_digest(rec.token_sha256 or "", _sha256(token)):
+        return None
+    return token, rec.expires_at
+
+
+def resume_session(store, token: object, *, clock: Callable[[], datetime] = _utcnow) -> SessionState:
+    """The user a browser's session cookie logs in (a reload, a new tab, a shared link), or why not:
+    unknown, revoked, past its absolute lifetime, idle too long, or the account disabled."""
+    digest = _token_hash(token)
+    if digest is None:
+        return SessionState(ended="unknown")
+    return _state(store.session_by_token(digest, **_limits(clock())))
+
+
+def check_session(
+    store, session_id: int, *, username: str | None = None, clock: Callable[[], datetime] = _utcnow
+) -> SessionState:
+    """A tab's rerun: is its session (by id) still live, and as whom (the role as stored now)?
+    ``username``: the user the tab believes it is (another user's session does not count)."""
+    return _state(store.session_by_id(session_id, **_limits(clock())), expect=username)
+
+
+def end_session(store, session_id: int, *, username: str, clock: Callable[[], datetime] = _utcnow) -> bool:
+    """Log out: revoke the tab's session, audited as ``logout``; False when it had ended already."""
+    rec = store.revoke_session(
+        session_id, now=clock(), reason="logout", audit=lambda r: (username, "logout", username, {"session_id": r.id})
+    )
+    return rec is not None
+
+
+def end_session_by_token(store, token: object, *, clock: Callable[[], datetime] = _utcnow) -> bool:
+    """Log out by a browser's session cookie (the logout route): revoke that session, audited as
+    ``logout``; False when there was no open session with this cookie."""
+    digest = _token_hash(token)
+    if digest is None:
+        return False
+    rec = store.revoke_session(
+        token_sha256=digest,
+        now=clock(),
+        reason="logout",
+        audit=lambda r: (r.username, "logout", r.username, {"session_id": r.id}),
+    )
+    return rec is not None

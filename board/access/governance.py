@@ -138,7 +138,11 @@ def list_users(store: Store, actor: User):
 
 
 def disable_user(store: Store, actor: User, username: str, *, active: bool = False):
-    """Disable (or re-enable) an account (admins only). An admin cannot disable itself."""
+    """Disable (or re-enable) an account (admins only). An admin cannot disable itself.
+
+    Disabling also revokes all the account's login sessions, in the same transaction (audited as
+    ``revoke_sessions`` when any were open): its browsers are logged out at their next click or reload.
+    """
     require(actor, "manage_users")
     if username == actor.username and not active:
         raise Forbidden("An admin cannot disable its own account.")
@@ -148,7 +152,8 @@ def disable_user(store: Store, actor: User, username: str, *, active: bool = Fal
 
 
 def reset_password(store: Store, actor: User, username: str, password: str):
-    """Set a new password for an account (admins only); its failed-login count is cleared."""
+    """Set a new password for an account (admins only); its failed-login count is cleared and
+    all its login sessions are revoked, in the same transaction (audited as ``revoke_sessions``)."""
     require(actor, "manage_users")
     return store.update_user(
         username, password_hash=auth.hash_password(password), audit=(actor.username, "reset_password", username)
@@ -159,7 +164,8 @@ def change_role(store: Store, actor: User, username: str, role: str):
     """Give an account another role (admins only), audited with the old and the new role.
 
     Refused (``Forbidden``, nothing written) for the actor's own account and for the last active
-    admin, so that the store always keeps an admin who can manage accounts.
+    admin, so that the store always keeps an admin who can manage accounts. A new role revokes all
+    the account's login sessions in the same transaction (audited as ``revoke_sessions``).
     """
     require(actor, "manage_users")
     _check_role(role)

@@ -14,6 +14,7 @@ from board.store.audit import Audit, _add_audit
 from board.store.errors import NotFoundError, StateError
 from board.store.models import _FirstAdmin, _LoginClientThrottle, _LoginThrottle, _User
 from board.store.records import LoginAttemptRecord, LoginThrottleRecord, UserRecord
+from board.store.sessions import _revoke_all
 from evalcore._errors import InputError, ProblemList
 
 LockSeconds = Callable[[int], float]  # failures -> seconds locked (0: not locked)
@@ -128,22 +129,38 @@ class _AccountsPart:
 
         A new password hash also clears the username's failed logins (same transaction, as is
         ``audit``: an entry or a callable of the updated ``UserRecord``).
+
+        Disabling the account, a new password hash or another role also revokes all its login
+        sessions in the same transaction (``board.store.sessions``): every browser logged in as
+        it must log in again. When any were open, an entry ``revoke_sessions`` (the reason and
+        how many) is added to the log, by the user of the first ``audit`` entry.
         """
         with self._write() as session:
             row = session.scalars(sa.select(_User).where(_User.username == username)).one_or_none()
             if row is None:
                 raise NotFoundError(f"No account named {username!r}.")
+            revoke = []
             if active is not None:
+                if row.active and not active:
+                    revoke.append("disabled")
                 row.active = bool(active)
             if password_hash is not None:
                 row.password_hash = password_hash
                 row.password_changed_at = _now()
                 session.execute(sa.delete(_LoginThrottle).where(_LoginThrottle.username == username))
+                revoke.append("password_reset")
             if role is not None:
+                if role != row.role:
+                    revoke.append("role_changed")
                 row.role = role
             session.flush()
             record = _user_record(row)
-            _add_audit(session, audit, record)
+            reason = ",".join(revoke)
+            n = _revoke_all(session, username, now=_now(), reason=reason) if revoke else 0
+            entries = _add_audit(session, audit, record)
+            if n:
+                actor = entries[0].username if entries else ""
+                _add_audit(session, (actor, "revoke_sessions", username, {"reason": reason, "sessions": n}))
             session.commit()
         return record
 

@@ -42,6 +42,7 @@ from board.store.datasets import _DatasetsPart
 from board.store.errors import ConflictError, CorruptFileError, DatasetInUseError, MissingFileError, NotFoundError
 from board.store.evaluations import _EvaluationsPart
 from board.store.meetings import _MeetingsPart
+from board.store.sessions import _SessionsPart
 from board.store.value_tables import _ValueTablesPart
 
 __all__ = ["Store"]
@@ -49,7 +50,7 @@ __all__ = ["Store"]
 # --------------------------------------------------------------------------- the store
 
 
-class Store(_DatasetsPart, _ValueTablesPart, _EvaluationsPart, _AccountsPart, _AuditPart, _MeetingsPart):
+class Store(_DatasetsPart, _ValueTablesPart, _EvaluationsPart, _AccountsPart, _AuditPart, _MeetingsPart, _SessionsPart):
     """The evalboard database plus its content-addressed upload directory.
 
     Parameters

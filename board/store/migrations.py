@@ -437,6 +437,36 @@ def _m0008_meeting_links(conn: Connection) -> None:
     ).create(conn)
 
 
+def _m0009_sessions(conn: Connection) -> None:
+    """Server-side login sessions (issue 17): a login survives a reload and a shared link.
+
+    A row is created at each login. The browser's cookie holds a random session id; only its
+    SHA-256 is stored (``token_sha256``, unique; NULL until the browser has exchanged the login's
+    one-time grant for the cookie). The grant is stored the same way (``grant_sha256``), with its
+    short expiry, and cleared when used. A session ends when revoked (logout; the account disabled,
+    its password reset or its role changed), after ``expires_at`` (absolute lifetime) or when idle
+    since ``last_seen_at``. Ended rows are pruned.
+    """
+    meta = sa.MetaData()
+    ts = sa.DateTime(timezone=True)
+    sa.Table(
+        "sessions",
+        meta,
+        sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column("token_sha256", sa.String(64), nullable=True, unique=True),
+        sa.Column("grant_sha256", sa.String(64), nullable=True, unique=True),
+        sa.Column("grant_expires_at", ts, nullable=True),
+        sa.Column("username", sa.String(100), nullable=False, index=True),
+        sa.Column("client", sa.String(200), nullable=True),
+        sa.Column("created_at", ts, nullable=False),
+        sa.Column("last_seen_at", ts, nullable=False),
+        sa.Column("expires_at", ts, nullable=False),
+        sa.Column("revoked_at", ts, nullable=True),
+        sa.Column("revoked_reason", sa.String(50), nullable=True),
+        sqlite_autoincrement=True,
+    ).create(conn)
+
+
 def _m0010_evaluation_exports(conn: Connection) -> None:
     """A snapshot keeps its export (issue 14 item 6): ``evaluations.export_html_gz`` holds the
     board's self-contained HTML as it was when the snapshot was taken, gzip-compressed (plotly.js
@@ -455,7 +485,8 @@ MIGRATIONS: list[Migration] = [
     _m0006_append_only,
     _m0007_login_clients,
     _m0008_meeting_links,
-    _m0010_evaluation_exports,  # step 10 once _m0009_sessions (in progress) lands before it
+    _m0009_sessions,
+    _m0010_evaluation_exports,
 ]
 
 

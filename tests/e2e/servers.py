@@ -99,13 +99,20 @@ class Server:
     proc: subprocess.Popen
 
 
-def _streamlit_cmd(port: int) -> list[str]:
+#: What a server runs: serve.py (app.py plus the login-session routes, as scripts/run.sh starts it),
+#: or the plain app.py (no session cookie: each tab logs in on its own).
+SCRIPTS = ("serve.py", "app.py")
+
+
+def _streamlit_cmd(port: int, script: str = "serve.py") -> list[str]:
+    if script not in SCRIPTS:
+        raise ValueError(f"script must be one of {SCRIPTS}, got {script!r}")
     return [
         sys.executable,
         "-m",
         "streamlit",
         "run",
-        "app.py",
+        script,
         "--server.headless",
         "true",
         "--server.port",
@@ -155,9 +162,13 @@ def spawned(cmd: list[str], *, env: dict, log_path: Path, health_url: str | None
 
 
 @contextlib.contextmanager
-def running_server(data: Path, *, autologin: str | None = E2E_ADMIN, startup_timeout: float = STARTUP_TIMEOUT):
-    """`streamlit run app.py` on a free port with its own data folder; yields a :class:`Server`.
-    The only way the suite starts a server: the exit always stops and reaps it.
+def running_server(
+    data: Path, *, autologin: str | None = E2E_ADMIN, startup_timeout: float = STARTUP_TIMEOUT, script: str = "serve.py"
+):
+    """`streamlit run serve.py` (app.py with the login-session routes, as scripts/run.sh starts it)
+    on a free port with its own data folder; yields a :class:`Server`. The only way the suite
+    starts a server: the exit always stops and reaps it. ``script="app.py"``: the plain app,
+    without the routes.
 
     By default an admin account exists and every new tab is logged in as it (the test-only
     EVALBOARD_TEST_AUTOLOGIN switch), so page tests need no login; pass ``autologin=None`` to
@@ -177,7 +188,7 @@ def running_server(data: Path, *, autologin: str | None = E2E_ADMIN, startup_tim
             try:
                 proc = stack.enter_context(
                     spawned(
-                        _streamlit_cmd(port),
+                        _streamlit_cmd(port, script),
                         env=env,
                         log_path=data / "server.log",
                         health_url=url + "/_stcore/health",
