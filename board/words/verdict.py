@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from board.words import fmt
 from board.words.i18n import t
+from board.words.lens import Lens
 
 __all__ = ["Because", "Tile", "Verdict", "plain_verdict", "baseline_ev"]
 
@@ -90,24 +91,25 @@ def _drift_because(result, locale: str) -> Because | None:
     return Because(t("The data look like before: no drift light is red or yellow", locale), "drift")
 
 
-def _segment_because(clause, unit: str, locale: str) -> Because:
+def _segment_because(clause, unit: str, locale: str, lens: Lens) -> Because:
     seg = clause.facts["segment"]
     name = f"{seg.column} = {seg.level}"
+    ev = fmt.money(lens.amount(seg.ev), unit, locale=locale)
     if seg.ev_baseline is not None and _finite(seg.ev_baseline):
-        text = t(
-            "Watch {segment}: there the new model earns less than today ({ev} vs {base} per decision)",
-            locale,
-            segment=name,
-            ev=fmt.money(seg.ev, unit, locale=locale),
-            base=fmt.money(seg.ev_baseline, unit, locale=locale),
+        base = fmt.money(lens.amount(seg.ev_baseline), unit, locale=locale)
+        msg = (
+            "Watch {segment}: there the new model loses more than today ({ev} vs {base} expected loss per decision)"
+            if lens.loss
+            else "Watch {segment}: there the new model earns less than today ({ev} vs {base} per decision)"
         )
+        text = t(msg, locale, segment=name, ev=ev, base=base)
     else:
-        text = t(
-            "Weakest segment: {segment}, {ev} per decision",
-            locale,
-            segment=name,
-            ev=fmt.money(seg.ev, unit, locale=locale),
+        msg = (
+            "Costliest segment: {segment}, {ev} expected loss per decision"
+            if lens.loss
+            else "Weakest segment: {segment}, {ev} per decision"
         )
+        text = t(msg, locale, segment=name, ev=ev)
     return Because(text, "threshold", clause.text)
 
 
@@ -125,23 +127,30 @@ def _sharp_because(clause, locale: str) -> Because:
     return Because(text, "threshold", clause.text)
 
 
-def _tiles(result, kind: str, locale: str) -> tuple:
+def _tiles(result, kind: str, locale: str, lens: Lens) -> tuple:
     unit = result.table.unit
     tiles = []
     for name, m in result.models.items():
         base = baseline_ev(m)
         note = (
-            t("{diff} vs acting on no one", locale, diff=fmt.money(m.ev - base, unit, signed=True, compact=True, locale=locale))
+            t(
+                "{diff} vs acting on no one",
+                locale,
+                diff=fmt.money(lens.amount(m.ev - base), unit, signed=True, compact=True, locale=locale),
+            )
             if _finite(m.ev) and _finite(base)
             else ""
         )
         tiles.append(
             Tile(
-                label=t("{model} at {t}: value per decision", locale, model=name, t=fmt.score(m.threshold)),
-                value=fmt.money(m.ev, unit, compact=True, locale=locale),
+                label=t("{model} at {t}: {quantity}", locale, model=name, t=fmt.score(m.threshold), quantity=lens.quantity),
+                value=fmt.money(lens.amount(m.ev), unit, compact=True, locale=locale),
                 note=note,
                 help=t(
-                    "Expected value per decision (EV): the average money, per case scored, of acting on the "
+                    "Expected loss per decision: the average money lost, per case scored, when acting on the "
+                    "cases at or above the threshold, priced by the value table (positive = money lost)."
+                    if lens.loss
+                    else "Expected value per decision (EV): the average money, per case scored, of acting on the "
                     "cases at or above the threshold, priced by the value table.",
                     locale,
                 ),
@@ -158,18 +167,24 @@ def _tiles(result, kind: str, locale: str) -> tuple:
             note, muted = t("not a reliable difference", locale), True
         else:
             note, muted = t("cannot be compared", locale), True
+        lo, hi = lens.interval(d.low, d.high)
         tiles.append(
             Tile(
-                label=t("{b} vs {a}: gain per decision", locale, a=c.a, b=c.b),
-                value=fmt.money(d.estimate, unit, signed=True, compact=True, locale=locale),
+                label=t(
+                    "{b} vs {a}: change in loss per decision" if lens.loss else "{b} vs {a}: gain per decision",
+                    locale,
+                    a=c.a,
+                    b=c.b,
+                ),
+                value=fmt.money(lens.amount(d.estimate), unit, signed=True, compact=True, locale=locale),
                 note=note,
                 muted=muted,
                 help=t(
                     "{level} interval: {lo} to {hi} per decision; {b} better in {p} of {n} resamples.",
                     locale,
                     level=fmt.share(result.config.level, 0),
-                    lo=fmt.money(d.low, unit, signed=True, locale=locale),
-                    hi=fmt.money(d.high, unit, signed=True, locale=locale),
+                    lo=fmt.money(lo, unit, signed=True, locale=locale),
+                    hi=fmt.money(hi, unit, signed=True, locale=locale),
                     b=c.b,
                     p=fmt.probability(c.p_b_better),
                     n=fmt.count(d.n_resamples),
@@ -213,8 +228,10 @@ def _caveat(result, locale: str) -> str:
     return t("Little evidence: {what}. The intervals are approximate.", locale, what="; ".join(parts))
 
 
-def plain_verdict(result, *, locale: str = "en") -> Verdict:
-    """The verdict, its sentence, its reasons and its tiles, from a BoardResult."""
+def plain_verdict(result, *, locale: str = "en", lens: Lens | None = None) -> Verdict:
+    """The verdict, its sentence, its reasons and its tiles, from a BoardResult, as value or as
+    loss (``lens``; the decision is the same either way)."""
+    lens = lens or Lens("value", locale)
     action = result.action
     unit = result.table.unit
     clauses = {c.rule: c for c in action.clauses} if action else {}
@@ -232,7 +249,9 @@ def plain_verdict(result, *, locale: str = "en") -> Verdict:
             because.append(
                 Because(
                     t(
-                        "On this data {b} would earn {d} more per decision, but that is not actionable until the drift is understood",
+                        "On this data {b} would lose {d} less per decision, but that is not actionable until the drift is understood"
+                        if lens.loss
+                        else "On this data {b} would earn {d} more per decision, but that is not actionable until the drift is understood",
                         locale,
                         b=c.b,
                         d=fmt.money(c.diff.estimate, unit, locale=locale),
@@ -249,7 +268,9 @@ def plain_verdict(result, *, locale: str = "en") -> Verdict:
         if rule == "significant_win":
             kind, word, at = "roll out", t("ROLL OUT {b}", locale, b=c.b), t("at threshold {t}", locale, t=tb)
             sentence = t(
-                "Switch to {b} at threshold {t}: it earns about {d} more per decision than {a}.",
+                "Switch to {b} at threshold {t}: it loses about {d} less per decision than {a}."
+                if lens.loss
+                else "Switch to {b} at threshold {t}: it earns about {d} more per decision than {a}.",
                 locale,
                 b=c.b,
                 t=tb,
@@ -272,7 +293,9 @@ def plain_verdict(result, *, locale: str = "en") -> Verdict:
         elif rule == "significant_loss":
             kind, word, at = "keep", t("KEEP {a}", locale, a=c.a), t("at threshold {t}", locale, t=ta)
             sentence = t(
-                "Keep {a} at threshold {t}: {b} would lose about {d} per decision.",
+                "Keep {a} at threshold {t}: {b} would lose about {d} more per decision."
+                if lens.loss
+                else "Keep {a} at threshold {t}: {b} would lose about {d} per decision.",
                 locale,
                 a=c.a,
                 t=ta,
@@ -298,11 +321,13 @@ def plain_verdict(result, *, locale: str = "en") -> Verdict:
             because.append(
                 Because(
                     t(
-                        "The gain of {b} could be anywhere from {lo} to {hi} per decision: chance alone could explain it",
+                        "The change in loss with {b} could be anywhere from {lo} to {hi} per decision: chance alone could explain it"
+                        if lens.loss
+                        else "The gain of {b} could be anywhere from {lo} to {hi} per decision: chance alone could explain it",
                         locale,
                         b=c.b,
-                        lo=fmt.money(d.low, unit, signed=True, locale=locale),
-                        hi=fmt.money(d.high, unit, signed=True, locale=locale),
+                        lo=fmt.money(lens.interval(d.low, d.high)[0], unit, signed=True, locale=locale),
+                        hi=fmt.money(lens.interval(d.low, d.high)[1], unit, signed=True, locale=locale),
                     ),
                     "uncertainty",
                     comp.text,
@@ -327,12 +352,14 @@ def plain_verdict(result, *, locale: str = "en") -> Verdict:
         kind, word, at = "single", a, t("at threshold {t}", locale, t=fmt.score(m.threshold))
         if _finite(m.ev) and _finite(base):
             sentence = t(
-                "Acting on the cases {a} scores at or above {t} is worth {ev} per decision, {diff} compared with acting on no one.",
+                "Acting on the cases {a} scores at or above {t} costs {ev} per decision, {diff} compared with acting on no one."
+                if lens.loss
+                else "Acting on the cases {a} scores at or above {t} is worth {ev} per decision, {diff} compared with acting on no one.",
                 locale,
                 a=a,
                 t=fmt.score(m.threshold),
-                ev=fmt.money(m.ev, unit, locale=locale),
-                diff=fmt.money(m.ev - base, unit, signed=True, locale=locale),
+                ev=fmt.money(lens.amount(m.ev), unit, locale=locale),
+                diff=fmt.money(lens.amount(m.ev - base), unit, signed=True, locale=locale),
             )
         else:
             sentence = t("The value of {a} cannot be computed on this data.", locale, a=a)
@@ -341,10 +368,11 @@ def plain_verdict(result, *, locale: str = "en") -> Verdict:
             because.append(
                 Because(
                     t(
-                        "On other samples like this one the value would likely lie between {lo} and {hi} per decision",
+                        "On other samples like this one the {quantity} would likely lie between {lo} and {hi}",
                         locale,
-                        lo=fmt.money(m.ev_ci.low, unit, locale=locale),
-                        hi=fmt.money(m.ev_ci.high, unit, locale=locale),
+                        quantity=lens.quantity,
+                        lo=fmt.money(lens.interval(m.ev_ci.low, m.ev_ci.high)[0], unit, locale=locale),
+                        hi=fmt.money(lens.interval(m.ev_ci.low, m.ev_ci.high)[1], unit, locale=locale),
                     ),
                     "uncertainty",
                     single.text if single else "",
@@ -357,7 +385,7 @@ def plain_verdict(result, *, locale: str = "en") -> Verdict:
     for rule in ("worst_segment", "sharp_curve"):
         if rule in clauses and len(because) < 3:
             if rule == "worst_segment":
-                because.append(_segment_because(clauses[rule], unit, locale))
+                because.append(_segment_because(clauses[rule], unit, locale, lens))
                 segment_column = clauses[rule].facts["segment"].column
             else:
                 because.append(_sharp_because(clauses[rule], locale))
@@ -368,7 +396,7 @@ def plain_verdict(result, *, locale: str = "en") -> Verdict:
         at=at,
         sentence=sentence,
         because=tuple(b for b in because if b is not None)[:3],
-        tiles=_tiles(result, kind, locale),
+        tiles=_tiles(result, kind, locale, lens),
         statistics=action.text if action else "",
         caveat=_caveat(result, locale),
         segment_column=segment_column,

@@ -107,3 +107,22 @@ def test_small_evidence_is_said():
     assert v.caveat.endswith("The intervals are approximate.")
     big = plain_verdict(_board(_frame(4, gap=0.5)))  # 4,000 rows, ~800 positives
     assert big.caveat == ""
+
+
+def test_the_loss_lens_shows_the_same_numbers_as_losses():
+    """Under the loss lens every money figure is the negative of the value figure (positive = money
+    lost), intervals swap ends, and the decision does not change (issue 14 item 8)."""
+    from board.words.lens import Lens
+
+    r = _board(_frame(0, gap=1.5))
+    value, loss = plain_verdict(r), plain_verdict(r, lens=Lens("loss"))
+    assert (loss.kind, loss.word, loss.at) == (value.kind, value.word, value.at)
+    m = r.models["a"]
+    assert loss.tiles[0].label == f"a at {fmt.score(m.threshold)}: expected loss per decision"
+    assert loss.tiles[0].value == fmt.money(-m.ev, "EUR", compact=True)
+    assert loss.tiles[-1].label == "b vs a: change in loss per decision"
+    assert loss.tiles[-1].value == fmt.money(-r.comparison.diff.estimate, "EUR", signed=True, compact=True)
+    d = r.comparison.diff
+    lo, hi = fmt.money(-d.high, "EUR", signed=True), fmt.money(-d.low, "EUR", signed=True)
+    assert f"{lo} to {hi}" in loss.tiles[-1].help  # (−high, −low): the loss interval
+    assert "loses about" in loss.sentence and "less per decision" in loss.sentence
