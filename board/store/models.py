@@ -96,6 +96,8 @@ class _Evaluation(_Base):
     config: Mapped[str] = mapped_column(sa.Text)
     result: Mapped[str] = mapped_column(sa.Text)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    # the board's HTML export at snapshot time, gzip (migration 10); deferred: a list never loads it
+    export_html_gz: Mapped[bytes | None] = mapped_column(sa.LargeBinary, nullable=True, deferred=True)
 
 
 class _DatasetSetting(_Base):

@@ -69,8 +69,8 @@ def test_meeting_link_shows_only_the_board_read_only(data):
     link, token = _link(data)
     other = _other_dataset(data)
     at = _open({"meeting": token, "dataset": str(other), "t_new": "0.5"})
-    page = " ".join(m.value for m in at.markdown)
-    assert "Decision board" in page and "Other data" not in page  # ?dataset= does not switch the dataset
+    page = " ".join(m.value for m in [*at.markdown, *at.html])
+    assert "class='eb-word'" in page and "Other data" not in page  # ?dataset= does not switch the dataset
     labels = [t[0] for t in tiles(at)]
     assert labels[:2] == [
         "old at 0.05: value per decision",
@@ -87,7 +87,7 @@ def test_meeting_link_shows_only_the_board_read_only(data):
     assert _uses(data) == 1
     at.run()  # a rerun checks the link again but is not another opening
     assert not at.exception and _uses(data) == 1
-    assert "Decision board" in " ".join(m.value for m in at.markdown)
+    assert "class='eb-word'" in " ".join(h.value for h in at.html)  # the board's verdict is shown
 
 
 def _only_the_message(at) -> None:
@@ -95,7 +95,7 @@ def _only_the_message(at) -> None:
     assert (
         list(at.title) == [] and list(at.text_input) == [] and list(at.button) == [] and list(at.metric) == [] and tiles(at) == []
     )
-    assert list(at.markdown) == [] and list(at.sidebar.selectbox) == []
+    assert list(at.markdown) == [] and list(at.html) == [] and list(at.sidebar.selectbox) == []
 
 
 @pytest.mark.parametrize("token", ["mistyped", ""])
@@ -108,7 +108,7 @@ def test_a_bad_token_shows_the_message_and_nothing_else(data, token):
 def test_a_revoked_link_stops_showing_at_the_next_rerun_and_the_tab_forgets_it(data):
     link, token = _link(data)
     at = _open({"meeting": token})
-    assert "Decision board" in " ".join(m.value for m in at.markdown)
+    assert "class='eb-word'" in " ".join(h.value for h in at.html)  # the board's verdict is shown
     with Store(data_dir=data) as s:
         meetings.revoke_meeting_link(s, User(username="ana", role="analyst"), link.id)
     at.run()

@@ -55,7 +55,7 @@ def test_the_linked_dataset_and_thresholds_survive_the_login(app, second_dataset
     _login(at)
     assert at.session_state["dataset"] == second_dataset
     assert at.session_state["committed_threshold_linked"] == 0.3
-    assert any("the linked one" in m.value for m in at.markdown)  # the board of the linked dataset
+    assert any("the linked one" in m.value for m in at.html)  # the board of the linked dataset (its meta line)
 
 
 def test_an_unknown_dataset_id_is_said_not_silently_replaced(app, second_dataset):  # noqa: F811
