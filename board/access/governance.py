@@ -326,10 +326,12 @@ def record_evaluation(
     config: Any,
     result: dict,
     version: ValueTableVersionRecord | None = _CURRENT,
+    export_html: str | None = None,
 ) -> int:
     """Store an evaluation and its audit entry (one transaction) with the value-table version it
     used: ``version`` (the board page passes the one it priced with; None for unsaved amounts),
-    by default the current one of ``table_name``."""
+    by default the current one of ``table_name``; ``export_html`` keeps the board's HTML export
+    with it (a snapshot keeps its export)."""
     require(actor, "save_evaluation")
     if version is _CURRENT:
         version = current_version(store, table_name)
@@ -342,6 +344,7 @@ def record_evaluation(
         config=config,
         result={**result, "table_version": label},
         value_table_version_id=vid,
+        export_html=export_html,
         audit=lambda ev_id: (
             actor.username,
             "save_evaluation",

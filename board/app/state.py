@@ -12,7 +12,7 @@ import os
 
 import streamlit as st
 
-from board import services
+from board import export, services
 from board.app.text import md_text
 from board.store import Store
 from evalcore import InputError
@@ -394,6 +394,7 @@ def save_snapshot(result, rec, version_label: str, version) -> int:
         config=result.config.to_dict(),
         result={**result.to_dict(), "dataset_name": rec.name, "table_version": version_label},
         version=version,
+        export_html=export.board_html(result, dataset_name=rec.name, table_version=version_label),
     )
     st.toast(f"Board saved (#{ev_id}); it will be the comparison for the next board.")
     return ev_id

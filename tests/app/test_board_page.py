@@ -1,5 +1,7 @@
 """AppTest of the Board: its numbers are evaluate()'s, the URL carries the state, snapshots compare."""
 
+import html
+
 import pytest
 
 from board.app.text import md_text
@@ -7,7 +9,7 @@ from board.services import demo
 from board.words import fmt
 from evalcore import ColumnMapping, ValueTable, validate
 from evalcore.board import BoardConfig, evaluate
-from tests._board import tile
+from tests._board import tile, tiles
 
 
 @pytest.fixture(scope="module")
@@ -102,3 +104,25 @@ def test_the_app_opens_the_stable_demo_and_says_roll_out(app):
     assert value == fmt.money(result.comparison.diff.estimate, "EUR", signed=True, compact=True)
     statistics = " ".join(m.value for m in at.markdown)
     assert md_text(result.action.clauses[0].text)[:50] in statistics
+
+
+def test_a_snapshot_keeps_its_html_export(app):
+    """Snapshot stores the board's HTML export with it (issue 14 item 6): the kept file is the
+    board of that moment, verdict and tiles included."""
+    import os
+
+    from board.store import Store
+
+    at = app(None)
+    at.button(key="board_save").click().run()
+    assert not at.exception
+    s = Store(data_dir=os.environ["EVALBOARD_DATA_DIR"])
+    ev = s.list_evaluations()[0]
+    kept = s.get_evaluation_html(ev.id)
+    assert kept is not None and kept.startswith("<!DOCTYPE html>")
+    import re
+
+    word = next(m.group(1) for h in at.html for m in [re.search(r"<span class='eb-word'[^>]*>(.*?)</span>", h.value)] if m)
+    assert kept.count(word) >= 1  # the verdict of that moment
+    for _label, value, _ in tiles(at):
+        assert html.escape(value) in kept  # every tile's number is in the kept export
