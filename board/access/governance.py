@@ -307,6 +307,24 @@ def upload_dataset(store: Store, actor: User, *, name: str, filename: str, raw: 
     )
 
 
+def set_table_display(store: Store, actor: User, table_name: str, display: str) -> None:
+    """Show value table ``table_name``'s boards as expected "value" or expected "loss" for
+    everyone who has not chosen for themselves (an editor's change, audited)."""
+    require(actor, "edit_draft")
+    store.set_value_table_display(
+        table_name, display, audit=(actor.username, "set_table_display", table_name, {"display": display})
+    )
+
+
+def set_own_display(store: Store, actor: User, display: str | None) -> None:
+    """A user's own loss/value choice over every value table's (None: follow the table). Anyone
+    logged in may choose for themselves; audited like every setting."""
+    require(actor, "view_board")
+    store.set_user_display(
+        actor.username, display, audit=(actor.username, "set_own_display", actor.username, {"display": display})
+    )
+
+
 def record_export(store: Store, actor: User, what: str, detail: dict | None = None) -> None:
     """Check the role for an export (HTML/PDF/PNG/CSV) and log it."""
     require(actor, "export")

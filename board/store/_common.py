@@ -217,6 +217,7 @@ def _user_record(row: _User) -> UserRecord:
         active=bool(row.active),
         created_at=row.created_at,
         password_changed_at=row.password_changed_at,
+        display=row.display,
     )
 
 

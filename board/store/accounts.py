@@ -13,7 +13,7 @@ from board.store._common import _check_text, _now, _user_record
 from board.store.audit import Audit, _add_audit
 from board.store.errors import NotFoundError, StateError
 from board.store.models import _FirstAdmin, _LoginClientThrottle, _LoginThrottle, _User
-from board.store.records import LoginAttemptRecord, LoginThrottleRecord, UserRecord
+from board.store.records import DISPLAYS, LoginAttemptRecord, LoginThrottleRecord, UserRecord
 from board.store.sessions import _revoke_all
 from evalcore._errors import InputError, ProblemList
 
@@ -161,6 +161,22 @@ class _AccountsPart:
             if n:
                 actor = entries[0].username if entries else ""
                 _add_audit(session, (actor, "revoke_sessions", username, {"reason": reason, "sessions": n}))
+            session.commit()
+        return record
+
+    def set_user_display(self, username: str, display: str | None, *, audit: Audit = None) -> UserRecord:
+        """A user's own loss/value choice over every value table's ("value", "loss"; None: follow
+        the table). Not a security change: sessions stay."""
+        if display is not None and display not in DISPLAYS:
+            raise InputError(f"display must be one of {', '.join(DISPLAYS)} or None, got {display!r}.")
+        with self._write() as session:
+            row = session.scalars(sa.select(_User).where(_User.username == username)).one_or_none()
+            if row is None:
+                raise NotFoundError(f"No account named {username!r}.")
+            row.display = display
+            session.flush()
+            record = _user_record(row)
+            _add_audit(session, audit, record)
             session.commit()
         return record
 

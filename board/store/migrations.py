@@ -475,6 +475,14 @@ def _m0010_evaluation_exports(conn: Connection) -> None:
     _add_column(conn, "evaluations", "export_html_gz", sa.LargeBinary(), nullable=True)
 
 
+def _m0011_display(conn: Connection) -> None:
+    """Loss or value, as the reader thinks (issue 14 item 8): ``value_tables.display`` is how a
+    value table's boards are shown ("value" or "loss"; NULL = value), ``users.display`` a user's
+    own choice over every table's (NULL = follow the table)."""
+    _add_column(conn, "value_tables", "display", sa.String(10), nullable=True)
+    _add_column(conn, "users", "display", sa.String(10), nullable=True)
+
+
 #: The ordered migration steps. Append only.
 MIGRATIONS: list[Migration] = [
     _m0001_initial,
@@ -487,6 +495,7 @@ MIGRATIONS: list[Migration] = [
     _m0008_meeting_links,
     _m0009_sessions,
     _m0010_evaluation_exports,
+    _m0011_display,
 ]
 
 

@@ -63,6 +63,7 @@ class _ValueTable(_Base):
     id: Mapped[int] = mapped_column(sa.Integer, primary_key=True)
     name: Mapped[str] = mapped_column(sa.String, unique=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    display: Mapped[str | None] = mapped_column(sa.String(10), nullable=True)  # "value" | "loss" (migration 11)
 
 
 class _ValueTableVersion(_Base):
@@ -122,6 +123,7 @@ class _User(_Base):
     active: Mapped[bool] = mapped_column(sa.Boolean, default=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     password_changed_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    display: Mapped[str | None] = mapped_column(sa.String(10), nullable=True)  # own loss/value choice (migration 11)
 
 
 class _LoginThrottle(_Base):

@@ -212,6 +212,9 @@ class DatasetSettingsRecord:
         return {"dataset_id": self.dataset_id, "key": self.key, "value": self.value, "updated_at": _iso(self.updated_at)}
 
 
+DISPLAYS = ("value", "loss")  # how amounts are shown: expected value (gains positive) or expected loss
+
+
 @dataclass(frozen=True, slots=True, kw_only=True, eq=False)
 class UserRecord:
     """One account. ``password_hash`` is a bcrypt hash, never the password."""
@@ -223,6 +226,7 @@ class UserRecord:
     active: bool
     created_at: datetime
     password_changed_at: datetime
+    display: str | None = None  # "value" | "loss" over every value table's setting; None: follow the table
 
     def to_dict(self) -> dict:  # the hash is deliberately left out
         return {

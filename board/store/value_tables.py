@@ -12,7 +12,16 @@ from board.store._common import _check_count, _check_json, _check_text, _dumps, 
 from board.store.audit import Audit, _add_audit
 from board.store.errors import ConflictError, NotFoundError, StateError
 from board.store.models import _ImpactReport, _Signoff, _ValueTable, _ValueTableVersion
-from board.store.records import APPROVED, DRAFT, PENDING, REJECTED, ImpactReportRecord, SignoffRecord, ValueTableVersionRecord
+from board.store.records import (
+    APPROVED,
+    DISPLAYS,
+    DRAFT,
+    PENDING,
+    REJECTED,
+    ImpactReportRecord,
+    SignoffRecord,
+    ValueTableVersionRecord,
+)
 from evalcore._errors import InputError, ProblemList
 
 
@@ -197,6 +206,24 @@ class _ValueTablesPart:
                 raise NotFoundError(f"No value-table version with id {version_id!r} in the store ({self._safe_url()}).")
             table = session.get_one(_ValueTable, row.table_id)
             return _version_record(row, table.name)
+
+    def get_value_table_display(self, name: str) -> str | None:
+        """How the boards of value table ``name`` are shown: "value", "loss", or None (not set)."""
+        with self._reading() as session:
+            return session.scalars(sa.select(_ValueTable.display).where(_ValueTable.name == name)).one_or_none()
+
+    def set_value_table_display(self, name: str, display: str, *, audit: Audit = None) -> None:
+        """Show the boards of value table ``name`` as "value" or "loss" (with ``audit``, one transaction)."""
+        if display not in DISPLAYS:
+            raise InputError(f"display must be one of {', '.join(DISPLAYS)}, got {display!r}.")
+        with self._write() as session:
+            row = session.scalars(sa.select(_ValueTable).where(_ValueTable.name == name)).one_or_none()
+            if row is None:
+                raise NotFoundError(f"No value table named {name!r}: save it first.")
+            row.display = display
+            session.flush()
+            _add_audit(session, audit)
+            session.commit()
 
     def list_value_tables(self) -> list[str]:
         """Names of all value tables, sorted."""

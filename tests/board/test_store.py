@@ -126,6 +126,7 @@ ALL_MIGRATIONS = [
     (8, "_m0008_meeting_links"),
     (9, "_m0009_sessions"),
     (10, "_m0010_evaluation_exports"),
+    (11, "_m0011_display"),
 ]
 SCHEMA_VERSIONS = "SELECT version, name FROM schema_version ORDER BY version"
 
@@ -143,8 +144,8 @@ def count_rows(data_dir, table: str) -> int:
 
 def test_fresh_database_gets_latest_version(data_dir):
     with Store(data_dir=data_dir) as s:
-        assert s.applied_migrations == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
-        assert s.schema_version == migrations.latest_version() == 10
+        assert s.applied_migrations == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]
+        assert s.schema_version == migrations.latest_version() == 11
     assert (data_dir / "evalboard.sqlite").is_file()
     assert (data_dir / "uploads").is_dir()
     assert sqlite_rows(data_dir, SCHEMA_VERSIONS) == ALL_MIGRATIONS
@@ -232,7 +233,7 @@ def test_database_newer_than_the_code_is_refused(data_dir, monkeypatch):
     with Store(data_dir=data_dir):
         pass
     monkeypatch.setattr(migrations, "MIGRATIONS", original)
-    with pytest.raises(migrations.SchemaTooNewError, match="schema version 11, but this evalboard only knows versions up to 10"):
+    with pytest.raises(migrations.SchemaTooNewError, match="schema version 12, but this evalboard only knows versions up to 11"):
         Store(data_dir=data_dir)
 
 
@@ -724,8 +725,8 @@ def test_database_at_version_1_gets_the_settings_table(data_dir, monkeypatch):
                 )
         assert "dataset_settings" not in {r[0] for r in sqlite_rows(data_dir, "SELECT name FROM sqlite_master")}
     with Store(data_dir=data_dir) as s:
-        assert s.applied_migrations == [2, 3, 4, 5, 6, 7, 8, 9, 10]
-        assert s.schema_version == 10
+        assert s.applied_migrations == [2, 3, 4, 5, 6, 7, 8, 9, 10, 11]
+        assert s.schema_version == 11
         back = s.get_dataset(rec.id).to_dict()  # data survives
         assert {k: v for k, v in back.items() if k != "created_at"} == {
             k: v for k, v in rec.to_dict().items() if k != "created_at"
@@ -801,7 +802,7 @@ def test_database_at_version_3_keeps_uploads_as_uploads(data_dir, monkeypatch):
             assert s.schema_version == 3
             rec = legacy_save(s)
     with Store(data_dir=data_dir) as s:
-        assert s.applied_migrations == [4, 5, 6, 7, 8, 9, 10]
+        assert s.applied_migrations == [4, 5, 6, 7, 8, 9, 10, 11]
         old = s.get_dataset(rec.id)
         assert (old.kind, old.source_path, old.options) == ("upload", None, None)
         assert s.load_bytes(old) == RAW_A
@@ -834,7 +835,7 @@ def test_database_at_version_7_gains_the_meeting_links_table(data_dir, monkeypat
             rec = legacy_save(s)
         assert "meeting_links" not in {r[0] for r in sqlite_rows(data_dir, "SELECT name FROM sqlite_master")}
     with Store(data_dir=data_dir) as s:
-        assert s.applied_migrations == [8, 9, 10]
+        assert s.applied_migrations == [8, 9, 10, 11]
         assert s.load_bytes(s.get_dataset(rec.id)) == RAW_A
         inspector = sa.inspect(s.engine)
         assert {c["name"] for c in inspector.get_columns("meeting_links")} == MEETING_COLUMNS
@@ -937,3 +938,22 @@ def test_deleting_a_dataset_deletes_its_meeting_links(store, data_dir):
     _meeting(store, ds.id)
     store.delete_dataset(ds.id)
     assert count_rows(data_dir, "meeting_links") == 0
+
+
+
+def test_display_of_a_value_table_and_a_users_own_choice(store):
+    """Loss or value (issue 14 item 8): a value table's display, a user's override; bad values refused."""
+    store.save_value_table_draft("t", {"tp": 1.0, "fp": -1.0, "fn": -1.0, "tn": 0.0}, author="a", expected_row_version=0)
+    assert store.get_value_table_display("t") is None
+    store.set_value_table_display("t", "loss", audit=("a", "set_display", "t", {"display": "loss"}))
+    assert store.get_value_table_display("t") == "loss"
+    assert store.list_audit(limit=1)[0].action == "set_display"
+    with pytest.raises(InputError):
+        store.set_value_table_display("t", "profit")
+    with pytest.raises(NotFoundError):
+        store.set_value_table_display("nope", "loss")
+    store.create_user("u", "x" * 60, "viewer")
+    assert store.get_user("u").display is None
+    assert store.set_user_display("u", "value").display == "value"
+    assert store.get_user("u").display == "value"
+    assert store.set_user_display("u", None).display is None
