@@ -13,10 +13,27 @@ import numpy as np
 import plotly.graph_objects as go
 
 from board.words import fmt
+from board.words.lens import Lens
 
 PALETTE = ["#0B5FFF", "#E4572E", "#17BEBB", "#FFC914", "#76B041", "#8E44AD"]
 FONT_SIZE = 13  # the board's normal mode; its present mode passes 16 or more
 PLOT_WIDTH = 640  # px a board chart gets (used only to leave room for labels beside the data)
+
+
+VALUE_LENS = Lens()  # no lens given: value per decision, gains positive (the engine's sign)
+
+
+def lens_of(lens: Lens | None) -> Lens:
+    """The lens a builder draws with: ``lens``, or value (gains positive) when None."""
+    return VALUE_LENS if lens is None else lens
+
+
+def quantity_title(lens: Lens, unit: str = "", *, br: str = " ") -> str:
+    """An axis or colour-bar title naming the quantity, its unit and its sign convention:
+    "Expected loss per decision (EUR, positive = money lost)"; ``br="<br>"`` puts the brackets
+    on a line of their own (a vertical axis title of a short chart)."""
+    inside = f"{unit}, {lens.convention}" if unit else lens.convention
+    return f"{lens.Quantity}{br}({inside})"
 
 
 def small(font_size: int) -> int:

@@ -14,8 +14,9 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from board.charts._style import FONT_SIZE, PALETTE, apply_font, plain_numbers, small, title_size  # one palette
+from board.charts._style import FONT_SIZE, PALETTE, apply_font, lens_of, plain_numbers, small, title_size  # one palette
 from board.words import fmt
+from board.words.lens import Lens
 from evalcore.calibration import Reliability
 from evalcore.value import ValueCurve
 
@@ -219,7 +220,9 @@ def segment_styler(df: pd.DataFrame, *, color: str = "#FDE2DC"):
     )
 
 
-def threshold_effect(before: ValueCurve, after: ValueCurve, *, unit: str = "") -> tuple[pd.DataFrame, str]:
+def threshold_effect(
+    before: ValueCurve, after: ValueCurve, *, unit: str = "", lens: Lens | None = None
+) -> tuple[pd.DataFrame, str]:
     """How a recalibration moves the threshold–value optimum relative to the Bayes t*.
 
     Returns
@@ -227,17 +230,26 @@ def threshold_effect(before: ValueCurve, after: ValueCurve, *, unit: str = "") -
     table : DataFrame
         Index ``EV at optimum``, ``empirical optimum t_opt``, ``Bayes t*``,
         ``gap |t* − t_opt|``; columns ``"before"`` and ``"after"`` (NaN where undefined).
+        Under the loss ``lens`` the first row is ``Expected loss per decision at optimum``
+        (with the unit and "positive = money lost"), its numbers −EV; the thresholds do not change.
     verdict : str
         One sentence saying whether the gap shrank (empty when either gap is undefined).
     """
+    lens = lens_of(lens)
 
     def gap(c):
         return abs(c.bayes_threshold - c.t_opt) if np.isfinite(c.bayes_threshold) and np.isfinite(c.t_opt) else np.nan
 
     g0, g1 = gap(before), gap(after)
-    ev = f"EV at optimum ({unit})" if unit else "EV at optimum"
+    if lens.loss:
+        ev = f"{lens.Quantity} at optimum ({unit + ', ' if unit else ''}{lens.convention})"
+    else:
+        ev = f"EV at optimum ({unit})" if unit else "EV at optimum"
     table = pd.DataFrame(
-        {c_name: [c.ev_opt, c.t_opt, c.bayes_threshold, g] for c_name, c, g in (("before", before, g0), ("after", after, g1))},
+        {
+            c_name: [lens.amount(c.ev_opt), c.t_opt, c.bayes_threshold, g]
+            for c_name, c, g in (("before", before, g0), ("after", after, g1))
+        },
         index=[ev, "empirical optimum t_opt", "Bayes t*", "gap |t* − t_opt|"],
     )
     if not (np.isfinite(g0) and np.isfinite(g1)):
@@ -246,7 +258,8 @@ def threshold_effect(before: ValueCurve, after: ValueCurve, *, unit: str = "") -
         verdict = (
             f"The gap between the closed-form Bayes threshold t* and the empirical optimum shrank from "
             f"{g0:.3f} to {g1:.3f}: after recalibration t* = {after.bayes_threshold:.3f} is close to where the "
-            "value actually peaks, as it should be for calibrated probabilities."
+            + ("loss is actually lowest" if lens.loss else "value actually peaks")
+            + ", as it should be for calibrated probabilities."
         )
     else:
         verdict = (

@@ -7,8 +7,10 @@
 - :func:`t_opt_histogram` — the bootstrap distribution of the re-optimised threshold.
 - :func:`add_curve_band` — a CI band around a threshold–value curve on an existing figure.
 
-Every figure says that it shows *value* (money gained per decision), the interval level,
-the method and the resampling scheme. An interval that could not be formed is drawn as a
+Every figure says that it shows *value* (money gained per decision) or, under the loss
+``lens`` (:class:`board.words.lens.Lens`), expected loss (positive = money lost: every EV, its
+interval ends swapped, and B − A as the change in loss), the interval level, the method and
+the resampling scheme. An interval that could not be formed is drawn as a
 point with "interval undefined" and its reason, never as a zero-width bar.
 """
 
@@ -21,17 +23,20 @@ from board.charts._style import (
     FONT_SIZE,
     PALETTE,
     apply_font,
+    lens_of,
     money_ticks,
     nice_ticks,
     number_ticks,
     padded,
     plain_numbers,
+    quantity_title,
     set_ticks,
     share_ticks,
     small,
     title_size,
 )
 from board.words import fmt
+from board.words.lens import Lens
 from evalcore.bootstrap import BootstrapResult, Comparison, CurveBand, MetricIntervals, OptimumBootstrap
 
 GREY = "#7F7F7F"
@@ -66,6 +71,20 @@ def _as_interval(item) -> tuple[float, float, float, str]:
         return item.estimate, item.low, item.high, getattr(item, "undefined", "") or ""
     est, low, high = item[:3]
     return est, low, high, (item[3] if len(item) > 3 else "")
+
+
+def shown(item, lens: Lens | None):
+    """An interval of value (EV, or a difference of EVs) as ``lens`` shows it.
+
+    None or the value lens: ``item`` itself, untouched. The loss lens: the tuple
+    ``(−estimate, −high, −low, why-undefined)`` (:meth:`Lens.amount`, :meth:`Lens.interval`), which
+    :func:`ci_bars_figure` takes as a row's interval. Only for money: never an AUC or a share.
+    """
+    if lens is None or not lens.loss:
+        return item
+    est, low, high, why = _as_interval(item)
+    low, high = lens.interval(low, high)
+    return lens.amount(est), low, high, why
 
 
 def _title_room(title: str, subtitle: str, font_size: int) -> int:
@@ -215,24 +234,47 @@ def _probability_words(name: str, p: float) -> str:
     return f"P({name} better) {text}" if text[0] in "<>" else f"P({name} better) = {text}"
 
 
-def comparison_figure(comp: Comparison, *, unit: str = "", height: int | None = None, font_size: int = FONT_SIZE) -> go.Figure:
+def _loss_verdict(comp: Comparison) -> str:
+    """The engine's verdict sentence about EV_B − EV_A said of what the loss chart draws,
+    loss_B − loss_A (the same interval mirrored: B is better when it lies below 0)."""
+    a, b = comp.a, comp.b
+    ci = f"the {_level_words(comp.diff.level)} CI of loss_{b} − loss_{a}"
+    if comp.verdict == "better":
+        return f"{b} is better: {ci} is below 0."
+    if comp.verdict == "worse":
+        return f"{b} is worse: {ci} is above 0."
+    if comp.verdict == "no significant difference":
+        return f"No significant difference between {b} and {a}: {ci} includes 0."
+    why = "; ".join(v for k, v in comp.diff.undefined.items() if k != "replicates")
+    return f"No verdict: {ci} could not be formed" + (f" ({why})." if why else ".")
+
+
+def comparison_figure(
+    comp: Comparison, *, unit: str = "", height: int | None = None, font_size: int = FONT_SIZE, lens: Lens | None = None
+) -> go.Figure:
     """EV of A, EV of B and the paired difference B − A with their intervals and the verdict.
 
     The title is the plain verdict ("B is better: the 95% CI of EV_B − EV_A excludes 0." or
     "No significant difference …"); the subtitle states P(B better), the method and scheme.
+    Under the loss ``lens``: the expected losses and the change in loss B − A (negative = B
+    loses less), the verdict said of loss_B − loss_A; the verdict itself does not change.
     """
+    lens = lens_of(lens)
+    loss = lens.loss
+    what = "loss" if loss else "EV"
     rows = [
-        (f"EV {comp.a} (t={fmt.score(comp.threshold_a)})", comp.ev_a),
-        (f"EV {comp.b} (t={fmt.score(comp.threshold_b)})", comp.ev_b),
-        (f"{comp.b} − {comp.a}", comp.diff),
+        (f"{what} {comp.a} (t={fmt.score(comp.threshold_a)})", shown(comp.ev_a, lens)),
+        (f"{what} {comp.b} (t={fmt.score(comp.threshold_b)})", shown(comp.ev_b, lens)),
+        (f"{comp.b} − {comp.a}" + (" (change in loss)" if loss else ""), shown(comp.diff, lens)),
     ]
     verdict_color = {"better": "#2E7D32", "worse": "#C62828"}.get(comp.verdict, GREY)
+    quantity = "expected loss, positive = money lost" if loss else "value, gains positive"
     fig = ci_bars_figure(
         rows,
         unit=unit,
-        x_title=f"value per decision ({unit})" if unit else "value per decision",
-        title=comp.verdict_text,
-        subtitle=f"{_probability_words(comp.b, comp.p_b_better)} · {_describe(comp.diff)} · value, gains positive",
+        x_title=quantity_title(lens, unit) if loss else (f"value per decision ({unit})" if unit else "value per decision"),
+        title=_loss_verdict(comp) if loss else comp.verdict_text,
+        subtitle=f"{_probability_words(comp.b, comp.p_b_better)} · {_describe(comp.diff)} · {quantity}",
         colors=[PALETTE[0], PALETTE[1], verdict_color],
         height=height,
         font_size=font_size,
@@ -341,13 +383,21 @@ def t_opt_histogram(
 
 
 def add_curve_band(
-    fig: go.Figure, band: CurveBand, *, name: str = "", color: str = PALETTE[0], opacity: float = 0.18
+    fig: go.Figure,
+    band: CurveBand,
+    *,
+    name: str = "",
+    color: str = PALETTE[0],
+    opacity: float = 0.18,
+    lens: Lens | None = None,
 ) -> go.Figure:
     """Add a filled pointwise CI band of EV(t) to ``fig`` (in place; returns it).
 
     Grid points where the band is undefined (NaN) split the band instead of being drawn as 0.
+    Under the loss ``lens`` the band is of the expected loss: [−high, −low] at each threshold.
     """
     g, lo, hi = (np.asarray(a, dtype=float) for a in band.as_tuple())
+    lo, hi = lens_of(lens).interval(lo, hi)
     ok = np.isfinite(g) & np.isfinite(lo) & np.isfinite(hi)
     label = f"{name + ': ' if name else ''}{_level_words(band.level)} band (pointwise)"
     runs = np.split(np.flatnonzero(ok), np.flatnonzero(np.diff(np.flatnonzero(ok)) > 1) + 1) if ok.any() else []
@@ -375,34 +425,49 @@ def add_curve_band(
 
 
 def curve_band_figure(
-    opt: OptimumBootstrap, *, name: str = "", unit: str = "", height: int = 420, font_size: int = FONT_SIZE
+    opt: OptimumBootstrap,
+    *,
+    name: str = "",
+    unit: str = "",
+    height: int = 420,
+    font_size: int = FONT_SIZE,
+    lens: Lens | None = None,
 ) -> go.Figure:
-    """EV(t) on the data at the band grid with its pointwise band (a stand-alone figure)."""
+    """EV(t) on the data at the band grid with its pointwise band (a stand-alone figure).
+
+    Under the loss ``lens``: the threshold–loss curve, −EV(t) with the band [−high, −low]."""
+    lens = lens_of(lens)
+    loss = lens.loss
     band = opt.band
-    fig = add_curve_band(go.Figure(), band, name=name)
+    fig = add_curve_band(go.Figure(), band, name=name, lens=lens)
+    y = lens.amount(np.asarray(band.estimate, dtype=float)) if loss else band.estimate
     fig.add_trace(
         go.Scatter(
             x=band.grid,
-            y=band.estimate,
+            y=y,
             mode="lines",
             line=dict(color=PALETTE[0], width=2.5),
-            name=f"{name + ': ' if name else ''}EV(t)",
+            name=f"{name + ': ' if name else ''}{'expected loss' if loss else 'EV(t)'}",
             customdata=np.array(
-                [[fmt.score(t), fmt.money(v, unit, signed=True)] for t, v in zip(band.grid, band.estimate)], dtype=object
+                [[fmt.score(t), fmt.money(v, unit, signed=not loss)] for t, v in zip(band.grid, y)], dtype=object
             ).reshape(-1, 2),
-            hovertemplate="score ≥ %{customdata[0]}<br>EV %{customdata[1]}<extra></extra>",
+            hovertemplate="score ≥ %{customdata[0]}<br>"
+            + ("expected loss" if loss else "EV")
+            + " %{customdata[1]}<extra></extra>",
         )
     )
+    curve = lens.curve[:1].upper() + lens.curve[1:]
+    quantity = "expected loss, positive = money lost" if loss else "value, gains positive"
     fig.update_layout(
         height=height,
         margin=dict(l=10, r=10, t=40, b=10),
         title=dict(
-            text=f"Threshold–value curve with its {_level_words(band.level)} band<br>"
-            f"<sup>{opt.ev_opt.scheme} scheme, {fmt.count(opt.ev_opt.n_resamples)} replicates · value, gains positive</sup>",
+            text=f"{curve} with its {_level_words(band.level)} band<br>"
+            f"<sup>{opt.ev_opt.scheme} scheme, {fmt.count(opt.ev_opt.n_resamples)} replicates · {quantity}</sup>",
             font=dict(size=title_size(font_size)),
         ),
         xaxis_title="threshold t (act when score ≥ t)",
-        yaxis_title=f"EV per decision ({unit})" if unit else "EV per decision",
+        yaxis_title=quantity_title(lens, unit) if loss else (f"EV per decision ({unit})" if unit else "EV per decision"),
     )
     fig.update_xaxes(**plain_numbers())
     fig.update_yaxes(**plain_numbers())
@@ -416,18 +481,22 @@ def uncertainty_summary_figure(
     height: int | None = None,
     colors: list[str] | None = None,
     font_size: int = FONT_SIZE,
+    lens: Lens | None = None,
 ) -> go.Figure:
     """The two questions side by side: EV at the deployed threshold, EV after re-optimising.
 
     ``rows`` e.g. ``[("A: EV at deployed t", ev_a), ("A: EV after re-optimising t", opt_a.ev_opt)]``;
-    ``colors`` one per row (e.g. one colour per model), default the palette in turn.
+    ``colors`` one per row (e.g. one colour per model), default the palette in turn. Under the
+    loss ``lens`` every row is drawn as expected loss (−EV, CI ends swapped); the row labels
+    are the caller's, so under loss they should name loss too ("A: loss at deployed t").
     """
+    lens = lens_of(lens)
     sub = _describe(rows[0][1]) if rows else ""
     return ci_bars_figure(
-        rows,
+        [(label, shown(item, lens)) for label, item in rows],
         unit=unit,
-        x_title=f"value per decision ({unit})" if unit else "value per decision",
-        title="Expected value per decision",
+        x_title=quantity_title(lens, unit) if lens.loss else (f"value per decision ({unit})" if unit else "value per decision"),
+        title=f"{lens.Quantity} ({lens.convention})" if lens.loss else "Expected value per decision",
         subtitle=f"{sub} · {FIT_NOTE}",
         zero_line=True,
         height=height,

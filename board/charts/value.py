@@ -1,6 +1,11 @@
 """Plotly figure builders: result -> go.Figure. No Streamlit calls, no math beyond layout.
 
-Every chart says whether it shows value (gains positive) or loss. Every number on a chart
+Every chart says whether it shows value (gains positive) or loss. The builders that plot
+expected value or its parts take a ``lens`` (:class:`board.words.lens.Lens`; None = value):
+under the loss lens every plotted number is ``lens.amount`` of the engine's value (intervals
+through ``lens.interval``), the titles name expected loss and "positive = money lost", and
+every mark that picks a threshold (the optimum star) stays where it is — the threshold that
+maximises value minimises loss. Every number on a chart
 (ticks, hover, labels, colour bar) is written by :mod:`board.words.fmt`; every builder takes a
 ``font_size`` that tick labels, legend and colour bar follow (the board's present mode passes
 16 or more). User names (models, segments) are kept as they are: the callers escape them
@@ -22,20 +27,23 @@ from board.charts._style import (
     PALETTE,
     apply_font,
     category_chars,
+    lens_of,
     log_number_ticks,
     log_ticks,
     money_ticks,
     nice_ticks,
     number_ticks,
     plain_numbers,
+    quantity_title,
     set_ticks,
     share_ticks,
     small,
     title_size,
     wrap,
 )
-from board.charts.uncertainty import ci_bars_figure
+from board.charts.uncertainty import ci_bars_figure, shown
 from board.words import fmt
+from board.words.lens import Lens
 from evalcore import CELLS, InputError, SegmentCurves, ValueCurve
 
 MAX_POINTS = 4000  # points drawn per curve; the numbers themselves are always exact
@@ -119,6 +127,7 @@ def value_curve_figure(
     log_x: bool = False,
     axis: str = "score",
     font_size: int = FONT_SIZE,
+    lens: Lens | None = None,
 ) -> go.Figure:
     """EV per decision against the threshold (or the share of cases acted on) for each model,
     with optimum, deployed and Bayes thresholds, act-on-everyone/no-one lines and the flatness band.
@@ -139,9 +148,20 @@ def value_curve_figure(
         point (each model on its own counts), the threshold in the hover and legend.
     font_size : int, default=13
         Tick labels, legend and hover; annotations slightly smaller.
+    lens : Lens, default=None
+        None or value: EV per decision, gains positive. Loss: the threshold–loss curve, every
+        y (curve, band, optimum, deployed ring, act-on-everyone/no-one lines) is the expected
+        loss −EV; the optimum star marks the same threshold (lowest loss).
     """
     _check_axis(axis)
     share_axis = axis == "share"
+    lens = lens_of(lens)
+    loss = lens.loss
+    what = "expected loss" if loss else "EV"  # the hover's name of the number
+
+    def money(v) -> str:  # a level: signed under value (as before), plain under loss (positive = lost)
+        return fmt.money(lens.amount(v), unit, signed=not loss)
+
     fig = go.Figure()
     xs_all = []
     bayes_drawn: set = set()
@@ -165,6 +185,7 @@ def value_curve_figure(
 
         if bands and name in bands:
             g, lo, hi = (np.asarray(a, dtype=float) for a in bands[name][:3])
+            lo, hi = lens.interval(lo, hi)
             level = bands[name][3] if len(bands[name]) > 3 else None
             ok = np.isfinite(lo) & np.isfinite(hi) & np.isfinite(g)
             gx = share_at(c, g[ok]) if share_axis else g[ok]
@@ -180,18 +201,16 @@ def value_curve_figure(
                     name=f"{name}: {'' if level is None else fmt.share(level, 0) + ' '}bootstrap band (pointwise)",
                 )
             )
-        hover = np.array(
-            [[_where(c.thresholds[i], shares[i]), fmt.money(c.ev[i], unit, signed=True)] for i in idx], dtype=object
-        ).reshape(-1, 2)
+        hover = np.array([[_where(c.thresholds[i], shares[i]), money(c.ev[i])] for i in idx], dtype=object).reshape(-1, 2)
         fig.add_trace(
             go.Scatter(
                 x=x_of[idx],
-                y=c.ev[idx],
+                y=lens.amount(c.ev[idx]),
                 mode="lines",
                 line=dict(color=color, width=2.5, shape="linear" if share_axis else "vh"),
-                name=f"{name}: EV(t)",
+                name=f"{name}: {'expected loss' if loss else 'EV(t)'}",
                 customdata=hover,
-                hovertemplate="%{customdata[0]}<br>EV %{customdata[1]}<extra>" + name + "</extra>",
+                hovertemplate="%{customdata[0]}<br>" + what + " %{customdata[1]}<extra>" + name + "</extra>",
             )
         )
         xs_all.append(x_of[idx])
@@ -204,13 +223,14 @@ def value_curve_figure(
             fig.add_trace(
                 go.Scatter(
                     x=[x_at(c.t_opt)],
-                    y=[c.ev_opt],
+                    y=[lens.amount(c.ev_opt)],
                     mode="markers",
                     marker=dict(size=14, color=color, symbol="star", line=dict(color="black", width=0.5)),
                     name=f"{name}: optimum {where}",
-                    customdata=[[fmt.score(lo_t), fmt.score(hi_t), fmt.share(s_opt), fmt.money(c.ev_opt, unit, signed=True)]],
-                    hovertemplate="optimum: t in (%{customdata[0]}, %{customdata[1]}], acts on %{customdata[2]} of cases"
-                    "<br>EV %{customdata[3]}<extra>" + name + "</extra>",
+                    customdata=[[fmt.score(lo_t), fmt.score(hi_t), fmt.share(s_opt), money(c.ev_opt)]],
+                    hovertemplate=("lowest loss" if loss else "optimum")
+                    + ": t in (%{customdata[0]}, %{customdata[1]}], acts on %{customdata[2]} of cases"
+                    "<br>" + what + " %{customdata[3]}<extra>" + name + "</extra>",
                 )
             )
             f_lo, f_hi = c.flatness
@@ -228,7 +248,9 @@ def value_curve_figure(
                         y=[None],
                         mode="markers",
                         marker=dict(symbol="square", size=12, color=color, opacity=0.25),
-                        name=f"{name}: EV within {fmt.share(c.flat_tol, 0)} of optimum for {span}",
+                        name=f"{name}: expected loss within {fmt.share(c.flat_tol, 0)} of its lowest for {span}"
+                        if loss
+                        else f"{name}: EV within {fmt.share(c.flat_tol, 0)} of optimum for {span}",
                     )
                 )
         t_dep = deployed.get(name)
@@ -238,13 +260,13 @@ def value_curve_figure(
             fig.add_trace(
                 go.Scatter(
                     x=[x_at(t_dep)],
-                    y=[c.ev_at(t_dep)],
+                    y=[lens.amount(c.ev_at(t_dep))],
                     mode="lines+markers",  # the legend shows the dashed line with the ring
                     line=dict(color=color, dash="dash", width=1.5),
                     marker=dict(size=10, color=color, symbol="circle-open", line=dict(width=2)),
                     name=f"{name}: deployed t={fmt.score(t_dep)}" + (f" (acts on {fmt.share(s_dep)})" if share_axis else ""),
-                    customdata=[[_where(t_dep, s_dep), fmt.money(c.ev_at(t_dep), unit, signed=True)]],
-                    hovertemplate="deployed: %{customdata[0]}<br>EV %{customdata[1]}<extra>" + name + "</extra>",
+                    customdata=[[_where(t_dep, s_dep), money(c.ev_at(t_dep))]],
+                    hovertemplate="deployed: %{customdata[0]}<br>" + what + " %{customdata[1]}<extra>" + name + "</extra>",
                 )
             )
         if np.isfinite(c.bayes_threshold):
@@ -257,19 +279,21 @@ def value_curve_figure(
     if curves:
         # acting on everyone / no one does not depend on the model: one pair of reference lines
         c = next(iter(curves.values()))
+        # each label at the end of the axis away from where the curves reach its line, on the side
+        # of the line away from the curves (under loss the curves are mirrored: the other side)
+        below, above = ("top", "bottom") if loss else ("bottom", "top")
         fig.add_hline(
-            y=c.ev_all,
+            y=lens.amount(c.ev_all),
             line=dict(color="#555", dash="longdash", width=1),
-            annotation_text=f"act on everyone: {fmt.money(c.ev_all, unit, signed=True)}",
-            # each label at the end of the axis away from where the curves reach its line
-            annotation_position="bottom left" if share_axis else "bottom right",
+            annotation_text=f"act on everyone: {money(c.ev_all)}",
+            annotation_position=f"{below} left" if share_axis else f"{below} right",
             annotation_font_size=small(font_size),
         )
         fig.add_hline(
-            y=c.ev_none,
+            y=lens.amount(c.ev_none),
             line=dict(color="#555", dash="dashdot", width=1),
-            annotation_text=f"act on no one: {fmt.money(c.ev_none, unit, signed=True)}",
-            annotation_position="top right" if share_axis else "top left",
+            annotation_text=f"act on no one: {money(c.ev_none)}",
+            annotation_position=f"{above} right" if share_axis else f"{above} left",
             annotation_font_size=small(font_size),
         )
     fig.update_layout(
@@ -277,7 +301,9 @@ def value_curve_figure(
         margin=dict(l=10, r=10, t=30, b=10),
         hovermode="x" if not share_axis else "closest",
         xaxis_title=(SHARE_TITLE if share_axis else SCORE_TITLE) + (", log scale" if log_x else ""),
-        yaxis_title=f"VALUE per decision ({unit})" if unit else "VALUE per decision (gains positive)",
+        yaxis_title=quantity_title(lens, unit, br="<br>")
+        if loss
+        else (f"VALUE per decision ({unit})" if unit else "VALUE per decision (gains positive)"),
         legend=dict(orientation="h", y=-0.2),
         uirevision="curve",
     )
@@ -338,7 +364,7 @@ def _is_geometric(g: np.ndarray) -> bool:
     return len(g) > 2 and g[0] > 0 and bool(np.allclose(np.diff(np.log(g)), np.log(g[1] / g[0])))
 
 
-def colour_scale(z) -> dict:
+def colour_scale(z, *, loss: bool = False) -> dict:
     """Heatmap colours fitted to the data in ``z``.
 
     - values on both sides of 0: diverging, red (losses) – white at 0 – blue (gains); each side
@@ -347,9 +373,20 @@ def colour_scale(z) -> dict:
     - all ≤ 0: sequential over the data's range, light (least bad) → dark red (worst);
     - all ≥ 0: sequential, light → dark blue (best).
 
+    ``loss=True``: ``z`` is expected loss (positive = money lost), and the colours mean the same
+    money as for the value −z: red is a loss (now positive: more loss = darker red), blue a
+    gain; the scale is the value scale of −z mirrored (positions 1 − p, zmin/zmax = −zmax/−zmin),
+    so it still spans the data's own range.
+
     Returns the ``go.Heatmap`` keyword arguments ``colorscale``, ``zmin``, ``zmax`` and the kind
-    ("diverging", "losses", "gains" or "constant").
+    ("diverging", "losses", "gains" or "constant": of the money, whichever sign shows it).
     """
+    if loss:
+        cs = colour_scale(-np.asarray(z, dtype=float))
+        scale = cs["colorscale"]
+        if not isinstance(scale, str):  # a named scale is only the grey of no data
+            scale = [[1 - p, c] for p, c in reversed(scale)]
+        return dict(cs, colorscale=scale, zmin=-cs["zmax"], zmax=-cs["zmin"])
     z = np.asarray(z, dtype=float)
     fin = z[np.isfinite(z)]
     if fin.size == 0:
@@ -389,6 +426,13 @@ def _colour_ticks(cs: dict) -> np.ndarray:
     if cs["kind"] == "diverging" and min(-lo, hi) >= 0.25 * (hi - lo):
         ends = [ticks[0], 0.0, ticks[-1]]
     return np.array(sorted(set(ends)))
+
+
+def _colour_bar_title(lens: Lens, unit: str) -> str:
+    """The quantity, its unit and its sign convention in lines as narrow as the colour bar:
+    "Expected loss / per decision / (EUR, / positive = / money lost)"."""
+    inside = f"({unit},<br>{wrap(lens.convention, 14)})" if unit else f"({wrap(lens.convention, 14)})"
+    return f"{wrap(lens.Quantity, 14)}<br>{inside}"
 
 
 def _share_tick_positions(pos: np.ndarray, shares: np.ndarray, n_max: int = 7) -> tuple[list[float], list[float]]:
@@ -432,6 +476,7 @@ def segment_heatmap_figure(
     height: int = 360,
     axis: str = "share",
     font_size: int = FONT_SIZE,
+    lens: Lens | None = None,
 ) -> go.Figure:
     """Threshold × segment heatmap of EV per decision, each segment's optimum marked.
 
@@ -450,6 +495,10 @@ def segment_heatmap_figure(
         the right. "score": the threshold t. The cells are the grid's thresholds either way.
     font_size : int, default=13
         Tick labels, legend, colour bar and hover follow it.
+    lens : Lens, default=None
+        None or value: EV per decision. Loss: the cells, hovers and colour bar are expected
+        loss (−EV, positive = money lost), coloured by :func:`colour_scale` ``(loss=True)``;
+        the stars stay at each segment's best (value-maximising = loss-minimising) threshold.
 
     Returns
     -------
@@ -459,9 +508,12 @@ def segment_heatmap_figure(
         the dashed deployed line). The colour scale is :func:`colour_scale` of the cells.
     """
     _check_axis(axis)
+    lens = lens_of(lens)
+    loss = lens.loss
+    what = "expected loss" if loss else "EV"
     seg = _pick(segments, column)
     labels = [f"{lv} (n={fmt.count(n)})" for lv, n in zip(seg.levels, seg.n)]
-    z = np.asarray(seg.ev, dtype=float)
+    z = lens.amount(np.asarray(seg.ev, dtype=float))
     g = np.asarray(seg.grid, dtype=float)
     curves = seg.curves
     share_all = share_at(curves, g)
@@ -469,12 +521,12 @@ def segment_heatmap_figure(
     hover = [
         [
             f"{seg.column} = {lv}<br>score ≥ {fmt.score(t)}: acts on {fmt.share(share_all[j])} of all cases "
-            f"({fmt.share(share_own[i, j])} of this segment)<br>EV {fmt.money(z[i, j], unit, signed=True)} per decision"
+            f"({fmt.share(share_own[i, j])} of this segment)<br>{what} {fmt.money(z[i, j], unit, signed=not loss)} per decision"
             for j, t in enumerate(g)
         ]
         for i, lv in enumerate(seg.levels)
     ]
-    cs = colour_scale(z)
+    cs = colour_scale(z, loss=loss)
     ticks = _colour_ticks(cs)
     fig = go.Figure(
         go.Heatmap(
@@ -485,7 +537,8 @@ def segment_heatmap_figure(
             zmin=cs["zmin"],
             zmax=cs["zmax"],
             colorbar=dict(
-                title=dict(text=f"EV ({unit})" if unit else "EV"),  # per decision: the figure's title
+                # per decision: the figure's title; under loss the words, wrapped to the bar's width
+                title=dict(text=_colour_bar_title(lens, unit) if loss else (f"EV ({unit})" if unit else "EV")),
                 tickmode="array",
                 tickvals=list(ticks),
                 ticktext=money_ticks(ticks, signed=cs["kind"] == "diverging"),
@@ -493,13 +546,13 @@ def segment_heatmap_figure(
             ),
             text=hover,
             hovertemplate="%{text}<extra></extra>",
-            name="EV per decision",
+            name=lens.Quantity if loss else "EV per decision",
         )
     )
     ok = np.isfinite(seg.t_opt) & (seg.t_opt <= g.max()) & (seg.t_opt >= g.min())
     star_hover = [
         f"{lv}: best at score ≥ {fmt.score(t)} (acts on {fmt.share(share_at(curves, t))} of all cases)"
-        f"<br>EV {fmt.money(ev, unit, signed=True)} per decision"
+        f"<br>{what} {fmt.money(lens.amount(ev), unit, signed=not loss)} per decision"
         for lv, t, ev, keep in zip(seg.levels, seg.t_opt, seg.ev_opt, ok)
         if keep
     ]
@@ -545,7 +598,10 @@ def segment_heatmap_figure(
         fig.update_xaxes(range=[lo_end, hi_end], title=SCORE_TITLE + (", log scale" if geometric else ""))
     fig.update_yaxes(automargin=True)  # the column is named in the title (a rotated axis title does not fit a board row)
     fig.update_layout(
-        title=dict(text=f"EV per decision by {seg.column}", font=dict(size=title_size(font_size))),
+        title=dict(
+            text=f"{lens.Quantity} by {seg.column} ({lens.convention})" if loss else f"EV per decision by {seg.column}",
+            font=dict(size=title_size(font_size)),
+        ),
         height=height,
         margin=dict(l=10, r=10, t=round(2.4 * font_size) + 6, b=10),
         showlegend=True,
@@ -575,7 +631,10 @@ def _fitted_range(levels, *, pad: float = 0.2, keep_zero_share: float = 2 / 3) -
     return (a - p, b + p), zero_in
 
 
-def _waterfall(x, y, measure, levels, *, unit, title, height, font_size, hover_names) -> go.Figure:
+def _waterfall(x, y, measure, levels, *, unit, title, height, font_size, hover_names, lens: Lens) -> go.Figure:
+    """A waterfall of ``y`` as displayed (value, or loss under the loss lens). Green is good
+    money, red bad: under value a rise is a gain, under loss a rise is more money lost."""
+    up, down = (COST, GAIN) if lens.loss else (GAIN, COST)
     texts = [fmt.money(v, unit, signed=m == "relative") for v, m in zip(y, measure)]
     bar_texts = [fmt.money(v, "", signed=m == "relative") for v, m in zip(y, measure)]  # the unit: axis title
     fig = go.Figure(
@@ -589,15 +648,18 @@ def _waterfall(x, y, measure, levels, *, unit, title, height, font_size, hover_n
             cliponaxis=False,
             customdata=[[n, t] for n, t in zip(hover_names, texts)],
             hovertemplate="%{customdata[0]}: %{customdata[1]}<extra></extra>",
-            increasing=dict(marker=dict(color=GAIN)),
-            decreasing=dict(marker=dict(color=COST)),
+            increasing=dict(marker=dict(color=up)),
+            decreasing=dict(marker=dict(color=down)),
             totals=dict(marker=dict(color=TOTAL)),
             connector=dict(line=dict(color="#888")),
         )
     )
     (y0, y1), zero_in = _fitted_range(levels)
     ticks = nice_ticks(y0, y1, 4)
-    ytitle = f"{unit} per decision" if unit else "value per decision"
+    if lens.loss:
+        ytitle = quantity_title(lens, unit, br="<br>")
+    else:
+        ytitle = f"{unit} per decision" if unit else "value per decision"
     if not zero_in:
         ytitle += "<br>(axis not from 0)"
     fig.update_yaxes(range=[y0, y1], title=dict(text=ytitle, font=dict(size=small(font_size))), automargin=True)
@@ -613,19 +675,29 @@ def _waterfall(x, y, measure, levels, *, unit, title, height, font_size, hover_n
 
 
 def attribution_figure(
-    terms: dict[str, float], *, unit: str = "", title: str = "", height: int = 320, font_size: int = FONT_SIZE
+    terms: dict[str, float],
+    *,
+    unit: str = "",
+    title: str = "",
+    height: int = 320,
+    font_size: int = FONT_SIZE,
+    lens: Lens | None = None,
 ) -> go.Figure:
     """Value waterfall: the TP, FP, FN, TN terms → net EV per decision.
 
     The y range is fitted to the bars' ends (from 0, as the terms start there) with room for
-    the labels; category labels get the margin they need.
+    the labels; category labels get the margin they need. Under the loss ``lens`` each bar is
+    the term's part of the expected loss (−term: a TP term that earns money lowers the loss)
+    and the last bar the expected loss (−net EV); rises (more loss) are red.
     """
+    lens = lens_of(lens)
     labels = [CELL_LABELS[c] for c in CELLS]
-    values = [terms[c] for c in CELLS]
+    values = [lens.amount(float(terms[c])) if lens.loss else terms[c] for c in CELLS]
     net = float(sum(values))
     levels = np.r_[0.0, np.cumsum(values)]
+    last = "expected loss" if lens.loss else "net EV"
     return _waterfall(
-        labels + ["net EV"],
+        labels + [last],
         values + [net],
         ["relative"] * 4 + ["total"],
         levels,
@@ -633,7 +705,8 @@ def attribution_figure(
         title=title,
         height=height,
         font_size=font_size,
-        hover_names=labels + ["net EV"],
+        hover_names=[f"{lb}: its part of the expected loss" for lb in labels] + [last] if lens.loss else labels + [last],
+        lens=lens,
     )
 
 
@@ -646,20 +719,35 @@ def delta_waterfall_figure(
     height: int = 320,
     title: str = "",
     font_size: int = FONT_SIZE,
+    lens: Lens | None = None,
 ) -> go.Figure:
     """Where the money moved from model A to B: per outcome, (count_B − count_A) × amount / N.
 
     The y range is fitted to the running total (EV A, after each Δ, EV B) with room for the
     labels, so small deltas between two large EVs are visible; when 0 is left out of view,
-    the figure says "axis does not start at 0".
+    the figure says "axis does not start at 0". Under the loss ``lens`` the bars run from the
+    expected loss of A to that of B and each Δ is the change in loss from that outcome (−Δ of
+    its value term: negative = B loses less there); rises (more loss) are red.
     """
+    lens = lens_of(lens)
+    loss = lens.loss
     a, b = names
     deltas = [terms_b[c] - terms_a[c] for c in CELLS]
     start = float(sum(terms_a.values()))
     end = float(sum(terms_b.values()))
+    if loss:
+        deltas = [lens.amount(float(d)) for d in deltas]
+        start, end = lens.amount(start), lens.amount(end)
     levels = np.r_[start, start + np.cumsum(deltas), end]
     k = category_chars(6, font_size)  # a long model name wraps instead of tilting into the margin
-    x = [wrap(f"EV {a}", k)] + [f"Δ{CELL_LABELS[c]}" for c in CELLS] + [wrap(f"EV {b}", k)]
+    total = "loss" if loss else "EV"
+    x = [wrap(f"{total} {a}", k)] + [f"Δ{CELL_LABELS[c]}" for c in CELLS] + [wrap(f"{total} {b}", k)]
+    if loss:
+        hover = (
+            [f"expected loss {a}"] + [f"change in loss from the {CELL_LABELS[c]} term" for c in CELLS] + [f"expected loss {b}"]
+        )
+    else:
+        hover = [f"EV {a}"] + [f"change in the {CELL_LABELS[c]} term" for c in CELLS] + [f"EV {b}"]
     return _waterfall(
         x,
         [start] + deltas + [end],
@@ -669,24 +757,33 @@ def delta_waterfall_figure(
         title=title,
         height=height,
         font_size=font_size,
-        hover_names=[f"EV {a}"] + [f"change in the {CELL_LABELS[c]} term" for c in CELLS] + [f"EV {b}"],
+        hover_names=hover,
+        lens=lens,
     )
 
 
 # --------------------------------------------------------------------------- the headline
 
 
-def headline_figure(result, *, height: int = 300, font_size: int = FONT_SIZE) -> go.Figure:
-    """Module 1 of the board: EV per decision of each model with its CI, and B − A when there are two."""
+def headline_figure(result, *, height: int = 300, font_size: int = FONT_SIZE, lens: Lens | None = None) -> go.Figure:
+    """Module 1 of the board: EV per decision of each model with its CI, and B − A when there are two.
+
+    Under the loss ``lens``: each model's expected loss (−EV, its CI ends swapped) and the change
+    in loss B − A (= −(EV_B − EV_A): negative means B loses less), titled as expected loss,
+    positive = money lost.
+    """
+    lens = lens_of(lens)
+    loss = lens.loss
     unit = result.table.unit
     names = list(result.models)
     rows = []
+    what = "loss" if loss else "EV"
     if result.comparison is not None:
         comp = result.comparison
         rows = [
-            (f"EV {comp.a} @ {fmt.score(result.models[comp.a].threshold)}", comp.ev_a),
-            (f"EV {comp.b} @ {fmt.score(result.models[comp.b].threshold)}", comp.ev_b),
-            (f"{comp.b} − {comp.a}", comp.diff),
+            (f"{what} {comp.a} @ {fmt.score(result.models[comp.a].threshold)}", shown(comp.ev_a, lens)),
+            (f"{what} {comp.b} @ {fmt.score(result.models[comp.b].threshold)}", shown(comp.ev_b, lens)),
+            (f"{comp.b} − {comp.a}" + (" (change in loss)" if loss else ""), shown(comp.diff, lens)),
         ]
         sub = (
             f"{fmt.share(comp.diff.level, 0)} {comp.diff.method} bootstrap · {comp.scheme} · "
@@ -697,8 +794,8 @@ def headline_figure(result, *, height: int = 300, font_size: int = FONT_SIZE) ->
             m = result.models[n]
             rows.append(
                 (
-                    f"EV {n} @ {fmt.score(m.threshold)}",
-                    m.ev_ci if m.ev_ci is not None else (m.ev, float("nan"), float("nan"), "no bootstrap was run"),
+                    f"{what} {n} @ {fmt.score(m.threshold)}",
+                    shown(m.ev_ci if m.ev_ci is not None else (m.ev, float("nan"), float("nan"), "no bootstrap was run"), lens),
                 )
             )
         m0 = result.models[names[0]]
@@ -712,10 +809,10 @@ def headline_figure(result, *, height: int = 300, font_size: int = FONT_SIZE) ->
         rows,
         unit=unit,
         subtitle=sub,
-        title="Value per decision (gains positive)",
+        title=f"{lens.Quantity} ({lens.convention})" if loss else "Value per decision (gains positive)",
         height=height,
         font_size=font_size,
-        x_title=f"value per decision ({unit})" if unit else "value per decision",
+        x_title=quantity_title(lens, unit) if loss else (f"value per decision ({unit})" if unit else "value per decision"),
     )
     fig.update_layout(margin=dict(r=20))
     return fig

@@ -9,8 +9,9 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from board.charts._style import FONT_SIZE, PALETTE, apply_font, plain_numbers, title_size
+from board.charts._style import FONT_SIZE, PALETTE, apply_font, lens_of, plain_numbers, quantity_title, title_size
 from board.words import fmt
+from board.words.lens import Lens
 from evalcore.ahp import AHPWeights
 from evalcore.sensitivity import CELL_NAMES, ValueSensitivity
 from evalcore.value import CELLS
@@ -20,10 +21,10 @@ BAND_COLOR = "rgba(118, 176, 65, 0.18)"
 QUANTITIES = {"ev_opt": "EV per decision at the optimum", "t_opt": "optimal threshold t_opt"}
 
 
-def _fmt(x: float, unit: str = "") -> str:
-    """EV (with a unit: signed money) or a threshold (without: ∞ for act on no one)."""
+def _fmt(x: float, unit: str = "", *, signed: bool = True) -> str:
+    """EV (with a unit: signed money; an expected loss unsigned) or a threshold (without: ∞ for act on no one)."""
     if unit:
-        return fmt.money(x, unit, signed=True)
+        return fmt.money(x, unit, signed=signed)
     return fmt.score(x) if not (np.isinf(x) and x < 0) else "−∞"
 
 
@@ -62,6 +63,7 @@ def tornado_figure(
     unit: str = "",
     height: int = 300,
     font_size: int = FONT_SIZE,
+    lens: Lens | None = None,
 ) -> go.Figure:
     """One model's tornado: for each amount, the value of ``quantity`` after −p and +p.
 
@@ -70,12 +72,19 @@ def tornado_figure(
     re-optimised threshold) or "t_opt". For t_opt the green band is the robustness limit
     (base ± t_tol). A perturbation whose t_opt is not finite (act on no one) is drawn as
     text instead of a bar.
+
+    Under the loss ``lens`` the "ev_opt" tornado is of the expected loss at the re-optimised
+    threshold (−EV: base and every bar end negated, the same swings); "t_opt" does not change.
     """
     if quantity not in QUANTITIES:
         raise ValueError(f"quantity must be one of {sorted(QUANTITIES)}; got {quantity!r}")
+    lens = lens_of(lens)
+    loss = lens.loss and quantity == "ev_opt"
     i = sens.models.index(model)
     base = float(sens.base_ev_opt[i] if quantity == "ev_opt" else sens.base_t_opt[i])
     vals = sens.oat_ev_opt[i] if quantity == "ev_opt" else sens.oat_t_opt[i]  # (4 cells, 2 directions)
+    if loss:
+        base, vals = lens.amount(base), lens.amount(np.asarray(vals, dtype=float))
     with np.errstate(invalid="ignore"):
         swing = np.nan_to_num(np.abs(vals - base), nan=0.0, posinf=np.inf).max(axis=1)
     order = np.argsort(swing, kind="stable")  # plotly draws the first category at the bottom
@@ -93,7 +102,7 @@ def tornado_figure(
                 orientation="h",
                 name=name,
                 marker_color=color,
-                customdata=[_fmt(x, unit if quantity == "ev_opt" else "") for x in v],
+                customdata=[_fmt(x, unit if quantity == "ev_opt" else "", signed=not loss) for x in v],
                 hovertemplate="%{y} " + name.split()[-1] + ": %{customdata}<extra></extra>",
             )
         )
@@ -114,7 +123,8 @@ def tornado_figure(
         if quantity == "t_opt":
             tol = float(sens.t_tol[i])
             fig.add_vrect(x0=base - tol, x1=base + tol, fillcolor=BAND_COLOR, line_width=0, layer="below")
-    title = f"{model}: {QUANTITIES[quantity]} (base {_fmt(base, unit if quantity == 'ev_opt' else '')}"
+    what = f"{lens.Quantity} at the optimum" if loss else QUANTITIES[quantity]
+    title = f"{model}: {what} (base {_fmt(base, unit if quantity == 'ev_opt' else '', signed=not loss)}"
     title += f"; green: ±{fmt.number(float(sens.t_tol[i]), 3)} limit)" if quantity == "t_opt" and np.isfinite(base) else ")"
     fig.update_layout(
         barmode="group",
@@ -130,6 +140,8 @@ def tornado_figure(
         if quantity == "ev_opt" and unit
         else ("EV per decision (gains positive)" if quantity == "ev_opt" else "threshold (act when score ≥ t)")
     )
+    if loss:
+        xt = quantity_title(lens, unit)
     fig.update_xaxes(title=xt, **plain_numbers())
     return apply_font(fig, font_size)
 

@@ -11,6 +11,7 @@ from board import charts
 from board.charts.uncertainty import ci_bars_figure
 from board.charts.value import DEPLOYED_NAME, OPTIMUM_NAME, colour_scale, share_at, share_points
 from board.words import fmt
+from board.words.lens import Lens
 from evalcore import InputError, ValueTable, segment_curves, value_curve
 
 T = ValueTable(tp=10, fp=-2, fn=-10, tn=0, unit="EUR")
@@ -389,6 +390,11 @@ def _all_builders():
     yield "band", cu.curve_band_figure(o, **fs)
     yield "reliability", cc.reliability_figure({"A": reliability(y, s)}, **fs)
     yield "learning", cs.mean_ci_figure({}, metric="auc", **fs)
+    loss = dict(lens=Lens("loss"), **fs)  # the loss lens (issue 14 item 8) follows font_size too
+    yield "curve loss", charts.value_curve_figure({"A": c}, {"A": 0.5}, **loss)
+    yield "heatmap loss", charts.segment_heatmap_figure(sc, **loss)
+    yield "delta loss", charts.delta_waterfall_figure(c.attribution_at(0.35), c.attribution_at(0.5), **loss)
+    yield "band loss", cu.curve_band_figure(o, **loss)
 
 
 def test_every_builder_follows_font_size():
