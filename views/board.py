@@ -22,7 +22,8 @@ rec = state.dataset_record()
 version, version_rec = state.table_version(table)
 user = state.current_user()
 unit = table.unit
-v = plain_verdict(result)  # the verdict in plain words (board/words/verdict.py), shared with the exports
+lens = state.current_lens()  # expected value or expected loss, as this reader thinks (board/words/lens.py)
+v = plain_verdict(result, lens=lens)  # the verdict in plain words (board/words/verdict.py), shared with the exports
 figs = export.board_figures(result, segment_column=v.segment_column, font_size=17 if present else 13)
 if present:
     st.html(
@@ -84,7 +85,7 @@ if tools is not None:
         help="The same board full-screen without controls (URL + present=1).",
     )
     if may_export:
-        page_html = export.board_html(result, dataset_name=rec.name, table_version=version)
+        page_html = export.board_html(result, dataset_name=rec.name, table_version=version, lens=lens)
         ui.export_button(
             b2,
             "HTML",
@@ -129,7 +130,20 @@ if tools is not None:
         ),
     ):
         state.save_snapshot(result, rec, version, version_rec)
-    meeting.share_panel(b5, rec, thresholds)  # admins and analysts: a read-only link for the meeting-room screen
+    meeting.share_panel(b5, rec, thresholds)
+    shown_as = tools.segmented_control(
+        "Show amounts as",
+        ["value", "loss"],
+        default=lens.display,
+        format_func={"value": "Value", "loss": "Loss"}.get,
+        key="board_display",
+        label_visibility="collapsed",
+        help="Expected value per decision (gains positive) or expected loss per decision (positive = money "
+        "lost): the same numbers, as you think of them. Your choice; the value table's editors set the default.",
+    )
+    if shown_as and shown_as != lens.display:
+        state.set_own_display(shown_as)
+        st.rerun()  # admins and analysts: a read-only link for the meeting-room screen
 
 previous = state.last_snapshot(result, rec)
 deltas = {}  # tile index → change since the last snapshot

@@ -376,6 +376,25 @@ def current_user():
     return auth.User(username=info["username"], role=info["role"]) if info else None
 
 
+def current_lens(table_name: str | None = None):
+    """How this user sees amounts (issue 14 item 8): their own choice, else the value table's,
+    else expected value (``board.words.lens``)."""
+    from board.words.lens import lens_for
+
+    s = store()
+    name = table_name or st.session_state.get(TABLE_KEY, services.DEFAULT_TABLE_NAME)
+    user = current_user()
+    rec = s.get_user(user.username) if user is not None else None  # None for a meeting link's screen
+    return lens_for(s.get_value_table_display(name), rec.display if rec is not None else None)
+
+
+def set_own_display(display: str | None) -> None:
+    """Keep this user's loss/value choice (audited); the next run shows every page that way."""
+    from board.access import governance
+
+    governance.set_own_display(store(), current_user(), display)
+
+
 def table_version(table):
     """(label, stored version or None) of the session's value table; see services.table_version."""
     return services.table_version(store(), st.session_state.get(TABLE_KEY, services.DEFAULT_TABLE_NAME), table)
@@ -394,7 +413,7 @@ def save_snapshot(result, rec, version_label: str, version) -> int:
         config=result.config.to_dict(),
         result={**result.to_dict(), "dataset_name": rec.name, "table_version": version_label},
         version=version,
-        export_html=export.board_html(result, dataset_name=rec.name, table_version=version_label),
+        export_html=export.board_html(result, dataset_name=rec.name, table_version=version_label, lens=current_lens()),
     )
     st.toast(f"Board saved (#{ev_id}); it will be the comparison for the next board.")
     return ev_id

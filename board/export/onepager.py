@@ -300,14 +300,16 @@ def board_html(
     generated_at: datetime | None = None,
     segment_column: str | None = None,
     locale: str = "en",
+    lens=None,
 ) -> str:
     """A self-contained HTML page of the board (opens offline; plotly.js inlined once).
 
     ``segment_column`` overrides the heatmap's column; by default it is the one the verdict's
-    bullets talk about.
+    bullets talk about. ``lens`` (:class:`board.words.lens.Lens`) shows amounts as expected
+    value (default) or expected loss, as the board on screen does.
     """
     generated_at = generated_at or datetime.now(timezone.utc)
-    v = plain_verdict(result, locale=locale)
+    v = plain_verdict(result, locale=locale, lens=lens)
     figs = board_figures(result, segment_column=segment_column or v.segment_column)
     for f in figs.values():  # the page's CSS sizes every chart
         f.update_layout(height=None, width=None, autosize=True)

@@ -126,3 +126,26 @@ def test_a_snapshot_keeps_its_html_export(app):
     assert kept.count(word) >= 1  # the verdict of that moment
     for _label, value, _ in tiles(at):
         assert html.escape(value) in kept  # every tile's number is in the kept export
+
+
+def test_a_reader_can_see_the_board_as_expected_loss(app, expected):
+    """Loss or value (issue 14 item 8): choosing "Loss" shows every tile as expected loss per
+    decision (the negative of the value), keeps the choice for the user and audits it."""
+    import os
+
+    from board.store import Store
+
+    at = app(None)
+    at.query_params["t_old"] = "0.05"
+    at.query_params["t_new"] = "0.09"
+    at.run()
+    at.segmented_control(key="board_display").set_value("loss").run()
+    assert not at.exception
+    value, _ = tile(at, "new at 0.09: expected loss per decision")
+    assert value == fmt.money(-expected.models["new"].ev, "EUR", compact=True)
+    value, _ = tile(at, "new vs old: change in loss per decision")
+    assert value == fmt.money(-expected.comparison.diff.estimate, "EUR", signed=True, compact=True)
+    s = Store(data_dir=os.environ["EVALBOARD_DATA_DIR"])
+    user = at.session_state["auth_user"]["username"]
+    assert any(e.action == "set_own_display" and e.detail == {"display": "loss"} for e in s.list_audit(limit=5))
+    assert s.get_user(user).display == "loss"
