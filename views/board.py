@@ -24,7 +24,7 @@ user = state.current_user()
 unit = table.unit
 lens = state.current_lens()  # expected value or expected loss, as this reader thinks (board/words/lens.py)
 v = plain_verdict(result, lens=lens)  # the verdict in plain words (board/words/verdict.py), shared with the exports
-figs = export.board_figures(result, segment_column=v.segment_column, font_size=17 if present else 13)
+figs = export.board_figures(result, segment_column=v.segment_column, font_size=17 if present else 13, lens=lens)
 if present:
     st.html(
         "<style>[data-testid='stSidebar'],[data-testid='stSidebarCollapsedControl'],[data-testid='stHeader'],"
@@ -193,14 +193,16 @@ if present:  # a 16:9 slide: verdict, tiles, reasons beside the lights, then the
         drift_lights(reasons=False)
     # a third of a slide holds a short title only: the slide's text above says the rest
     focus = next(iter(result.models)) if v.kind != "roll out" else list(result.models)[-1]
-    figs["headline"].update_layout(title_text="Value per decision")
+    figs["headline"].update_layout(title_text=f"{lens.Quantity} ({lens.convention})")
     if "heatmap" in figs:
         segs = result.models[focus].segments
         col = v.segment_column if v.segment_column in segs else next(iter(segs))
-        figs["heatmap"].update_layout(title_text=f"By {col}: {focus}")
+        figs["heatmap"].update_layout(title_text=f"{'Loss' if lens.loss else 'Value'} by {col}: {focus}")
         figs["heatmap"].update_traces(showscale=False, selector=dict(type="heatmap"))  # no room for a colour bar
     if result.comparison is not None:
-        figs["waterfall"].update_layout(title_text=f"{result.comparison.a} → {result.comparison.b}, per decision")
+        figs["waterfall"].update_layout(
+            title_text=f"{'Loss' if lens.loss else 'Value'}: {result.comparison.a} → {result.comparison.b}, per decision"
+        )
     with st.container(key="board_row2"):
         c1, c2, c3 = st.columns(3, gap="small")
     chart(c1, "headline", 270)

@@ -86,7 +86,7 @@ def plotly_safe(fig) -> go.Figure:
     return go.Figure(_plotly_text(fig.to_plotly_json()))
 
 
-def board_figures(result, *, segment_column: str | None = None, font_size: int = 13) -> dict:
+def board_figures(result, *, segment_column: str | None = None, font_size: int = 13, lens=None) -> dict:
     """The board's figures (shared by the page and the export): ``headline``, ``waterfall`` and,
     when segment columns are mapped, ``heatmap`` of ``segment_column`` (the one the verdict's
     bullets talk about: ``plain_verdict(result).segment_column``; the first column otherwise).
@@ -100,12 +100,15 @@ def board_figures(result, *, segment_column: str | None = None, font_size: int =
     verdict = result.action.verdict if result.action else "keep"
     focus = names[1] if (len(names) == 2 and verdict == "roll out") else names[0]
     m = result.models[focus]
-    figs = {"headline": charts.headline_figure(result, height=330, font_size=font_size)}
+    quantity = lens.Quantity if lens is not None else "Value per decision"
+    figs = {"headline": charts.headline_figure(result, height=330, font_size=font_size, lens=lens)}
     if m.segments:
         col = segment_column if segment_column in m.segments else next(iter(m.segments))
-        figs["heatmap"] = charts.segment_heatmap_figure(m.segments, column=col, unit=unit, height=360, font_size=font_size)
+        figs["heatmap"] = charts.segment_heatmap_figure(
+            m.segments, column=col, unit=unit, height=360, font_size=font_size, lens=lens
+        )
         figs["heatmap"].update_layout(
-            title=dict(text=f"Value per decision by {col} — model {focus}", font=dict(size=font_size + 2)), margin=dict(t=40)
+            title=dict(text=f"{quantity} by {col} — model {focus}", font=dict(size=font_size + 2)), margin=dict(t=40)
         )
     if len(names) == 2:
         a, b = names
@@ -115,12 +118,22 @@ def board_figures(result, *, segment_column: str | None = None, font_size: int =
             names=(a, b),
             unit=unit,
             height=360,
-            title=f"Where the value moves from {a} to {b} (per decision)",
+            title=(
+                f"Where the loss moves from {a} to {b} (per decision)"
+                if lens is not None and lens.loss
+                else f"Where the value moves from {a} to {b} (per decision)"
+            ),
             font_size=font_size,
+            lens=lens,
         )
     else:
         figs["waterfall"] = charts.attribution_figure(
-            m.attribution, unit=unit, height=360, title=f"Value by outcome — model {focus}", font_size=font_size
+            m.attribution,
+            unit=unit,
+            height=360,
+            title=f"{'Loss' if lens is not None and lens.loss else 'Value'} by outcome — model {focus}",
+            font_size=font_size,
+            lens=lens,
         )
     figs["waterfall"].update_traces(cliponaxis=False)  # a bar's label may pass the plot area: draw it
     for f in figs.values():
@@ -310,7 +323,7 @@ def board_html(
     """
     generated_at = generated_at or datetime.now(timezone.utc)
     v = plain_verdict(result, locale=locale, lens=lens)
-    figs = board_figures(result, segment_column=segment_column or v.segment_column)
+    figs = board_figures(result, segment_column=segment_column or v.segment_column, lens=lens)
     for f in figs.values():  # the page's CSS sizes every chart
         f.update_layout(height=None, width=None, autosize=True)
     divs = {k: _fig_div(f, f"fig-{k}") for k, f in figs.items()}

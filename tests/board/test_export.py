@@ -134,7 +134,7 @@ def test_user_text_is_escaped_everywhere(result, monkeypatch):
         because=(Because(evil, "drift", evil),),
         tiles=(Tile(label=evil, value=evil, note=evil, muted=True, help=evil),),
     )
-    monkeypatch.setattr(onepager, "plain_verdict", lambda r, locale="en": hostile)
+    monkeypatch.setattr(onepager, "plain_verdict", lambda r, locale="en", lens=None: hostile)
     page = export.board_html(result, dataset_name=evil, table_version=evil)
     body = _body(page)
     assert "<img" not in body and "<a href" not in body
@@ -157,3 +157,17 @@ def test_missing_chromium_is_a_clear_export_error():
 def test_render_kinds_are_checked():
     with pytest.raises(ValueError, match="kind: 'pdf' or 'png', got 'svg'"):
         export.render_bytes("<html></html>", "svg")
+
+
+def test_the_export_follows_the_readers_loss_view(result):
+    """Loss or value (issue 14 item 8): the HTML of a reader who sees losses shows the same board
+    as expected loss — tiles, chart titles — and never a value-sign amount under a loss label."""
+    from board.words import fmt
+    from board.words.lens import Lens
+
+    page = export.board_html(result, dataset_name="d", table_version="v1", lens=Lens("loss"))
+    m = result.models["old"]
+    assert "old at 0.5: expected loss per decision" in page
+    assert html.escape(fmt.money(-m.ev, "EUR", compact=True)) in page
+    assert "Expected loss per decision by" in page
+    assert "Where the loss moves from old to new" in page
