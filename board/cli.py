@@ -116,7 +116,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     e.add_argument("--strata", default=None, metavar="COL", help="segment column for --scheme stratified")
     e.add_argument("--seed", type=int, default=0)
-    e.add_argument("--json", type=Path, default=None, metavar="OUT.json", help="write the JSON here (default: stdout)")
+    e.add_argument(
+        "--json",
+        type=Path,
+        default=None,
+        metavar="OUT.json",
+        help="write the JSON here and print a plain summary instead (default: the JSON on stdout, no summary)",
+    )
     e.add_argument("--html", type=Path, default=None, metavar="OUT.html")
     e.add_argument("--pdf", type=Path, default=None, metavar="OUT.pdf")
     e.add_argument(
@@ -340,6 +346,8 @@ def _cmd_evaluate(args, engine_table, *, engine: bool) -> int:
     text = json.dumps(result.to_dict(), indent=2, ensure_ascii=False, allow_nan=False)
     if args.json:
         args.json.write_text(text + "\n", encoding="utf-8")
+        print(text_summary(result))
+        print(f"The board (raw numbers) is in {args.json}.")
     else:
         print(text)
     if args.html or args.pdf:
@@ -356,6 +364,53 @@ def _cmd_evaluate(args, engine_table, *, engine: bool) -> int:
             except export.ExportError as err:
                 raise InputError(str(err)) from None
     return 0
+
+
+def text_summary(result) -> str:
+    """The board in a few plain lines for a person at a terminal: the verdict and its reasons, then
+    per model the value per decision at its threshold with the interval, the best threshold and
+    AUC, the comparison and the drift lights. Every number goes through :mod:`board.words.fmt`
+    (the JSON keeps the raw numbers)."""
+    from board.words import fmt
+    from board.words.verdict import plain_verdict
+
+    unit = result.table.unit
+    level = fmt.share(result.config.level, 0)
+    verdict = plain_verdict(result)
+    lines = [f"{verdict.word}{' ' + verdict.at if verdict.at else ''}: {verdict.sentence}"]
+    lines += [f"  - because {b.text}" for b in verdict.because]
+    if verdict.caveat:
+        lines.append(f"  ! {verdict.caveat}")
+    table = f"value table “{result.table.name}”" if result.table.name else "the value table"
+    lines.append(
+        f"Data: {fmt.count(result.n_rows)} decisions, {fmt.count(result.n_pos)} positive "
+        f"({fmt.share(result.n_pos / result.n if result.n else float('nan'), 2)}); priced with {table}"
+        f"{f' in {unit}' if unit else ''}."
+    )
+    for name, m in result.models.items():
+        ci = m.ev_ci
+        interval = (
+            f" ({level} interval {fmt.money(ci.low, unit, signed=True)} to {fmt.money(ci.high, unit, signed=True)})"
+            if ci is not None and not (fmt.is_undefined(ci.low) or fmt.is_undefined(ci.high))
+            else ""
+        )
+        lines.append(
+            f"{name} at threshold {fmt.score(m.threshold)}: {fmt.money(m.ev, unit, signed=True)} per decision{interval}; "
+            f"best threshold {fmt.score(m.curve.t_opt)} ({fmt.money(m.curve.ev_opt, unit, signed=True)} per decision); "
+            f"AUC {fmt.number(m.auc)}."
+        )
+    c = result.comparison
+    if c is not None:
+        d = c.diff
+        lines.append(
+            f"{c.b} − {c.a}: {fmt.money(d.estimate, unit, signed=True)} per decision ({level} interval "
+            f"{fmt.money(d.low, unit, signed=True)} to {fmt.money(d.high, unit, signed=True)}); "
+            f"{c.b} better in {fmt.probability(c.p_b_better)} of {fmt.count(d.n_resamples)} resamples."
+        )
+    if result.drift is not None:
+        lights = ", ".join(f"{family} {light.color}" for family, light in result.drift.lights.items())
+        lines.append(f"Drift lights: {lights}.")
+    return "\n".join(lines)
 
 
 def main(argv=None) -> int:

@@ -46,11 +46,11 @@ if flash:
 st.dataframe(
     [
         {
-            "username": u.username,
-            "role": auth.ROLE_LABELS.get(u.role, u.role),
-            "active": u.active,
-            "created (UTC)": u.created_at.strftime("%Y-%m-%d %H:%M"),
-            "password changed (UTC)": u.password_changed_at.strftime("%Y-%m-%d %H:%M"),
+            "Username": u.username,
+            "Role": auth.ROLE_LABELS.get(u.role, u.role),
+            "Status": "active" if u.active else "disabled",
+            "Created (UTC)": u.created_at.strftime("%Y-%m-%d %H:%M"),
+            "Password changed (UTC)": u.password_changed_at.strftime("%Y-%m-%d %H:%M"),
         }
         for u in users
     ],

@@ -1,9 +1,10 @@
 """Audit log (admins): who did what, when — uploads, edits, sign-offs, exports, accounts."""
 
+import pandas as pd
 import streamlit as st
 
-from board.access import governance
-from board.app import state
+from board.access import auth, governance
+from board.app import state, ui
 
 user = state.current_user()
 st.title("Audit log")
@@ -11,23 +12,43 @@ try:
     entries = governance.audit_log(state.store(), user, limit=2000)
     users = governance.list_users(state.store(), user)
 except governance.Forbidden as err:  # defence in depth: the page is only in an admin's navigation
-    st.error(str(err))
+    st.error(ui.md_text(err))
     st.stop()
 actions = sorted({e.action for e in entries})
 chosen = st.multiselect("Actions", actions, default=actions, key="audit_actions")
 rows = [
     {
-        "when (UTC)": e.at.strftime("%Y-%m-%d %H:%M:%S"),
-        "who": e.username,
-        "what": e.action,
-        "on": e.target,
-        "detail": ", ".join(f"{k}={v}" for k, v in e.detail.items() if k != "amounts"),
+        "When (UTC)": e.at.strftime("%Y-%m-%d %H:%M:%S"),
+        "Who": e.username,
+        "Action": e.action,
+        "On": e.target,
+        "Details": "; ".join(f"{k.replace('_', ' ')}: {ui.cell(v)}" for k, v in e.detail.items() if k != "amounts"),
     }
     for e in entries
     if e.action in chosen
 ]
-st.caption(f"{len(rows)} of {len(entries)} entries, newest first.")
-st.dataframe(rows, hide_index=True, width="stretch")
+st.caption(f"{ui.cell(len(rows))} of {ui.cell(len(entries))} entries, newest first.")
+st.dataframe(
+    pd.DataFrame(rows, columns=["When (UTC)", "Who", "Action", "On", "Details"]),  # the names also with no entry
+    hide_index=True,
+    width="stretch",
+    key="audit_table",
+    column_config={"Action": st.column_config.TextColumn("Action", help="The audited action, as the system names it.")},
+)
 st.subheader("Accounts")
-st.dataframe([u.to_dict() for u in users], hide_index=True, width="stretch")
+st.dataframe(
+    [
+        {
+            "Username": u.username,
+            "Role": auth.ROLE_LABELS.get(u.role, u.role),
+            "Status": "active" if u.active else "disabled",
+            "Created (UTC)": u.created_at.strftime("%Y-%m-%d %H:%M"),
+            "Password changed (UTC)": u.password_changed_at.strftime("%Y-%m-%d %H:%M"),
+        }
+        for u in users
+    ],
+    hide_index=True,
+    width="stretch",
+    key="audit_accounts",
+)
 st.caption("Manage accounts on the Accounts page (or `python -m board users add|list|disable|reset-password`).")

@@ -9,6 +9,8 @@ from board import charts, services
 from board.app import state, ui
 from board.charts import calibration as cc
 from board.services import aggregate_view
+from board.words import fmt
+from board.words.glossary import term, terms
 from evalcore import InputError, auc_from_counts, cross_fit_calibration, price_curve, score_counts
 from evalcore.aggregate import calibration_intervals_of, reliability_of
 
@@ -17,6 +19,61 @@ N_RESAMPLES = 200
 N_FOLDS = 5
 METHODS = {"platt": "Platt", "isotonic": "isotonic", "temperature": "temperature"}
 STRATEGIES = {"uniform": "uniform (equal-width)", "quantile": "quantile (equal-count)"}
+WORST = "#FDE2DC"  # the worst segment's row (as board.charts.calibration.segment_styler)
+NUM = st.column_config.NumberColumn
+SEGMENT_COLUMNS = {  # segment_calibration's columns → how the sortable table shows them
+    "segment": st.column_config.TextColumn("Segment", help=term("segment")),
+    "n_rows": NUM("Rows", format="%,d"),
+    "n": NUM("Weighted rows", format="%,.1f", help="The sum of the sample weights of the segment's rows."),
+    "n_pos": NUM("Positives", format="%,d"),
+    "brier": NUM("Brier score", format="%.4f", help=term("brier")),
+    "log_loss": NUM("Log loss", format="%.3f", help=term("log_loss")),
+    "ece": NUM("ECE", format="%.4f", help=term("ece")),
+    "oe_ratio": NUM("Observed ÷ expected", format="%.3f", help=term("oe")),
+    "slope": NUM("Calibration slope", format="%.3f", help=term("slope")),
+    "intercept": NUM("Calibration intercept", format="%+.3f", help=term("intercept")),
+    "undefined": st.column_config.TextColumn("Why undefined", help="Why a number of this segment shows as empty."),
+}
+COMPARISON_ROWS = (  # rows of board.charts.calibration.comparison_table, in order
+    "Brier score",
+    "Log loss",
+    "ECE ({n_bins} {strategy} bins)",
+    "Observed ÷ expected (O/E)",
+    "Calibration slope",
+    "Calibration intercept",
+    "AUC",
+)
+EFFECT_ROWS = (  # rows of board.charts.calibration.threshold_effect, in order
+    "EV per decision at the best threshold",
+    "Best threshold (empirical)",
+    "Bayes threshold t*",
+    "Gap between t* and the best threshold",
+)
+
+
+def _metric(x) -> str:
+    """A calibration metric: 4 significant digits (the metrics are small numbers whose differences matter)."""
+    return ui.fmt(x, 4)
+
+
+def _segment_table(seg, *, weighted: bool):
+    """The per-segment table with plain column names, sortable numbers, the worst row highlighted."""
+    keep = [c for c in SEGMENT_COLUMNS if c != "n" or weighted]
+    shown = seg[keep].assign(n_rows=seg["n_rows"].round().astype("int64"), n_pos=seg["n_pos"].round().astype("int64"))
+    shown = shown.rename(columns={c: SEGMENT_COLUMNS[c]["label"] for c in keep})
+    worst = seg["worst"].to_numpy()
+    styled = shown.style.apply(lambda r: [f"background-color: {WORST}" if worst[r.name] else ""] * len(r), axis=1)
+    return styled, {SEGMENT_COLUMNS[c]["label"]: SEGMENT_COLUMNS[c] for c in keep}
+
+
+def _before_after(frame, rows, shows):
+    """A before/after table (index: metric) as text: rows renamed by position, each row's values
+    shown by its formatter."""
+    assert len(frame.index) == len(rows) == len(shows), (list(frame.index), rows)
+    return [
+        {"Measure": label, "Before": show(b), "After": show(a)}
+        for label, show, b, a in zip(rows, shows, frame["before"], frame["after"])
+    ]
 
 
 # Cached by (dataset id, file hash, model, options); the aggregate argument is not hashed.
@@ -63,12 +120,12 @@ def _recalibrated(ds, sha, model, method, n_bins, strategy, _preds):
 def _cards(rel, ci):
     """Six metric cards, each with its interval (— when undefined; the reasons follow as captions)."""
     items = [
-        ("Brier", "brier", "mean (p − y)²"),
-        (f"log loss (p clipped at {rel.log_loss_clip:g})", "log_loss", ""),
-        (f"ECE ({rel.n_bins} {rel.strategy} bins)", "ece", "Σ (n_b/N)·|observed − predicted|"),
-        ("O/E (calibration-in-the-large)", "oe_ratio", "observed ÷ expected positives; ideal 1"),
-        ("calibration slope", "slope", "logistic fit of y on logit(p); ideal 1, < 1: over-confident"),
-        ("calibration intercept", "intercept", "ideal 0"),
+        ("Brier", "brier", term("brier") + " Mean (p − y)²."),
+        ("log loss", "log_loss", term("log_loss") + f" Probabilities are kept {ui.exact(rel.log_loss_clip)} away from 0 and 1."),
+        (f"ECE ({rel.n_bins} {rel.strategy} bins)", "ece", term("ece") + " Σ (n_b/N)·|observed − predicted|."),
+        ("O/E (calibration-in-the-large)", "oe_ratio", term("oe")),
+        ("calibration slope", "slope", term("slope") + " From a logistic fit of y on logit(p)."),
+        ("calibration intercept", "intercept", term("intercept")),
     ]
     for i, (label, field, help_) in enumerate(items):
         if i % 3 == 0:
@@ -76,12 +133,12 @@ def _cards(rel, ci):
         lo, hi = ci.get(field, (math.nan, math.nan))
         row[i % 3].metric(
             label,
-            ui.fmt(getattr(rel, field)),
-            delta=f"95% CI {ui.fmt(lo)} – {ui.fmt(hi)}",
+            _metric(getattr(rel, field)),
+            delta=f"95% CI {_metric(lo)} – {_metric(hi)}",
             delta_color="off",
             delta_arrow="off",
             border=True,
-            help=help_ or None,
+            help=help_,
         )
     if any(math.isnan(v) for _, f, _ in items for v in ci.get(f, (math.nan, math.nan))):
         st.caption("An interval shows — when the metric is undefined or fewer than half the bootstrap replicates define it.")
@@ -97,7 +154,7 @@ models = list(preds.score_kinds)
 kinds = preds.score_kinds
 probs = [m for m in models if kinds[m] == "probability"]
 
-st.title("Calibration")
+st.title("Calibration", help=term("calibration"))
 st.caption(
     "Do the predicted probabilities mean what they say? Among cases given 10%, about 10% should be positive. "
     "The Bayes threshold t* on the Threshold–value page is only right for calibrated probabilities."
@@ -150,17 +207,18 @@ if probs:
     )
 
 if probs and preds.segments:
-    st.header("By segment")
+    st.header("By segment", help=term("segment"))
     a, b, _ = st.columns([1, 1, 2])
     seg_col = a.selectbox("Segment column", list(preds.segments), key="cal_segment")
     seg_model = b.selectbox("Model", probs, key="cal_seg_model")
     seg = _segments(*key, seg_model, seg_col, n_bins, strategy, preds)
     worst = seg[seg["worst"]]
-    st.dataframe(cc.segment_styler(seg), hide_index=True, width="stretch", key="cal_seg_table")
+    styled, config = _segment_table(seg, weighted=preds.weighted)
+    st.dataframe(styled, hide_index=True, width="stretch", key="cal_seg_table", column_config=config)
     if len(worst):
         st.caption(
             f"Highlighted: the worst segment by ECE ({n_bins} {strategy} bins within each "
-            f"segment): {ui.md_text(seg_col)} = {ui.md_text(', '.join(map(str, worst['segment'])))} (ECE {ui.fmt(worst['ece'].iloc[0])})."
+            f"segment): {ui.md_text(seg_col)} = {ui.md_text(', '.join(map(str, worst['segment'])))} (ECE {_metric(worst['ece'].iloc[0])})."
         )
 
 recal = [m for m in models if kinds[m] != "decision"]
@@ -203,7 +261,14 @@ if rows is not None:
             comp = cc.comparison_table(
                 cf.before, cf.after, auc_before=auc_from_counts(counts_before), auc_after=auc_from_counts(counts_after)
             )
-            st.dataframe(comp.map(ui.fmt), width="stretch", key=f"cal_compare_{m}")
+            rows_shown = [r.format(n_bins=cf.after.n_bins, strategy=cf.after.strategy) for r in COMPARISON_ROWS]
+            st.dataframe(
+                _before_after(comp, rows_shown, [_metric] * len(rows_shown)),
+                hide_index=True,
+                width="stretch",
+                key=f"cal_compare_{m}",
+                column_config={"Measure": st.column_config.TextColumn("Measure", help=terms("brier", "ece", "oe", "auc"))},
+            )
             if cf.before is None:
                 st.caption("before: raw scores are not probabilities, so their calibration is undefined (—).")
             ui.undefined_notes({k: v for k, v in cf.after.undefined.items() if k != "bins"}, prefix="after: ")
@@ -213,7 +278,16 @@ if rows is not None:
             after = price_curve(counts_after, table)
             effect, verdict = cc.threshold_effect(before, after, unit=table.unit)
             st.markdown(f"**Effect on the threshold–value curve** (value table “{ui.md_text(table.name)}”)")
-            st.dataframe(effect.map(ui.fmt), width="stretch", key=f"cal_effect_{m}")
+            shows = [ui.money_of(table.unit, signed=True), fmt.score, fmt.score, ui.fmt]
+            st.dataframe(
+                _before_after(effect, EFFECT_ROWS, shows),
+                hide_index=True,
+                width="stretch",
+                key=f"cal_effect_{m}",
+                column_config={
+                    "Measure": st.column_config.TextColumn("Measure", help=terms("ev", "best_threshold", "bayes_threshold"))
+                },
+            )
             if verdict:
                 st.markdown(verdict)
             st.caption(
@@ -242,6 +316,6 @@ if rows is not None:
                 icon=":material/download:",
             )
             st.caption(
-                f"The deployment map is fitted on all {rows.n_rows:,} rows; the numbers shown above are "
+                f"The deployment map is fitted on all {fmt.count(rows.n_rows)} rows; the numbers shown above are "
                 "cross-fitted. Interpolate linearly between the table's rows."
             )

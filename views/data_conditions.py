@@ -8,6 +8,7 @@ import streamlit as st
 from board.app import stability_view as sv
 from board.app import ui
 from board.charts import stability as cs
+from board.words import fmt
 from evalcore import InputError
 from evalcore.normalized import RAW_METRICS
 
@@ -102,14 +103,15 @@ ui.plotly_chart(left, cs.learning_curve_figure(lc), key="dc_lc_fig")
 with right:
     verdict = lc.steadier.get("normalized")
     (st.success if verdict == "steadier" else st.warning)(lc.verdict)
+    n = fmt.count(lc.boundary)
     mad = pd.DataFrame(
-        {
-            v: [ui.fmt(lc.mad[v][r], 3) for r in ("before", "after", "all")] + [ui.fmt(lc.rel_mad[v]["all"], 3)]
+        {"Spread": [f"MAD, N < {n}", f"MAD, N ≥ {n}", "MAD, all N", "MAD ÷ |mean|, all N"]}
+        | {
+            v.capitalize(): [ui.fmt(lc.mad[v][r], 3) for r in ("before", "after", "all")] + [ui.fmt(lc.rel_mad[v]["all"], 3)]
             for v in ("raw", "normalized", "robust")
-        },
-        index=[f"MAD, N < {lc.boundary:,}", f"MAD, N ≥ {lc.boundary:,}", "MAD, all N", "MAD / |mean|, all N"],
+        }
     )
-    st.dataframe(mad, width="stretch")
+    st.dataframe(mad, hide_index=True, width="stretch", key="dc_mad")
     st.caption(
         "MAD = mean absolute deviation around the mean of all (repeat, N) values in the region; — when a "
         "region has fewer than two points. The verdict compares MAD / |mean| (normalizing rescales by g)."

@@ -6,6 +6,7 @@ from board.access import governance
 from board.app import drift_view as dv
 from board.app import state, ui
 from board.charts import drift as cd
+from board.words.glossary import term
 
 preds = state.current_data()  # rows, or the stored aggregate (its per-day tables)
 if preds is None:
@@ -13,7 +14,7 @@ if preds is None:
 store = state.store()
 rec = state.dataset_record()
 agg = rec.is_aggregate
-st.title("Drift")
+st.title("Drift", help=term("drift"))
 if not dv.has_time(preds):
     st.info(dv.NEEDS_TIME, icon=":material/schedule:")
     st.stop()
@@ -111,7 +112,11 @@ with tab_f:
             )
             ui.plotly_chart(st, cd.feature_distribution_figure(fd, feature, window=window), key="drift_distribution")
         st.dataframe(
-            {"feature": list(fd.features), "light": list(fd.colors), "reason": list(fd.reasons)}, hide_index=True, width="stretch"
+            {"Feature": list(fd.features), "Light": [dv.light_word(c) for c in fd.colors], "Reason": list(fd.reasons)},
+            hide_index=True,
+            width="stretch",
+            key="drift_features_table",
+            column_config={"Light": st.column_config.TextColumn("Light", help=term("drift"))},
         )
 with tab_l:
     if ld.label_definition_change:

@@ -7,6 +7,7 @@ import streamlit as st
 from board.app import stability_view as sv
 from board.app import state, ui
 from board.charts import stability as cs
+from board.words import fmt
 from evalcore import InputError, read_table
 from evalcore.stability import CLASSIFIERS, CONSERVATIVE_NOTE, METRICS, diagnostics, fold_profile, sample_size_plan, summarize
 
@@ -143,7 +144,7 @@ else:
 
 names = list(runs)
 s_a = runs[names[0]][1]
-st.subheader(f"{ui.md_text(names[0])}: {metric_label} over {s_a.n} runs")
+st.subheader(f"{ui.md_text(names[0])}: {metric_label} over {fmt.count(s_a.n)} runs")
 sv.summary_metrics(s_a, label=metric_label)
 left, mid, right = st.columns(3)
 ui.plotly_chart(left, cs.score_histogram(runs, metric=metric_label), key="stab_hist")
@@ -151,7 +152,7 @@ ui.plotly_chart(mid, cs.score_box(runs, metric=metric_label), key="stab_box")
 ui.plotly_chart(right, cs.mean_ci_figure({n: s for n, (_, s) in runs.items()}, metric=metric_label), key="stab_ci")
 
 t1, t2 = st.columns([1, 1.3])
-t1.dataframe(sv.summary_table({n: s for n, (_, s) in runs.items()}), width="stretch")
+t1.dataframe(sv.summary_table({n: s for n, (_, s) in runs.items()}), hide_index=True, width="stretch", key="stab_summary")
 with t2:
     st.markdown("**Sample-size planner** — to detect a change δ, evaluation data must grow by (σ/δ)².")
     p, q = st.columns(2)
@@ -162,13 +163,13 @@ with t2:
     n_eval = int(run_a.n_test.mean()) if data is not None else None
     plan = sample_size_plan(sigma, delta, n_eval=n_eval)
     st.markdown(
-        f"(σ/δ)² = **{plan.factor:,.2f}×** the current evaluation data"
-        + (f" — about **{plan.n_needed:,} test rows** per evaluation instead of {n_eval:,}." if n_eval else ".")
+        f"(σ/δ)² = **{ui.fmt(plan.factor)}×** the current evaluation data"
+        + (f" — about **{fmt.count(plan.n_needed)} test rows** per evaluation instead of {fmt.count(n_eval)}." if n_eval else ".")
     )
 
 if s_a.needs_diagnostics or st.toggle("Show the diagnostics checklist anyway", key="stab_diag_toggle"):
     std_text = (
-        f"std {s_a.std:.4f} {'>' if s_a.needs_diagnostics else '≤'} {s_a.std_limit:g}"
+        f"std {ui.fmt(s_a.std)} {'>' if s_a.needs_diagnostics else '≤'} {ui.exact(s_a.std_limit)}"
         if s_a.n > 1
         else "std —: one run has no spread"
     )
@@ -178,19 +179,20 @@ if s_a.needs_diagnostics or st.toggle("Show the diagnostics checklist anyway", k
 if data is not None:
     w = run_a.worst
     with st.expander(
-        f"Worst fold: repeat {run_a.repeat[w] + 1}, fold {run_a.fold[w] + 1} — {metric_label} {run_a.scores[w]:.4g} ({names[0]})",
+        f"Worst fold: repeat {run_a.repeat[w] + 1}, fold {run_a.fold[w] + 1} — {metric_label} {ui.fmt(run_a.scores[w], 4)} ({names[0]})",
         icon=":material/search:",
     ):
         prof = fold_profile(data, run_a.test_idx[w])
         total = sum(prof.overall_class_counts.values())
         ratio = ", ".join(
-            f"{k}: {v} ({v / prof.n:.1%}; table {prof.overall_class_counts[k] / total:.1%})" for k, v in prof.class_counts.items()
+            f"{k}: {fmt.count(v)} ({fmt.share(v / prof.n)}; table {fmt.share(prof.overall_class_counts[k] / total)})"
+            for k, v in prof.class_counts.items()
         )
         st.markdown(
-            f"**{prof.n} test rows** · class ratio {ratio} · missing values {prof.missing_rate:.2%} of cells "
-            f"(table {prof.overall_missing_rate:.2%})"
+            f"**{fmt.count(prof.n)} test rows** · class ratio {ratio} · missing values {fmt.share(prof.missing_rate, 2)} of "
+            f"cells (table {fmt.share(prof.overall_missing_rate, 2)})"
         )
-        st.dataframe(frame.loc[prof.row_ids], height=260, width="stretch")
+        st.container(key="stab_worst_rows").dataframe(frame.loc[prof.row_ids], height=260, width="stretch")  # the file's rows
         st.caption("Row ids are the file's row numbers (header = row 1).")
 
 if len(runs) == 2:
@@ -208,12 +210,12 @@ if len(runs) == 2:
     b.metric(
         "Mean difference (A − B)",
         ui.fmt(pt.mean_diff, 4, signed=True),
-        help=f"{pt.level:.0%} corrected interval [{ui.fmt(pt.ci_low, 4)}, {ui.fmt(pt.ci_high, 4)}]",
+        help=f"{ui.level(pt.level)} corrected interval [{ui.fmt(pt.ci_low, 4)}, {ui.fmt(pt.ci_high, 4)}]",
     )
     c.metric(
         "Corrected paired test p",
         ui.fmt(pt.p_value, 3),
-        help=f"t = {ui.fmt(pt.t, 4)} with {pt.n - 1} df; naive p = {ui.fmt(pt.naive_p, 3)}",
+        help=f"t = {ui.fmt(pt.t, 4)} with {fmt.count(pt.n - 1)} df; naive p = {ui.fmt(pt.naive_p, 3)}",
     )
     (st.success if pt.significant else st.info)(cmp_view.verdict)
     diffs = runs[names[0]][0] - runs[names[1]][0]

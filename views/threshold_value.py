@@ -1,12 +1,63 @@
 """Threshold–value: the exact EV curve of each model, its optimum, and the segments."""
 
-import pandas as pd
 import streamlit as st
 
 from board import charts, services
 from board.app import state, ui
 from board.app import uncertainty_view as uv
+from board.words import fmt
+from board.words.glossary import term, terms
 from evalcore import price_curve
+
+# the rows of services.operating_table → (plain name, how the value is shown); the two ranges are
+# shown from the curve itself (the table has them as text)
+OPERATING = {
+    "deployed t": ("Deployed threshold", fmt.score),
+    "TP": ("True positives (TP)", fmt.count),
+    "FP": ("False positives (FP)", fmt.count),
+    "FN": ("False negatives (FN)", fmt.count),
+    "TN": ("True negatives (TN)", fmt.count),
+    "accuracy": ("Accuracy", fmt.share),
+    "precision": ("Precision (positives among cases acted on)", fmt.share),
+    "recall": ("Recall (positives caught)", fmt.share),
+    "F1": ("F1 score", fmt.number),
+    "FPR": ("False-positive rate (negatives acted on)", fmt.share),
+    "positive rate": ("Share of cases acted on", fmt.share),
+    "EV at deployed": ("EV per decision at the deployed threshold", "money"),
+    "t_opt": ("Best threshold", fmt.score),
+    "t_opt interval": ("Thresholds as good as the best", "range"),
+    "EV at optimum": ("EV per decision at the best threshold", "money"),
+    "Bayes t*": ("Bayes threshold t*", fmt.score),
+    "flat range (±1%)": ("Thresholds within 1% of the best EV", "range"),
+    "sharpness": ("Sharpness (largest EV drop near the best threshold)", fmt.share),
+}
+
+
+def _range(lo, hi) -> str:
+    """A threshold range, or one threshold when both ends show the same."""
+    if fmt.is_undefined(lo) and fmt.is_undefined(hi):
+        return fmt.DASH
+    a, b = fmt.score(lo), fmt.score(hi)
+    return a if a == b else f"{a} to {b}"
+
+
+def _operating_rows(rows, curves, unit):
+    """The operating table for the screen: one row per measure, one column per model, as text."""
+    ranges = {"t_opt interval": lambda c: c.t_opt_interval, "flat range (±1%)": lambda c: c.flatness}
+    out = []
+    for field, (label, show) in OPERATING.items():
+        line = {"Measure": label}
+        for r in rows:
+            m = r["model"]
+            if show == "range":
+                line[m] = _range(*ranges[field](curves[m])) if not fmt.is_undefined(curves[m].t_opt) else fmt.DASH
+            elif show == "money":
+                line[m] = fmt.money(r[field], unit, signed=True)
+            else:
+                line[m] = show(r[field])
+        out.append(line)
+    return out
+
 
 preds = state.current_data()  # the dataset's aggregate: curves from its counts
 if preds is None:
@@ -40,6 +91,7 @@ for col, m in zip(cols, models):
         key=key,
         on_change=_commit,
         format="%.3f",
+        help=term("threshold"),
     )
 
 curves = {m: price_curve(state.counts_for(preds, m), table, score_kind=preds.score_kinds[m]) for m in models}
@@ -64,9 +116,18 @@ for col, r in zip(metric_cols, rows):
     col.metric(
         f"{ui.md_text(r['model'])}: EV per decision at deployed t",
         ui.fmt(r["EV at deployed"], unit=unit, signed=True),
-        delta=ui.fmt(r["EV at optimum"] - r["EV at deployed"], unit=unit, signed=True) + " available at the optimum",
+        delta=ui.fmt(r["EV at optimum"] - r["EV at deployed"], unit=unit, signed=True) + " available at the best threshold",
+        help=term("ev"),
     )
-st.dataframe(pd.DataFrame(rows).set_index("model").T.map(ui.cell), width="stretch")
+st.subheader("At the deployed and at the best threshold", help=terms("threshold", "tp", "fp", "fn", "tn", "ev"))
+st.dataframe(
+    _operating_rows(rows, curves, unit),
+    hide_index=True,
+    width="stretch",
+    height=35 * (len(OPERATING) + 1) + 3,  # every row at once (35 px a row): no scrolling inside the table
+    key="tv_operating",
+    column_config={"Measure": st.column_config.TextColumn("Measure", help=terms("best_threshold", "bayes_threshold"))},
+)
 for m, c in curves.items():
     if c.score_kind == "decision":
         st.info(f"{ui.md_text(m)} is a hard 0/1 decision: it has a single operating point, not a curve.")
@@ -78,7 +139,7 @@ for col, m in zip(wcols, models):
     ui.plotly_chart(col, charts.attribution_figure(curves[m].attribution_at(deployed[m]), unit=unit, title=m), key=f"tv_attr_{m}")
 
 if preds.segments:
-    st.subheader("By segment: threshold × segment heatmap of EV per decision")
+    st.subheader("By segment: threshold × segment heatmap of EV per decision", help=terms("segment", "ev"))
     a, b = st.columns(2)
     seg_col = a.selectbox("Segment column", list(preds.segments), key="tv_segment")
     seg_model = b.selectbox("Model", models, key="tv_seg_model")

@@ -8,6 +8,8 @@ from board import services
 from board.app import state, ui
 from board.app import uncertainty_view as uv
 from board.charts import uncertainty as cu
+from board.words import fmt
+from board.words.glossary import term, terms
 from evalcore import InputError, price_curve
 
 preds = state.current_data()  # the dataset's aggregate: the bootstrap draws its cells
@@ -19,9 +21,9 @@ models = list(preds.score_kinds)
 deployed = {m: state.deployed_threshold(preds, m) for m in models}
 opts, note = uv.applied_options(preds)
 
-st.title("Uncertainty")
+st.title("Uncertainty", help=terms("confidence_interval", "bootstrap"))
 st.caption(
-    f"Value table “{ui.md_text(table.name)}” · {services.n_rows_of(preds):,} decisions · expected VALUE per decision (gains positive). "
+    f"Value table “{ui.md_text(table.name)}” · {fmt.count(services.n_rows_of(preds))} decisions · expected VALUE per decision (gains positive). "
     + uv.MEASURES
 )
 
@@ -60,13 +62,14 @@ z = uv.z_value(opts.level)
 top = st.columns(max(5, len(models)))
 for col, m in zip(top, models):
     col.metric(
-        f"EV of {ui.md_text(m)} at deployed t={deployed[m]:.4g}",
+        f"EV of {ui.md_text(m)} at deployed threshold {fmt.score(deployed[m])}",
         ui.fmt(curves[m].ev_at(deployed[m]), unit=unit, signed=True),
-        help="Exact on this data. The ± below is the analytic standard error (std of the per-row value ÷ √N), "
+        help=term("ev") + " Exact on this data. The ± below is the analytic standard error (std of the per-row value ÷ √N), "
         "which assumes independent rows; quote the bootstrap interval.",
     )
     col.caption(
-        f"± {ui.fmt(z * se[m], unit=unit)} ({opts.level * 100:g}%, analytic SE {ui.fmt(se[m], unit=unit)}, independent rows)"
+        f"± {ui.fmt(z * se[m], unit=unit)} ({ui.level(opts.level)}, analytic standard error {ui.fmt(se[m], unit=unit)}, "
+        "independent rows)"
     )
 verdict_box = st.container()
 metrics = uv.wilson(curves, deployed, opts.level)
@@ -89,11 +92,15 @@ if comp is not None:
         ui.fmt(comp.diff.estimate, unit=unit, signed=True),
         help="Per decision, on the same rows; the bootstrap draws the same rows for both models.",
     )
-    top[3].metric(f"{opts.level * 100:g}% interval of the difference ({unit or 'value'})", uv.interval_text(comp.diff))
+    top[3].metric(
+        f"{ui.level(opts.level)} interval of the difference",
+        uv.interval_text(comp.diff, unit),
+        help=term("confidence_interval"),
+    )
     top[4].metric(
         f"P({ui.md_text(comp.b)} better)",
-        ui.percent(comp.p_b_better),
-        help="Share of bootstrap replicates in which B's EV exceeds A's (ties count as not better).",
+        fmt.probability(comp.p_b_better),
+        help="Share of bootstrap replicates in which B's EV exceeds A's (ties count as not better). " + term("bootstrap"),
     )
     getattr(verdict_box, uv.VERDICT_BOX[comp.verdict])(ui.md_text(comp.verdict_text))
     left.markdown(
@@ -107,7 +114,7 @@ right.markdown(
 )
 rows, colors = [], []
 for j, m in enumerate(models):
-    rows.append((f"1. {m}: EV at deployed t={deployed[m]:.4g}", res.deployed[m]))
+    rows.append((f"1. {m}: EV at deployed threshold {fmt.score(deployed[m])}", res.deployed[m]))
     if res.optimum[m] is not None:
         rows.append((f"2. {m}: EV after re-optimising t", res.optimum[m].ev_opt))
     colors += [cu.PALETTE[j]] * (len(rows) - len(colors))
@@ -115,7 +122,7 @@ ui.plotly_chart(right, cu.uncertainty_summary_figure(rows, unit=unit, height=400
 
 with_opt = [m for m in models if res.optimum[m] is not None]
 if with_opt:
-    st.subheader("Where the best threshold lands (question 2)")
+    st.subheader("Where the best threshold lands (question 2)", help=term("best_threshold"))
 for col, m in zip(st.columns(max(1, len(with_opt))), with_opt):
     fig = cu.t_opt_histogram(res.optimum[m], deployed=deployed[m], height=300)
     fig.update_layout(title_text=f"{m}: " + fig.layout.title.text)
@@ -130,7 +137,7 @@ if with_opt:
             [(f"AUC {m}", res.optimum[m].auc) for m in with_opt],
             zero_line=False,
             title="AUC",
-            subtitle=f"{opts.level * 100:g}% {opts.method} bootstrap",
+            subtitle=f"{ui.level(opts.level)} {opts.method} bootstrap",
             height=440,
         ),
         key="unc_auc",
@@ -141,8 +148,7 @@ for col, m in zip(right.columns(len(models)), models):
     ui.plotly_chart(col, fig, key=f"unc_metrics_{m}")
 
 with st.expander("All intervals as numbers", icon=":material/table:"):
-    st.dataframe(
-        uv.summary_frame(res, se, metrics), hide_index=True, width="stretch", key="unc_table", column_config=uv.TABLE_FORMAT
-    )
+    shown, config = uv.summary_display(uv.summary_frame(res, se, metrics), unit)
+    st.dataframe(shown, hide_index=True, width="stretch", key="unc_table", column_config=config)
 for line in uv.undefined_notes(res):
     st.caption(ui.md_text(line))

@@ -5,6 +5,7 @@ import streamlit as st
 from board import services
 from board.app import state, ui
 from board.services.limits import upload_limits
+from board.words import fmt
 from evalcore import InputError
 from evalcore.data import ColumnMapping, guess_mapping, label_values, read_table, validate
 
@@ -45,8 +46,8 @@ except InputError as err:
     ui.show_problems(err)
     st.stop()
 
-st.markdown(f"**{ui.md_text(up.name)}**: {len(frame):,} rows × {frame.shape[1]} columns.")
-st.dataframe(frame.head(8), hide_index=True, width="stretch")
+st.markdown(f"**{ui.md_text(up.name)}**: {fmt.count(len(frame))} rows × {fmt.count(frame.shape[1])} columns.")
+st.container(key="upload_preview").dataframe(frame.head(8), hide_index=True, width="stretch")  # the file as it is
 
 guess = guess_mapping(frame)
 cols = list(frame.columns)
@@ -83,11 +84,11 @@ except InputError as err:
 
 summary = preds.summary()
 st.success(
-    f"Valid: {preds.n_rows:,} rows, positive rate {ui.percent(summary['positive_rate'], 2)}"
-    + (f", {preds.dropped_rows:,} rows with a missing label dropped (you confirmed)" if preds.dropped_rows else "")
+    f"Valid: {fmt.count(preds.n_rows)} rows, positive rate {ui.percent(summary['positive_rate'], 2)}"
+    + (f", {fmt.count(preds.dropped_rows)} rows with a missing label dropped (you confirmed)" if preds.dropped_rows else "")
     + "."
 )
-st.json(summary, expanded=1)
+ui.show_validation(summary)
 
 name = st.text_input("Dataset name", value=up.name.rsplit(".", 1)[0], key="upload_dsname")
 

@@ -10,6 +10,8 @@ from board.app import state, ui
 from board.app.valuetable_form import frame_from_table, table_from_frame
 from board.services import signoff
 from board.store import ConflictError, StoreError
+from board.words import fmt
+from board.words.glossary import term, terms
 from evalcore import InputError, ValueTable
 
 user = state.current_user()
@@ -55,10 +57,24 @@ edited = st.data_editor(
     width="stretch",
     disabled=["outcome", "meaning"],
     column_config={
-        "amount": st.column_config.NumberColumn("amount per event (gain +, cost −)", format="%.2f", required=True),
-        "confidence": st.column_config.NumberColumn("confidence (0–1]", min_value=0.0, max_value=1.0, step=0.05, format="%.2f"),
-        "description": st.column_config.TextColumn("description", width="large"),
-        "source": st.column_config.TextColumn("data source", width="medium"),
+        "outcome": st.column_config.TextColumn("Outcome", help=terms("tp", "fp", "fn", "tn")),
+        "meaning": st.column_config.TextColumn("Meaning"),
+        "amount": st.column_config.NumberColumn(
+            f"Amount per event{f' ({table.unit})' if table.unit else ''}: gain +, cost −",
+            format="%+,.2f",
+            required=True,
+            help="Money gained each time this outcome happens; enter a cost as a negative number.",
+        ),
+        "confidence": st.column_config.NumberColumn(
+            "Confidence (0–1]",
+            min_value=0.0,
+            max_value=1.0,
+            step=0.05,
+            format="%.2f",
+            help="How well the amount is known: 1 = exactly; the effective amount is amount × confidence.",
+        ),
+        "description": st.column_config.TextColumn("Description", width="large"),
+        "source": st.column_config.TextColumn("Data source", width="medium"),
     },
 )
 
@@ -74,8 +90,7 @@ else:
     eff = table.effective()
     st.caption(
         "Effective amounts (amount × confidence): "
-        + ", ".join(f"{c.upper()} {v:+,.2f}" for c, v in eff.items())
-        + (f" {table.unit}" if table.unit else "")
+        + ", ".join(f"{c.upper()} {fmt.money(v, table.unit, signed=True)}" for c, v in eff.items())
         + "."
     )
 
@@ -156,13 +171,13 @@ for v in versions:
     signs = store.list_signoffs(v.id)
     rows.append(
         {
-            "version": v.label,
-            "status": v.status,
-            "effective": str(v.effective_date or ""),
-            "author": v.author,
-            "reason": v.reason,
-            "signed by": ", ".join(f"{s.role}: {s.username}" for s in signs),
-            "comment": v.decision_comment,
+            "Version": v.label,
+            "Status": v.status,
+            "Effective from": str(v.effective_date or fmt.DASH),
+            "Author": v.author,
+            "Reason": v.reason,
+            "Signed by": ", ".join(f"{auth.ROLE_LABELS.get(s.role, s.role)}: {s.username}" for s in signs),
+            "Comment": v.decision_comment,
         }
     )
 if rows:
@@ -212,27 +227,22 @@ if reports:
             + (" — **ranking changed**" if e["rank_changed"] else " — ranking unchanged")
             + (" — **action changed**" if e["action_changed"] else " — action unchanged")
         )
-
-        def _fmt(x, spec):
-            return "—" if x is None else format(x, spec)
-
-        st.dataframe(
-            [
-                {
-                    "model": m,
-                    "EV before": _fmt(r["ev_before"], ",.2f"),
-                    "EV after": _fmt(r["ev_after"], ",.2f"),
-                    "ΔEV": _fmt(r["ev_change"], "+,.2f"),
-                    "rank before": r["rank_before"],
-                    "rank after": r["rank_after"],
-                    "t_opt before": _fmt(r["t_opt_before"], ".4f"),
-                    "t_opt after": _fmt(r["t_opt_after"], ".4f"),
-                    "t_opt moved": _fmt(r["t_opt_moved"], "+.4f"),
-                }
-                for m, r in e["models"].items()
-            ],
-            hide_index=True,
-            width="stretch",
+        money = ui.money_of(table.unit, signed=True)  # the unit of this table (a version keeps it)
+        ui.show_table(
+            st,
+            [{"model": m, **r} for m, r in e["models"].items()],
+            {
+                "model": ui.Col("Model"),
+                "ev_before": ui.Col("EV per decision before", money, term("ev")),
+                "ev_after": ui.Col("EV per decision after", money, term("ev")),
+                "ev_change": ui.Col("Change in EV", money),
+                "rank_before": ui.Col("Rank before", fmt.count),
+                "rank_after": ui.Col("Rank after", fmt.count),
+                "t_opt_before": ui.Col("Best threshold before", fmt.score, term("best_threshold")),
+                "t_opt_after": ui.Col("Best threshold after", fmt.score, term("best_threshold")),
+                "t_opt_moved": ui.Col("Move of the best threshold", lambda x: fmt.number(x, signed=True)),
+            },
+            key=f"vt_impact_{e['evaluation_id']}",
         )
         if e["action_changed"]:
             st.caption(f"Action before: {ui.md_text(e['action_before'])}  \nAction after: {ui.md_text(e['action_after'])}")

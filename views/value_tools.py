@@ -1,14 +1,14 @@
 """Value tools: amounts from pairwise judgement (AHP) and how much the decision depends on them (SPEC §2.2)."""
 
 import json
-import math
 from itertools import combinations
 
-import pandas as pd
 import streamlit as st
 
 from board.app import state, ui
 from board.charts import value_tools as cvt
+from board.words import fmt
+from board.words.glossary import term, terms
 from evalcore import InputError
 from evalcore.ahp import CR_LIMIT, SAATY_SCALE, ahp_amounts, ahp_weights, pairwise_matrix
 from evalcore.sensitivity import value_sensitivity
@@ -26,6 +26,23 @@ WORDS = {
     9: "extremely",
 }
 PERTURBATION, N_RANDOM, SEED = 0.30, 200, 0
+AMOUNT_HELP = terms("tp", "fp", "fn", "tn")
+
+
+def _sensitivity_columns(unit):
+    """evalcore.sensitivity's one-at-a-time rows → the screen's columns."""
+    money, signed = ui.money_of(unit), ui.money_of(unit, signed=True)
+    return {
+        "model": ui.Col("Model"),
+        "perturbation": ui.Col("Change", help="Which amount was changed, and by how much."),
+        "amount": ui.Col("Amount after the change", money, AMOUNT_HELP),
+        "EV at optimum": ui.Col("EV per decision at the best threshold", signed, term("ev")),
+        "ΔEV at optimum": ui.Col("Change in that EV", signed),
+        "t_opt": ui.Col("Best threshold", fmt.score, term("best_threshold")),
+        "Δt_opt": ui.Col("Move of the best threshold", lambda x: fmt.number(x, signed=True)),
+        "EV at deployed": ui.Col("EV per decision at the deployed threshold", signed, term("ev")),
+    }
+
 
 table, row_version = state.committed_table()
 unit = table.unit
@@ -75,36 +92,48 @@ except InputError as err:
     res = amounts = None
 
 if res is not None:
-    cr_text = f"{res.cr:.3f}" if math.isfinite(res.cr) else "—"
+    cr_text = ui.fmt(res.cr)
     left, right = st.columns([2, 3])
     with left.container(key="vt_tools_ahp_numbers"):
         m1, m2, m3 = st.columns(3)
-        m1.metric("λmax", f"{res.lambda_max:.4f}")
-        m2.metric("CI", f"{res.ci:.4f}")
-        m3.metric("CR", cr_text)
+        m1.metric(
+            "Largest eigenvalue λmax",
+            ui.fmt(res.lambda_max),
+            help="4 (the number of outcomes) when the judgements agree perfectly.",
+        )
+        m2.metric("Consistency index", ui.fmt(res.ci), help="(λmax − 4) ÷ 3: how far the answers are from agreeing.")
+        m3.metric(
+            "Consistency ratio CR",
+            cr_text,
+            help=f"The consistency index ÷ that of random answers; above {ui.exact(CR_LIMIT)} the answers contradict each other.",
+        )
         if res.inconsistent:
             (a, b), r = res.worst_pair, res.worst_pair_implied
             more, less, r = (a, b, r) if r >= 1 else (b, a, 1 / r)
             st.warning(
-                f"CR {res.cr:.3f} > {CR_LIMIT}: the judgements are inconsistent. Revisit {a} vs {b} first — "
-                f"the other answers imply {more} matters about {r:.2g}× as much as {less}."
+                f"CR {cr_text} > {ui.exact(CR_LIMIT)}: the judgements are inconsistent. Revisit {a} vs {b} first — "
+                f"the other answers imply {more} matters about {ui.fmt(r)}× as much as {less}."
             )
         else:
-            st.success(f"CR {cr_text} ≤ {CR_LIMIT}: consistent enough to use.")
+            st.success(f"CR {cr_text} ≤ {ui.exact(CR_LIMIT)}: consistent enough to use.")
         for note in res.notes.values():
             st.caption(note)
     ui.plotly_chart(right, cvt.ahp_weights_figure(res), key="vt_tools_weights_chart")
     current = {c: float(getattr(table, c.lower())) for c in ITEMS}
-    st.container(key="vt_tools_amounts").dataframe(
-        pd.DataFrame(
-            {
-                "weight": res.weight_of(),
-                "role": {c: "gain" if c in gains else "cost" for c in ITEMS},
-                f"proposed amount {unit}".strip(): amounts,
-                f"current amount {unit}".strip(): current,
-            }
-        ),
-        width="stretch",
+    weights = res.weight_of()
+    ui.show_table(
+        st.container(key="vt_tools_amounts"),
+        [
+            {"outcome": c, "weight": weights[c], "role": "gain" if c in gains else "cost", "new": amounts[c], "now": current[c]}
+            for c in ITEMS
+        ],
+        {
+            "outcome": ui.Col("Outcome", help=AMOUNT_HELP),
+            "weight": ui.Col("Weight", fmt.share, "The outcome's share of the importance (the four weights add up to 100%)."),
+            "role": ui.Col("Role"),
+            "new": ui.Col("Proposed amount", ui.money_of(unit, signed=True), "Money gained per event (costs negative)."),
+            "now": ui.Col("Current amount", ui.money_of(unit, signed=True), "The value table's amount now."),
+        },
     )
     if st.button("Use these amounts", key="vt_tools_use", type="primary"):
         sources = {c.lower(): f"AHP pairwise judgement (CR {cr_text})" for c in ITEMS}
@@ -119,8 +148,8 @@ if res is not None:
 
 st.header("Sensitivity of the decision to the amounts")
 st.caption(
-    f"Every amount × (1 ± {PERTURBATION:.0%}) one at a time, and {N_RANDOM} random tables with every amount × "
-    f"U({1 - PERTURBATION:.1f}, {1 + PERTURBATION:.1f}) independently (seed {SEED}). Robust: every model's optimal "
+    f"Every amount × (1 ± {fmt.share(PERTURBATION, 0)}) one at a time, and {N_RANDOM} random tables with every amount × "
+    f"U({ui.exact(1 - PERTURBATION)}, {ui.exact(1 + PERTURBATION)}) independently (seed {SEED}). Robust: every model's optimal "
     "threshold moves by less than 0.05 (5% of the score range for raw scores) and the ranking of the models by "
     "EV at their optimum never changes."
 )
@@ -131,7 +160,7 @@ if preds is None:
 models = list(preds.score_kinds)
 deployed = {m: state.deployed_threshold(preds, m) for m in models}
 run_key = (state.current_dataset_id(), state.table_json(table), json.dumps(deployed, sort_keys=True))
-if st.button(f"Run the sensitivity check (±{PERTURBATION:.0%}, {N_RANDOM} random draws)", key="vt_tools_run"):
+if st.button(f"Run the sensitivity check (±{fmt.share(PERTURBATION, 0)}, {N_RANDOM} random draws)", key="vt_tools_run"):
     counts = {m: state.counts_for(preds, m) for m in models}
     try:
         st.session_state["vt_tools_sens"] = (
@@ -164,6 +193,6 @@ for m in models:
     ui.plotly_chart(c2, cvt.tornado_figure(sens, m, quantity="t_opt"), key=f"vt_tools_tornado_t_{m}")
 ui.plotly_chart(st, cvt.draws_figure(sens), key="vt_tools_draws")
 with st.expander("One amount at a time: every number"):
-    st.dataframe(pd.DataFrame(sens.rows()), hide_index=True, width="stretch")
+    ui.show_table(st, sens.rows(), _sensitivity_columns(unit), key="vt_tools_sens_table")
 for note in sens.notes.values():
     st.caption(note)

@@ -24,6 +24,8 @@ from board.charts.drift import FAMILY_TITLES
 from board.services import drift_settings
 from board.services.drift_settings import load_config
 from board.store import StoreError
+from board.words import fmt
+from board.words.glossary import term
 from evalcore import InputError
 from evalcore.aggregate import Aggregate, board_drift_of
 from evalcore.drift import DriftConfig, DriftReport, Light
@@ -175,11 +177,16 @@ def banner() -> None:
 # --------------------------------------------------------------------------- page helpers
 
 
+def light_word(color: str) -> str:
+    """A light's colour with its meaning, as the lights say it: "red — drift"."""
+    return f"{color} — {BADGE[color][1]}" if color in BADGE else color
+
+
 def show_light(family: str, light: Light) -> None:
     """One light: a coloured dot, the family, its colour word, and the one-line reason."""
     color, word = BADGE[light.color]
     with st.container(border=True, height="stretch", key=f"drift_light_{family}"):
-        st.markdown(f"#### :{color}[⬤] {FAMILY_TITLES[family]}")
+        st.markdown(f"#### :{color}[⬤] {FAMILY_TITLES[family]}", help=term("drift"))
         st.badge(f"{light.color} — {word}", color=color)
         st.text(light.reason)
 
@@ -187,12 +194,12 @@ def show_light(family: str, light: Light) -> None:
 def windows_caption(view: DriftView) -> str:
     ld = view.report.label
     c = view.config
-    ref = f"Reference {ld.reference.label} ({ld.reference.n:,} rows)"
+    ref = f"Reference {ld.reference.label} ({fmt.count(ld.reference.n)} rows)"
     if not ld.windows:
         return ref + f" · no whole {c.window_days}-day window after it yet."
     return (
         f"{ref} · {len(ld.windows)} current windows of {c.window_days} days sliding by {c.step_days} day"
-        f"{'s' if c.step_days > 1 else ''}, the latest {ld.windows[-1].label} ({ld.windows[-1].n:,} rows)."
+        f"{'s' if c.step_days > 1 else ''}, the latest {ld.windows[-1].label} ({fmt.count(ld.windows[-1].n)} rows)."
     )
 
 

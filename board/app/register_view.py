@@ -12,6 +12,7 @@ import streamlit as st
 from board.app import state, ui
 from board.engines import lake
 from board.services import datasets
+from board.words import fmt
 from evalcore import InputError
 
 PENDING_SELECT = "register_select"  # read by state.sidebar() before it draws the dataset choice
@@ -56,11 +57,11 @@ def render() -> None:
         ui.show_problems(err, title="The path cannot be used")
         return
     st.write(
-        f"**{len(src.files):,} Parquet file{'s' if len(src.files) != 1 else ''}** matched under {ui.md_text(src.path)} · "
-        f"{len(columns)} columns: " + ", ".join(f"{ui.md_text(c)} ({ui.md_text(t)})" for c, t in columns.items())
+        f"**{fmt.count(len(src.files))} Parquet file{'s' if len(src.files) != 1 else ''}** matched under {ui.md_text(src.path)} · "
+        f"{fmt.count(len(columns))} columns: " + ", ".join(f"{ui.md_text(c)} ({ui.md_text(t)})" for c, t in columns.items())
     )
     with st.expander("First rows (a preview; nothing is stored)"):
-        st.dataframe(sample.head(8), hide_index=True, width="stretch")
+        st.container(key="register_preview").dataframe(sample.head(8), hide_index=True, width="stretch")  # the file as it is
     guess = guess_mapping(sample)
     roles = ui.column_roles(list(columns), guess, prefix="register", label_values=lambda c: lake.label_values(src, c))
     if roles is None:
@@ -85,7 +86,7 @@ def render() -> None:
         return
     if st.button("Aggregate with DuckDB and save", type="primary", key="register_save", icon=":material/database:"):
         try:
-            with st.spinner(f"Aggregating {len(src.files):,} file(s) with DuckDB …"):
+            with st.spinner(f"Aggregating {fmt.count(len(src.files))} file(s) with DuckDB …"):
                 rec = datasets.register(state.store(), state.current_user(), name=name, path=path, query=query, roots=roots)
         except InputError as err:
             ui.show_problems(err, title="Nothing was saved")

@@ -30,6 +30,8 @@ import streamlit as st
 from board.app import state, ui
 from board.app.lru import BoundedLRU
 from board.services.limits import upload_limits
+from board.words import fmt
+from board.words.glossary import term
 from evalcore import InputError, read_table
 from evalcore.normalized import TaskScore, cluster_score, learning_curve, task_score
 from evalcore.stability import (
@@ -74,7 +76,7 @@ def aggregate_notice(page: str) -> None:
         return
     st.info(
         f"**{page} needs rows**: it re-trains models on a training table (features and a target), row by row. "
-        f"The dataset chosen in the sidebar, “{ui.md_text(rec.name)}”, is an aggregate of {rec.n_rows:,} rows from "
+        f"The dataset chosen in the sidebar, “{ui.md_text(rec.name)}”, is an aggregate of {fmt.count(rec.n_rows)} rows from "
         f"{ui.md_text(rec.source_path)}: only counts were stored, so it cannot be used here. This page uses the training "
         "table below (the bundled example, or upload your own); the sidebar dataset is not involved.",
         icon=":material/table_rows:",
@@ -90,7 +92,7 @@ def training_table(prefix: str) -> tuple[str, str, pd.DataFrame] | None:
         st.session_state[TABLE_KEY] = _example()
     name, sha, frame = st.session_state[TABLE_KEY]
     with st.expander(
-        f"Training table: **{ui.md_text(name)}** · {len(frame):,} rows × {frame.shape[1]} columns",
+        f"Training table: **{ui.md_text(name)}** · {fmt.count(len(frame))} rows × {fmt.count(frame.shape[1])} columns",
         icon=":material/table:",
         expanded=False,
     ):
@@ -112,7 +114,7 @@ def training_table(prefix: str) -> tuple[str, str, pd.DataFrame] | None:
         if name != EXAMPLE_NAME and st.button("Use the bundled example instead", key=f"{prefix}_example"):
             st.session_state[TABLE_KEY] = _example()
             name, sha, frame = st.session_state[TABLE_KEY]
-        st.dataframe(frame.head(50), width="stretch", height=220)
+        st.container(key=f"{prefix}_training_preview").dataframe(frame.head(50), width="stretch", height=220)  # the file
         st.caption(
             "The Stability and Data conditions pages share this table. Row ids are the file's row numbers (header = row 1)."
         )
@@ -269,8 +271,8 @@ def progress_panel(kind: str) -> None:
         done, total, text = job.progress.snapshot()
         frac = done / total if total else 0.0
         elapsed = time.time() - job.started
-        eta = f", about {elapsed / done * (total - done):.0f} s left" if done else ""
-        st.progress(min(frac, 1.0), text=f"{job.label}: {text} ({elapsed:.0f} s{eta})")
+        eta = f", about {fmt.count(elapsed / done * (total - done))} s left" if done else ""
+        st.progress(min(frac, 1.0), text=f"{job.label}: {text} ({fmt.count(elapsed)} s{eta})")
         if job.cancel.is_set():
             st.caption("Cancelling after the current fit …")
         else:
@@ -410,18 +412,18 @@ def data_conditions_card(ts: TaskScore, *, container=None) -> None:
     }.get(ts.model, ts.model)
     box.markdown(
         f"**Data conditions** · {ts.task} · {model} · raw metric **{s.metric_name}** on "
-        f"{ts.n_test:,} {'rows' if ts.task == 'clustering' else 'held-out rows'}"
+        f"{fmt.count(ts.n_test)} {'rows' if ts.task == 'clustering' else 'held-out rows'}"
     )
-    counts = ", ".join(f"{k}: {v:,}" for k, v in s.class_counts.items()) or "— (regression)"
+    counts = ", ".join(f"{k}: {fmt.count(v)}" for k, v in s.class_counts.items()) or "— (regression)"
     a, b, c, d = box.columns(4)
-    a.metric("N (training rows)", f"{s.n:,}")
-    b.metric("d (features)", f"{s.d:,}", help=f"f(N, d) rewards scarce data below N = 20·d = {20 * s.d:,}.")
-    c.metric("Imbalance r", ui.fmt(s.r, 4), help="n_major/n_minor for two classes; 1/ACIR for more; 1 = balanced.")
+    a.metric("N (training rows)", fmt.count(s.n))
+    b.metric("d (features)", fmt.count(s.d), help=f"f(N, d) rewards scarce data below N = 20·d = {fmt.count(20 * s.d)}.")
+    c.metric("Imbalance r", ui.fmt(s.r, 3), help="n_major/n_minor for two classes; 1/ACIR for more; 1 = balanced.")
     d.metric("Minority share", "—" if not s.class_counts else ui.percent(s.minority_share))
     box.caption(("Cluster sizes: " if ts.task == "clustering" else "Class counts (training): ") + counts)
     e, f, g, h, i, j = box.columns(6)
     e.metric(f"Raw {s.metric_name}", ui.fmt(s.metric, 4))
-    f.metric("× f(N, d)", ui.fmt(s.f, 5), help="1 + max(0, sigmoid(20·d/N − 1) − 0.5); 1 from N = 20·d on.")
+    f.metric("× f(N, d)", ui.fmt(s.f, 4), help="1 + max(0, sigmoid(20·d/N − 1) − 0.5); 1 from N = 20·d on.")
     g.metric("× g (imbalance)", ui.fmt(s.g, 4), help="1 / (1 + ln r)")
     h.metric("= Normalized", ui.fmt(s.score, 4))
     i.metric(
@@ -431,7 +433,7 @@ def data_conditions_card(ts: TaskScore, *, container=None) -> None:
     )
     j.metric("Robust (≤ 1)", ui.fmt(s.robust, 4), help="min(1, metric · f · (1 + m) / (1 + ln r))")
     if s.capped:
-        box.caption(f"The robust score is capped at 1 (uncapped {s.robust_uncapped:.4g}).")
+        box.caption(f"The robust score is capped at 1 (uncapped {ui.fmt(s.robust_uncapped, 4)}).")
     box.caption(
         "Heuristics: they adjust for data conditions by formula, not by evidence — check the learning-curve "
         "experiment before trusting them."
@@ -439,34 +441,38 @@ def data_conditions_card(ts: TaskScore, *, container=None) -> None:
     ui.undefined_notes(s.undefined)
 
 
+SUMMARY_ROWS = {  # RunSummary field → the screen's name
+    "n": "Runs",
+    "mean": "Mean",
+    "std": "Standard deviation (sample)",
+    "sem": "Standard error of the mean (SEM)",
+    "ci_low": "Mean − 1.96 × SEM",
+    "ci_high": "Mean + 1.96 × SEM",
+    "min": "Lowest",
+    "q1": "First quartile",
+    "median": "Median",
+    "q3": "Third quartile",
+    "max": "Highest",
+    "alert_line": "Alert line (mean − 2 × std)",
+}
+
+
 def summary_table(summaries: dict) -> pd.DataFrame:
-    """One column per model: mean, std, SEM, the interval, quartiles, extremes, the alert line."""
-    rows = {
-        "runs": "n",
-        "mean": "mean",
-        "sample std (ddof=1)": "std",
-        "SEM": "sem",
-        "mean − 1.96·SEM": "ci_low",
-        "mean + 1.96·SEM": "ci_high",
-        "min": "min",
-        "Q1": "q1",
-        "median": "median",
-        "Q3": "q3",
-        "max": "max",
-        "alert line (mean − 2·std)": "alert_line",
-    }
-    return pd.DataFrame(
-        {name: [ui.fmt(getattr(s, f), 5) if f != "n" else f"{s.n}" for f in rows.values()] for name, s in summaries.items()},
-        index=list(rows),
-    )
+    """One row per statistic (mean, std, SEM, the interval, quartiles, extremes, the alert line),
+    one column per model, as text: runs as a count, the rest to 4 significant digits."""
+    rows = [
+        {"Statistic": label} | {name: fmt.count(s.n) if f == "n" else ui.fmt(getattr(s, f), 4) for name, s in summaries.items()}
+        for f, label in SUMMARY_ROWS.items()
+    ]
+    return pd.DataFrame(rows)
 
 
 def summary_metrics(s, *, label: str) -> None:
     a, b, c, d, e = st.columns(5)
-    a.metric(f"Mean {label}", ui.fmt(s.mean, 4), help=f"{s.n} runs")
-    b.metric("Sample std", ui.fmt(s.std, 3), help="ddof = 1. Above 0.015 the diagnostics checklist opens.")
-    c.metric("SEM", ui.fmt(s.sem, 3), help="std / √n; runs share training rows, so this is optimistic.")
-    d.metric("Mean ± 1.96·SEM", f"[{ui.fmt(s.ci_low, 4)}, {ui.fmt(s.ci_high, 4)}]")
+    a.metric(f"Mean {label}", ui.fmt(s.mean, 4), help=f"{fmt.count(s.n)} runs")
+    b.metric("Sample std", ui.fmt(s.std, 3), help=f"ddof = 1. Above {ui.exact(s.std_limit)} the diagnostics checklist opens.")
+    c.metric("SEM", ui.fmt(s.sem, 3), help=term("standard_error") + " std / √n; runs share training rows, so this is optimistic.")
+    d.metric("Mean ± 1.96·SEM", f"[{ui.fmt(s.ci_low, 4)}, {ui.fmt(s.ci_high, 4)}]", help=term("confidence_interval"))
     e.metric(
         "Alert line (mean − 2·std)",
         ui.fmt(s.alert_line, 4),

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
+from typing import Callable
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
 from board.app.text import WORD_JOINER, file_stem, html_text, md_text  # noqa: F401 - re-exported for pages
 from board.export.onepager import plotly_safe
+from board.words import fmt as words
+from board.words.glossary import term
 from evalcore import InputError
 from evalcore.data import default_positive
 
@@ -18,25 +23,94 @@ def undefined(x) -> bool:
     return x is None or (isinstance(x, float) and not math.isfinite(x))
 
 
-def fmt(x, digits: int = 4, *, unit: str = "", signed: bool = False) -> str:
-    """A number for display; undefined (None/NaN) is an em dash, never 0."""
-    if undefined(x):
-        return "—"
-    if unit:
-        return f"{x:+,.2f} {unit}" if signed else f"{x:,.2f} {unit}"
-    return f"{x:+.{digits}g}" if signed else f"{x:.{digits}g}"
+def fmt(x, digits: int = 3, *, unit: str | None = None, signed: bool = False) -> str:
+    """A number for display through :mod:`board.words.fmt`: with ``unit`` (even "") a money figure
+    (:func:`~board.words.fmt.money`), else ``digits`` significant digits (3 or 4). Undefined
+    (None/NaN/±inf) is an em dash, never 0; never scientific notation."""
+    if unit is not None:
+        return words.money(x, unit, signed=signed)
+    return words.number(x, min(max(int(digits), 3), 4), signed=signed)
 
 
-def percent(p, digits: int = 1) -> str:
-    """A share as a percentage; undefined (None/NaN) is an em dash."""
-    if undefined(p):
-        return "—"
-    return f"{p:.{digits}%}"
+def percent(p, digits: int = 1, *, signed: bool = False) -> str:
+    """A share as a percentage (:func:`board.words.fmt.share`); undefined is an em dash."""
+    return words.share(p, digits, signed=signed)
+
+
+def level(p: float) -> str:
+    """A confidence level as a percentage without needless decimals: 0.95 → "95%", 0.995 → "99.5%"."""
+    if words.is_undefined(p):
+        return words.DASH
+    pct = float(p) * 100
+    return words.share(p, 0 if abs(pct - round(pct)) < 1e-9 else 1)
+
+
+def exact(x) -> str:
+    """A setting or a grid step as typed, up to 4 significant digits and no trailing zeros:
+    0.5 → "0.5", 1e-4 → "0.0001", 1.3 → "1.3" (never "1e-04")."""
+    text = words.number(x, 4)
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text
 
 
 def cell(x) -> str:
-    """A table cell as text, ``str(x)`` unchanged, but undefined is an em dash (never "nan" or a blank)."""
-    return "—" if undefined(x) else str(x)
+    """A table cell as text: text unchanged, whole numbers as counts, other numbers to 3
+    significant digits, undefined as an em dash (never "nan", "None" or a blank); a dict or list
+    item by item."""
+    if isinstance(x, str):
+        return x
+    if x is None:
+        return words.DASH
+    if isinstance(x, (bool, np.bool_)):
+        return "yes" if x else "no"
+    if isinstance(x, (int, np.integer)):
+        return words.count(x)
+    if isinstance(x, (float, np.floating)):
+        return words.number(x)
+    if isinstance(x, dict):
+        return ", ".join(f"{k}: {cell(v)}" for k, v in x.items())
+    if isinstance(x, (list, tuple)):
+        return ", ".join(cell(v) for v in x)
+    return str(x)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Col:
+    """How a table column is shown: its plain ``label``, how a value becomes text (``show``; None:
+    :func:`cell`) and its one-line tooltip (``help``, e.g. a :mod:`board.words.glossary` term)."""
+
+    label: str
+    show: Callable[[object], str] | None = None
+    help: str | None = None
+
+
+def shown_table(data, columns: dict) -> tuple[pd.DataFrame, dict]:
+    """A display-only table: ``data`` (a DataFrame or a list of row dicts) with only the
+    ``columns`` (name → :class:`Col`), renamed to their labels, every value text through the
+    formatter; and the ``column_config`` carrying the tooltips. The numbers themselves (for a
+    download, or a test) stay in ``data``."""
+    frame = data if isinstance(data, pd.DataFrame) else pd.DataFrame(list(data), columns=list(columns))
+    out = pd.DataFrame(index=frame.index)
+    config = {}
+    for name, col in columns.items():
+        show = col.show or cell
+        out[col.label] = [show(v) for v in frame[name]] if name in frame else words.DASH
+        config[col.label] = st.column_config.TextColumn(col.label, help=col.help)
+    return out, config
+
+
+def show_table(where, data, columns: dict, **kwargs):
+    """``where.dataframe`` of :func:`shown_table` (index hidden unless ``hide_index=False``)."""
+    frame, config = shown_table(data, columns)
+    kwargs.setdefault("hide_index", True)
+    kwargs.setdefault("width", "stretch")
+    return where.dataframe(frame, column_config=config, **kwargs)
+
+
+def money_of(unit: str, *, signed: bool = False) -> Callable[[object], str]:
+    """A cell formatter for money in ``unit``."""
+    return lambda x: words.money(x, unit, signed=signed)
 
 
 def problems_table(err: InputError) -> pd.DataFrame:
@@ -44,8 +118,8 @@ def problems_table(err: InputError) -> pd.DataFrame:
     for p in err.problems:
         examples = ", ".join(str(r) for r in p.rows)
         if p.n_rows > len(p.rows) and p.rows:
-            examples += f" … ({p.n_rows:,} rows in all)"
-        rows.append({"problem": p.message, "column": p.column or "", "rows (file line numbers)": examples, "how to fix": p.fix})
+            examples += f" … ({words.count(p.n_rows)} rows in all)"
+        rows.append({"Problem": p.message, "Column": p.column or "", "Rows (file line numbers)": examples, "How to fix": p.fix})
     return pd.DataFrame(rows)
 
 
@@ -53,6 +127,63 @@ def show_problems(err: InputError, *, title: str = "The file cannot be used yet"
     n = len(err.problems)
     st.error(f"**{title}: {n} problem{'s' if n != 1 else ''} found.** All are listed; fix them and upload again.")
     st.dataframe(problems_table(err), hide_index=True, width="stretch")
+
+
+def show_validation(summary: dict, *, max_levels: int = 8) -> None:
+    """The validation report of an upload (:meth:`evalcore.data.Predictions.summary`) in words
+    and plain tables: the dataset's facts, one row per model, the segment levels with their rows."""
+    facts = [
+        ("Rows", words.count(summary["rows"])),
+        ("Positive cases", words.count(summary["positives"])),
+        ("Positive rate", words.share(summary["positive_rate"], 2)),
+        ("Label column", f"{summary['label']['column']} (positive value: {summary['label']['positive']})"),
+    ]
+    if summary.get("weighted"):
+        w = summary["weighted"]
+        facts.append(
+            (
+                "Sample weight column",
+                f"{w['column']} (total weight {words.number(w['total'], 4)}, positives {words.number(w['positive'], 4)})",
+            )
+        )
+    if summary.get("time"):
+        t = summary["time"]
+        facts.append(("Time column", f"{t['column']}: {t['first']} to {t['last']} ({words.number(t['days'])} days)"))
+    if summary.get("n_groups") is not None:
+        facts.append(("Groups (e.g. customers)", words.count(summary["n_groups"])))
+    if summary.get("features"):
+        facts.append(("Features", ", ".join(map(str, summary["features"]))))
+    if summary.get("dropped_rows"):
+        facts.append(("Rows dropped (missing label)", words.count(summary["dropped_rows"])))
+    st.dataframe([{"Fact": k, "Value": v} for k, v in facts], hide_index=True, width="stretch", key="validation_facts")
+    show_table(
+        st,
+        [{"model": name, **m} for name, m in summary["models"].items()],
+        {
+            "model": Col("Model"),
+            "column": Col("Score column"),
+            "kind": Col("Kind", help="probability: within [0, 1]; score: any number; decision: 0/1."),
+            "min": Col("Lowest score", lambda x: words.number(x, 4)),
+            "max": Col("Highest score", lambda x: words.number(x, 4)),
+            "n_distinct": Col("Distinct scores", words.count),
+        },
+        key="validation_models",
+    )
+    if summary.get("segments"):
+        rows = []
+        for col, levels in summary["segments"].items():
+            items = list(levels.items())
+            text = " · ".join(f"{k}: {words.count(v)}" for k, v in items[:max_levels])
+            if len(items) > max_levels:
+                text += f" · … ({words.count(len(items) - max_levels)} more)"
+            rows.append({"Segment column": col, "Levels (rows)": text})
+        st.dataframe(
+            rows,
+            hide_index=True,
+            width="stretch",
+            key="validation_segments",
+            column_config={"Segment column": st.column_config.TextColumn("Segment column", help=term("segment"))},
+        )
 
 
 def undefined_notes(undefined: dict, *, prefix: str = "") -> None:

@@ -28,9 +28,11 @@ import pandas as pd
 import streamlit as st
 from scipy.special import ndtri
 
-from board.app import state
+from board.app import state, ui
 from board.app.lru import BoundedLRU
 from board.app.ui import md_text
+from board.words import fmt
+from board.words.glossary import term
 from evalcore.aggregate import Aggregate
 from evalcore.board import MAX_EXACT_SCORES
 from evalcore.bootstrap import (
@@ -42,7 +44,11 @@ from evalcore.value import ValueTable
 
 OPTIONS_KEY = "unc_options"  # the applied Options (a non-widget key: never cleaned up on a page switch)
 K_N, K_METHOD, K_SCHEME, K_SEED, K_LEVEL = "unc_n", "unc_method", "unc_scheme", "unc_seed", "unc_level"
-METHODS = {"percentile": "Percentile", "bca": "BCa (bias-corrected, accelerated)"}
+METHODS = {
+    "percentile": "Percentile",
+    "bca": "BCa (bias-corrected, accelerated)",
+    "bayes": "Bayesian bootstrap (better with few positives)",
+}
 MEASURES = (
     "Intervals come from resampling the **test set**: how much each number could move on another sample "
     "of the same size from the same population, for these fixed, already-trained models. They do **not** "
@@ -113,8 +119,8 @@ def scheme_caption(opts: Options, preds: Aggregate) -> str:
     )
     return (
         f"**Resampling scheme: {md_text(scheme_label(opts.scheme, preds).lower())}** — {how}. "
-        f"{opts.n_resamples:,} replicates, {'BCa' if opts.method == 'bca' else 'percentile'} intervals at "
-        f"{opts.level * 100:g}%, seed {opts.seed}."
+        f"{fmt.count(opts.n_resamples)} replicates, {'BCa' if opts.method == 'bca' else 'percentile'} intervals at "
+        f"{ui.level(opts.level)}, seed {opts.seed}."
     )
 
 
@@ -302,9 +308,6 @@ def bands_for(preds: Aggregate, table: ValueTable, models) -> dict | None:
 # render helpers
 # --------------------------------------------------------------------------------------
 
-TABLE_FORMAT = {
-    c: st.column_config.NumberColumn(c, format="%.4f") for c in ("estimate", "low", "high", "bootstrap SE", "analytic SE")
-}
 VERDICT_BOX = {"better": "success", "worse": "error", "no significant difference": "info", "undefined": "warning"}
 
 
@@ -314,45 +317,50 @@ def z_value(level: float) -> float:
 
 
 def interval_text(r: BootstrapResult, unit: str = "") -> str:
-    """ "[low, high] unit", or why the interval is undefined."""
+    """ "[low, high]" in money with the unit, or why the interval is undefined."""
     if not (np.isfinite(r.low) and np.isfinite(r.high)):
         return "undefined"
-    return f"[{r.low:+,.2f}, {r.high:+,.2f}] {unit}".strip()
+    return f"[{fmt.money(r.low, unit, signed=True)}, {fmt.money(r.high, unit, signed=True)}]"
 
 
-def _row(quantity: str, r, *, analytic: float = float("nan")) -> dict:
+def _row(quantity: str, kind: str, r, *, analytic: float = float("nan")) -> dict:
     if isinstance(r, BootstrapResult):
         return {
             "quantity": quantity,
+            "kind": kind,
             "estimate": r.estimate,
             "low": r.low,
             "high": r.high,
             "bootstrap SE": r.standard_error,
             "analytic SE": analytic,
-            "interval": f"{r.level * 100:g}% {r.method}, {r.scheme}",
+            "interval": f"{ui.level(r.level)} {r.method}, {r.scheme}",
         }
     return {
         "quantity": quantity,
+        "kind": kind,
         "estimate": r.estimate,
         "low": r.low,
         "high": r.high,
         "bootstrap SE": np.nan,
         "analytic SE": analytic,
-        "interval": f"{r.level * 100:g}% Wilson",
+        "interval": f"{ui.level(r.level)} Wilson",
     }
 
 
 def summary_frame(res: Uncertainty, se: dict, metrics: dict) -> pd.DataFrame:
-    """One row per interval on the page (numbers exactly as evalcore returned them)."""
+    """One row per interval on the page (numbers exactly as evalcore returned them); ``kind`` says
+    how a row is shown: "money" (EV), "share" (a proportion), "probability" (P(B better)),
+    "threshold" or "number" (AUC)."""
     rows = []
     for m, t in res.thresholds.items():
-        rows.append(_row(f"{m}: EV at deployed t={t:.4g}", res.deployed[m], analytic=se[m]))
+        rows.append(_row(f"{m}: EV at deployed threshold {fmt.score(t)}", "money", res.deployed[m], analytic=se[m]))
     if res.comparison is not None:
         c = res.comparison
-        rows.append(_row(f"{c.b} − {c.a}: EV difference", c.diff))
+        rows.append(_row(f"{c.b} − {c.a}: EV difference", "money", c.diff))
         rows.append(
             {
                 "quantity": f"P({c.b} better)",
+                "kind": "probability",
                 "estimate": c.p_b_better,
                 "low": np.nan,
                 "high": np.nan,
@@ -363,19 +371,54 @@ def summary_frame(res: Uncertainty, se: dict, metrics: dict) -> pd.DataFrame:
         )
     for m, o in res.optimum.items():
         if o is not None:
-            rows.append(_row(f"{m}: EV after re-optimising t", o.ev_opt))
-            rows.append(_row(f"{m}: t_opt", o.t_opt))
-            rows.append(_row(f"{m}: AUC", o.auc))
+            rows.append(_row(f"{m}: EV after re-optimising the threshold", "money", o.ev_opt))
+            rows.append(_row(f"{m}: best threshold", "threshold", o.t_opt))
+            rows.append(_row(f"{m}: AUC", "number", o.auc))
     for m, mi in metrics.items():
         for name, iv in mi.items():
-            rows.append(_row(f"{m}: {name.replace('_', ' ')} at deployed t", iv))
+            rows.append(_row(f"{m}: {METRIC_NAMES.get(name, name.replace('_', ' '))} at the deployed threshold", "share", iv))
     return pd.DataFrame(rows)
+
+
+METRIC_NAMES = {"fpr": "false-positive rate", "positive_rate": "share of cases acted on"}
+SUMMARY_COLUMNS = {  # summary_frame's columns → the screen's names and tooltips
+    "quantity": ("Quantity", None),
+    "estimate": ("Estimate", None),
+    "low": ("Low", "The lower end of the confidence interval."),
+    "high": ("High", "The upper end of the confidence interval."),
+    "bootstrap SE": ("Bootstrap standard error", term("standard_error") + " " + term("bootstrap")),
+    "analytic SE": ("Analytic standard error", term("standard_error") + " From a formula that assumes independent rows."),
+    "interval": ("Interval", term("confidence_interval")),
+}
+
+
+def summary_display(frame: pd.DataFrame, unit: str) -> tuple[pd.DataFrame, dict]:
+    """:func:`summary_frame` for the screen: every number as text in its row's kind (money with
+    the unit, shares as percentages, thresholds, AUC), undefined as —; plain column names; and
+    the column_config with the tooltips."""
+    shows = {
+        "money": lambda x: fmt.money(x, unit, signed=True),
+        "share": fmt.share,
+        "probability": fmt.probability,
+        "threshold": fmt.score,
+        "number": fmt.number,
+    }
+    spread = {**shows, "money": lambda x: fmt.money(x, unit)}  # a standard error has no sign
+    out = pd.DataFrame(index=frame.index)
+    for c, (label, _) in SUMMARY_COLUMNS.items():
+        if c in ("quantity", "interval"):
+            out[label] = frame[c]
+        else:
+            how = spread if c.endswith("SE") else shows
+            out[label] = [how[kind](v) for v, kind in zip(frame[c], frame["kind"])]
+    config = {label: st.column_config.TextColumn(label, help=h) for label, h in SUMMARY_COLUMNS.values()}
+    return out, config
 
 
 def undefined_notes(res: Uncertainty) -> list[str]:
     """Why an interval is missing (a browser shows no Python warnings)."""
     notes = []
-    items = [(f"{m}: EV at deployed t", r) for m, r in res.deployed.items()]
+    items = [(f"{m}: EV at the deployed threshold", r) for m, r in res.deployed.items()]
     if res.comparison is not None:
         items.append((f"{res.comparison.b} − {res.comparison.a}", res.comparison.diff))
     for m, o in res.optimum.items():
@@ -385,11 +428,11 @@ def undefined_notes(res: Uncertainty) -> list[str]:
                 "to re-optimise and no AUC."
             )
         else:
-            items += [(f"{m}: EV after re-optimising", o.ev_opt), (f"{m}: t_opt", o.t_opt), (f"{m}: AUC", o.auc)]
+            items += [(f"{m}: EV after re-optimising", o.ev_opt), (f"{m}: best threshold", o.t_opt), (f"{m}: AUC", o.auc)]
             if o.resolution is not None:
                 notes.append(
-                    f"{m}: {o.n_thresholds:,} distinct scores after binning scores to multiples of "
-                    f"{o.resolution:g} for the re-optimising bootstrap (exact below {MAX_EXACT_SCORES:,})."
+                    f"{m}: {fmt.count(o.n_thresholds)} distinct scores after binning scores to multiples of "
+                    f"{ui.exact(o.resolution)} for the re-optimising bootstrap (exact below {fmt.count(MAX_EXACT_SCORES)})."
                 )
     for label, r in items:
         for field, why in r.undefined.items():

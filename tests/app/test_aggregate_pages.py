@@ -79,6 +79,11 @@ def _metric(at, label):
     return tile(at, label)[0]
 
 
+def _page_metric(at, startswith):
+    """The value of a page's st.metric whose label starts with ``startswith`` (the evidence pages)."""
+    return next(m for m in at.metric if m.label.startswith(startswith)).value
+
+
 def _infos(at):
     return [i.value for i in at.info]
 
@@ -231,20 +236,20 @@ def test_changed_files_are_not_mixed_with_the_stored_counts(on_aggregate):
 def test_threshold_page_curves_from_counts(on_aggregate):
     open_page, rec, frame, _ = on_aggregate
     at = open_page("views/threshold_value.py")
-    assert _metric(at, "new: EV") == _eur(_curve(frame, "new").ev_at(0.5))
+    assert _page_metric(at, "new: EV") == _eur(_curve(frame, "new").ev_at(0.5))
     table = at.dataframe[0].value.set_index("Measure")
     assert table.loc["Best threshold", "new"] == fmt.score(_curve(frame, "new").t_opt)
     at.slider(key="threshold_new").set_value(0.1).run()
     assert not at.exception
-    assert _metric(at, "new: EV") == _eur(_curve(frame, "new").ev_at(0.1))
+    assert _page_metric(at, "new: EV") == _eur(_curve(frame, "new").ev_at(0.1))
     assert any("From the stored aggregate" in c.value for c in at.caption)
 
 
 def test_uncertainty_page(on_aggregate):
     open_page, rec, frame, _ = on_aggregate
     at = open_page("views/uncertainty.py")
-    assert _metric(at, "EV of new at deployed") == _eur(_curve(frame, "new").ev_at(0.5))
-    lo, hi = _metric(at, "95% interval of the difference").strip("[]").split(", ")
+    assert _page_metric(at, "EV of new at deployed") == _eur(_curve(frame, "new").ev_at(0.5))
+    lo, hi = _page_metric(at, "95% interval of the difference").strip("[]").split(", ")
     diff = _curve(frame, "new").ev_at(0.5) - _curve(frame, "old").ev_at(0.5)
 
     def number(text):  # "+12.34 EUR" → 12.34
@@ -258,7 +263,7 @@ def test_calibration_page(on_aggregate):
     open_page, rec, frame, _ = on_aggregate
     at = open_page("views/calibration.py")
     brier = brier_score_loss(frame.is_fraud, frame.score_old)
-    assert _metric(at, "Brier") == fmt.number(brier, 4)
+    assert _page_metric(at, "Brier") == fmt.number(brier, 4)
     # exact unweighted cells: the interval is the cell bootstrap's (seed 0, 200 resamples), not —
     from evalcore.aggregate import aggregate_predictions, calibration_intervals_of
     from evalcore.data import ColumnMapping, validate

@@ -9,6 +9,7 @@ from board import services
 from board.app import ui
 from board.services import demo
 from board.store import Store
+from board.words import fmt
 from evalcore import ValueTable, cross_fit_calibration, reliability, segment_calibration, value_curve
 from evalcore.data import ColumnMapping, read_table, validate
 
@@ -37,18 +38,18 @@ def _metric(at, model, label):
 
 
 def _table(at, model, first_row):
-    """The table of ``model`` whose first row is ``first_row``, in the recalibration column headed
-    "<model>: <method>" (st.dataframe has no key in AppTest)."""
+    """The table of ``model`` whose first measure is ``first_row``, in the recalibration column headed
+    "<model>: <method>" (st.dataframe has no key in AppTest), indexed by its measures."""
     cols = [c for c in at.columns if any(h.value.startswith(f"{model}: ") for h in c.subheader)]
     assert len(cols) == 1, [[h.value for h in c.subheader] for c in at.columns]
-    found = [d.value for d in cols[0].dataframe if len(d.value.index) and d.value.index[0] == first_row]
-    assert len(found) == 1, [d.value.index.tolist() for d in cols[0].dataframe]
-    return found[0]
+    found = [d.value for d in cols[0].dataframe if len(d.value.index) and d.value["Measure"].iloc[0] == first_row]
+    assert len(found) == 1, [d.value["Measure"].tolist() for d in cols[0].dataframe]
+    return found[0].set_index("Measure")
 
 
 CARDS = [
     "Brier",
-    "log loss (p clipped at 1e-15)",
+    "log loss",
     "ECE (10 uniform bins)",
     "O/E (calibration-in-the-large)",
     "calibration slope",
@@ -74,12 +75,27 @@ def test_segment_table_flags_worst(app, demo_yp):
     at.selectbox(key="cal_seg_model").set_value("new").run()
     assert not at.exception
     expected = segment_calibration(y, p, demo.demo_frame().amount_band.to_numpy())
-    shown = next(d.value for d in at.dataframe if "worst" in getattr(d.value, "columns", []))
-    pd.testing.assert_frame_equal(shown.reset_index(drop=True), expected)
+    shown = next(d.value for d in at.dataframe if "Why undefined" in getattr(d.value, "columns", []))
+    # plain names, counts as whole numbers, the metrics as numbers (the column config formats them)
+    metrics = {
+        "Brier score": "brier",
+        "Log loss": "log_loss",
+        "ECE": "ece",
+        "Observed ÷ expected": "oe_ratio",
+        "Calibration slope": "slope",
+        "Calibration intercept": "intercept",
+    }
+    assert list(shown.columns) == ["Segment", "Rows", "Positives", *metrics, "Why undefined"]
+    assert shown["Segment"].tolist() == expected["segment"].tolist()
+    assert shown["Rows"].tolist() == expected["n_rows"].tolist()
+    assert shown["Positives"].tolist() == expected["n_pos"].round().astype(int).tolist()
+    for label, field in metrics.items():
+        np.testing.assert_allclose(shown[label].to_numpy(float), expected[field].to_numpy(float), rtol=1e-12)
+    assert shown["Why undefined"].tolist() == expected["undefined"].tolist()
     worst = expected.loc[expected.worst, "segment"].tolist()
     assert len(worst) == 1 and expected.ece.idxmax() == expected.index[expected.worst][0]
     shown_level = f"{ui.md_text('amount_band')} = {ui.md_text(worst[0])}"  # names and levels as text, never Markdown
-    assert any(f"{shown_level} (ECE {ui.fmt(expected.ece.max())})" in c.value for c in at.caption)
+    assert any(f"{shown_level} (ECE {ui.fmt(expected.ece.max(), 4)})" in c.value for c in at.caption)
 
 
 def test_ece_card_matches_reliability_uniform_then_quantile(app, demo_yp):
@@ -92,13 +108,13 @@ def test_ece_card_matches_reliability_uniform_then_quantile(app, demo_yp):
 
     at = app(PAGE)
     card = _metric(at, "new", "ECE (10 uniform bins)")
-    assert card.value == ui.fmt(uniform.ece)
+    assert card.value == ui.fmt(uniform.ece, 4)
 
     at.segmented_control(key="cal_strategy").set_value("quantile").run()
     assert not at.exception
     quantile = reliability(y, p, n_bins=10, strategy="quantile")
     card = _metric(at, "new", "ECE (10 quantile bins)")
-    assert card.value == ui.fmt(quantile.ece) != ui.fmt(uniform.ece)
+    assert card.value == ui.fmt(quantile.ece, 4) != ui.fmt(uniform.ece, 4)
 
 
 def test_isotonic_shows_cross_fitted_metrics(app, demo_yp):
@@ -107,21 +123,25 @@ def test_isotonic_shows_cross_fitted_metrics(app, demo_yp):
     at.segmented_control(key="cal_method").set_value("isotonic").run()
     assert not at.exception
     cf = cross_fit_calibration(y, p, method="isotonic", n_folds=N_FOLDS, rng=SEED)
-    shown = _table(at, "new", "Brier")
+    shown = _table(at, "new", "Brier score")
     after = cf.after
     expected = [after.brier, after.log_loss, after.ece, after.oe_ratio, after.slope, after.intercept]
-    assert list(shown["after"].iloc[:6]) == [ui.fmt(v) for v in expected]
+    assert list(shown["After"].iloc[:6]) == [ui.fmt(v, 4) for v in expected]
     before = reliability(y, p)
-    assert list(shown["before"].iloc[:6]) == [
-        ui.fmt(v) for v in (before.brier, before.log_loss, before.ece, before.oe_ratio, before.slope, before.intercept)
+    assert list(shown["Before"].iloc[:6]) == [
+        ui.fmt(v, 4) for v in (before.brier, before.log_loss, before.ece, before.oe_ratio, before.slope, before.intercept)
     ]
     # the value curve of the cross-fitted probabilities, priced row by row with the demo table
     table = ValueTable.from_dict(demo.DEMO_VALUE_TABLE)
     c0, c1 = value_curve(y, p, table), value_curve(y, cf.calibrated, table)
-    effect = _table(at, "new", "EV at optimum (EUR)")
-    assert effect.loc["empirical optimum t_opt"].tolist() == [ui.fmt(c0.t_opt), ui.fmt(c1.t_opt)]
+    effect = _table(at, "new", "EV per decision at the best threshold")
+    assert effect.loc["EV per decision at the best threshold"].tolist() == [
+        fmt.money(c0.ev_opt, "EUR", signed=True),
+        fmt.money(c1.ev_opt, "EUR", signed=True),
+    ]
+    assert effect.loc["Best threshold (empirical)"].tolist() == [fmt.score(c0.t_opt), fmt.score(c1.t_opt)]
     gap0, gap1 = abs(c0.bayes_threshold - c0.t_opt), abs(c1.bayes_threshold - c1.t_opt)
-    assert effect.loc["gap |t* − t_opt|"].tolist() == [ui.fmt(gap0), ui.fmt(gap1)]
+    assert effect.loc["Gap between t* and the best threshold"].tolist() == [ui.fmt(gap0), ui.fmt(gap1)]
     verdict = f"shrank from {gap0:.3f} to {gap1:.3f}" if gap1 < gap0 else f"did not shrink ({gap0:.3f} → {gap1:.3f})"
     assert any(verdict in md.value for md in at.markdown), [md.value for md in at.markdown]
 
@@ -159,12 +179,12 @@ def test_raw_scores_say_recalibrate_first(app, tmp_path, small):
     assert not at.metric  # no reliability cards for either model
     # the recalibration is offered directly; temperature needs probabilities, so it is not offered
     assert at.segmented_control(key="cal_method").options == ["Platt", "isotonic"]
-    shown = _table(at, "raw", "Brier")
-    assert set(shown["before"].iloc[:6]) == {"—"}  # raw scores have no calibration before the map
+    shown = _table(at, "raw", "Brier score")
+    assert set(shown["Before"].iloc[:6]) == {"—"}  # raw scores have no calibration before the map
     cf = cross_fit_calibration(
         f.fraud.to_numpy(), f.raw.to_numpy(), method="platt", n_folds=N_FOLDS, rng=SEED, score_kind="score"
     )
-    assert shown["after"].iloc[2] == ui.fmt(cf.after.ece)
+    assert shown["After"].iloc[2] == ui.fmt(cf.after.ece, 4)
     assert any(c.value.startswith("before: raw scores are not probabilities") for c in at.caption)
 
 

@@ -136,7 +136,7 @@ def test_saved_features_missing_from_data_are_reported(app):
     at.run()
     assert not at.exception
     assert any("problem" in e.value for e in at.error)
-    assert "gone" in " ".join(at.dataframe[0].value["problem"])
+    assert "gone" in " ".join(at.dataframe[0].value["Problem"])
     assert at.multiselect(key="drift_features").value == ["amount"]  # seeded with what exists
 
 

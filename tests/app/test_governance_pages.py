@@ -79,4 +79,4 @@ def test_business_proposes_three_roles_sign_and_the_report_shows(app, tmp_path):
         assert v.status == "approved"
         assert {a.action for a in s.list_audit()} >= {"propose_version", "sign_version", "approve_version"}
     admin = app(page="views/audit.py")
-    assert any("sign_version" in set(df.value.get("what", [])) for df in admin.dataframe)
+    assert any("sign_version" in set(df.value.get("Action", [])) for df in admin.dataframe)

@@ -4,6 +4,7 @@ change the displayed numbers to the values evalcore computes."""
 import pytest
 
 from board.services import demo
+from board.words import fmt
 from evalcore import ValueTable, price_curve, score_counts
 
 PAGES = ["views/board.py", "views/threshold_value.py", "views/value_table.py", "views/upload.py", "views/datasets.py"]
@@ -32,11 +33,11 @@ def _metric(at, startswith):
 def test_threshold_slider_changes_ev(app):
     at = app("views/threshold_value.py")
     expected = _demo_curve("new").ev_at(0.5)
-    assert _metric(at, "new: EV") == f"{expected:+,.2f} EUR"
+    assert _metric(at, "new: EV") == fmt.money(expected, "EUR", signed=True)
     at.slider(key="threshold_new").set_value(0.1).run()
     assert not at.exception
     expected = _demo_curve("new").ev_at(0.1)
-    assert _metric(at, "new: EV") == f"{expected:+,.2f} EUR"
+    assert _metric(at, "new: EV") == fmt.money(expected, "EUR", signed=True)
 
 
 def test_threshold_table_shows_an_undefined_bayes_threshold_as_a_dash(app):
@@ -47,8 +48,8 @@ def test_threshold_table_shows_an_undefined_bayes_threshold_as_a_dash(app):
     at.button(key="upload_save").click().run()
     at.switch_page("views/threshold_value.py").run()
     assert not at.exception, [e.value for e in at.exception]
-    table = at.dataframe[0].value
-    assert table.loc["Bayes t*", "score"] == "—"
+    table = at.dataframe[0].value.set_index("Measure")
+    assert table.loc["Bayes threshold t*", "score"] == "—"
     assert not table.isna().any().any()
     assert any("bayes threshold is undefined (—)" in c.value for c in at.caption)
 
@@ -104,7 +105,7 @@ def test_value_table_edit_reprices_curve(app):
     at.switch_page("views/threshold_value.py").run()
     table = ValueTable.from_dict({**demo.DEMO_VALUE_TABLE, "fn": -60000.0})
     expected = _demo_curve("new", table).ev_at(0.5)
-    assert _metric(at, "new: EV") == f"{expected:+,.2f} EUR"
+    assert _metric(at, "new: EV") == fmt.money(expected, "EUR", signed=True)
 
 
 def test_value_table_rejects_bad_confidence_on_server(app):
@@ -139,7 +140,7 @@ def test_upload_bad_csv_lists_problems(app):
     assert not at.exception
     assert at.error and "problems found" in at.error[0].value
     listed = at.dataframe[-1].value
-    codes = " ".join(listed["problem"])
+    codes = " ".join(listed["Problem"])
     assert "score" in codes and "label" in codes  # both the text score and the 3-valued label are listed at once
 
 

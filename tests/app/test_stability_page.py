@@ -9,6 +9,7 @@ import time
 import pytest
 
 from board.app import stability_view as sv
+from board.words import fmt
 from evalcore import read_table
 from evalcore.normalized import task_score
 from evalcore.stability import prepare_training, repeated_cv
@@ -46,9 +47,9 @@ def test_stability_page_runs_the_example_and_shows_the_summary(app):
     _until(at, _has_summary)
     # the default run: logistic regression, accuracy, 5 folds × 10 repeats, seed 0, model randomness free
     s = repeated_cv(_example(), model="logistic_regression", metric="accuracy", seed=0).summary()
-    assert _metric(at, "Mean Accuracy") == f"{s.mean:.4g}"
-    assert _metric(at, "Sample std") == f"{s.std:.3g}"
-    assert _metric(at, "Alert line") == f"{s.alert_line:.4g}"
+    assert _metric(at, "Mean Accuracy") == fmt.number(s.mean, 4)
+    assert _metric(at, "Sample std") == fmt.number(s.std, 3)
+    assert _metric(at, "Alert line") == fmt.number(s.alert_line, 4)
     assert any("Sample-size planner" in m.value for m in at.markdown)
     assert len(at.get("plotly_chart")) == 3
     assert not any("Cancelled" in w.value for w in at.warning)  # a complete run
@@ -82,9 +83,9 @@ def test_cancelling_a_run_leaves_the_app_usable(app):
 def test_data_conditions_card_and_learning_curve(app):
     at = app(DC)
     ts = task_score(_example(), model="logistic_regression", metric="accuracy", seed=0)
-    assert _metric(at, "N (training rows)") == f"{ts.score.n:,}"
-    assert _metric(at, "= Normalized") == f"{ts.score.score:.4g}"
-    assert _metric(at, "Robust") == f"{ts.score.robust:.4g}"
+    assert _metric(at, "N (training rows)") == fmt.count(ts.score.n)
+    assert _metric(at, "= Normalized") == fmt.number(ts.score.score, 4)
+    assert _metric(at, "Robust") == fmt.number(ts.score.robust, 4)
     at.number_input(key="dc_repeats").set_value(2)
     at.button(key="dc_run_lc").click().run()
     _until(at, lambda a: any(x.value.startswith("On this data") for x in [*a.success, *a.warning]))
@@ -112,7 +113,7 @@ def test_uploaded_scores_without_a_score_column_say_so(app):
     at = _upload_scores(app(STAB), b"run,model\na,x\nb,y\n")
     assert any("has no numeric column" in i.value for i in at.info)
     at = _upload_scores(app(STAB), b"acc\n0.80\n0.81\n0.79\n")
-    assert _metric(at, "Mean score") == "0.8"
+    assert _metric(at, "Mean score") == "0.8000"
     at.multiselect(key="stab_score_cols").set_value([]).run()
     assert not at.exception, [e.value for e in at.exception]
     assert any("Choose one or two score columns" in i.value for i in at.info)
@@ -138,8 +139,8 @@ def test_two_uploaded_columns_are_compared_as_matched_folds(app):
     at.number_input(key="stab_upload_k").set_value(4).run()
     assert not at.exception, [e.value for e in at.exception]
     pt = paired_test(a, b, test_train_ratio=1 / 3)
-    assert _metric(at, "Mean difference (A − B)") == f"{pt.mean_diff:+.4g}"
-    assert _metric(at, "Corrected paired test p") == f"{pt.p_value:.3g}"
+    assert _metric(at, "Mean difference (A − B)") == fmt.number(pt.mean_diff, 4, signed=True)
+    assert _metric(at, "Corrected paired test p") == fmt.number(pt.p_value, 3)
     overlap = intervals_overlap(summarize(a), summarize(b))
     assert _metric(at, "Simple view") == ("overlap → no difference" if overlap else "apart → different")
     assert len(at.get("plotly_chart")) == 4  # histogram, box, mean ± SEM, the paired differences

@@ -14,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 from board.app import uncertainty_view as uv
 from board.services import demo
 from board.store import Store
+from board.words import fmt
 from evalcore import ValueTable
 from evalcore.board import BoardConfig, evaluate
 from evalcore.bootstrap import analytic_ev_se, compare_models, ev_interval, optimum_interval
@@ -21,6 +22,7 @@ from evalcore.data import ColumnMapping, read_table, validate
 
 PAGE = "views/uncertainty.py"
 TABLE = ValueTable.from_dict(demo.DEMO_VALUE_TABLE)  # the committed table of a fresh session
+T05 = fmt.score(0.5)  # the deployed threshold as the page names it
 
 
 def _frame(kind: str, n: int = 400) -> pd.DataFrame:
@@ -68,8 +70,22 @@ def _run_form(at, *, n, scheme, seed, level_pct, method="percentile"):
 
 
 def _table(at) -> pd.DataFrame:
-    frame = next(d.value for d in at.dataframe if "quantity" in d.value.columns)
-    return frame.set_index("quantity")
+    """The page's table of intervals (numbers as the screen shows them), indexed by quantity."""
+    frame = next(d.value for d in at.dataframe if "Quantity" in d.value.columns)
+    return frame.set_index("Quantity")
+
+
+def _eur(x) -> str:
+    return fmt.money(x, "EUR", signed=True)
+
+
+def _shown(r, show=_eur) -> tuple:
+    """(estimate, low, high) of a bootstrap result as the table shows them."""
+    return show(r.estimate), show(r.low), show(r.high)
+
+
+def _row(tab, label) -> tuple:
+    return tuple(tab.loc[label, ["Estimate", "Low", "High"]])
 
 
 def _scheme_caption(at) -> str:
@@ -102,8 +118,7 @@ def test_page_renders_on_demo(app):
     )
     verdicts = [b.value for b in (*at.success, *at.info, *at.error) if "CI of EV_new − EV_old" in b.value]
     assert verdicts == [comp.verdict_text]
-    row = _table(at).loc["new − old: EV difference"]
-    assert (row.estimate, row.low, row.high) == pytest.approx((comp.diff.estimate, comp.diff.low, comp.diff.high), rel=1e-12)
+    assert _row(_table(at), "new − old: EV difference") == _shown(comp.diff)
     assert len(at.get("plotly_chart")) >= 6  # comparison, two questions, 2 histograms, AUC, 2 metric charts
 
 
@@ -124,23 +139,19 @@ def test_b_clearly_better(app, tmp_path):
     tab = _table(at)
     for label, r in (
         ("B − A: EV difference", comp.diff),
-        ("A: EV at deployed t=0.5", comp.ev_a),
-        ("B: EV at deployed t=0.5", comp.ev_b),
+        (f"A: EV at deployed threshold {T05}", comp.ev_a),
+        (f"B: EV at deployed threshold {T05}", comp.ev_b),
     ):
-        assert (tab.loc[label, "low"], tab.loc[label, "high"]) == pytest.approx((r.low, r.high), rel=1e-12), label
-        assert tab.loc[label, "estimate"] == pytest.approx(r.estimate, rel=1e-12)
-    assert tab.loc["P(B better)", "estimate"] == comp.p_b_better == 1.0
-    assert _metric(at, "90% interval of the difference") == f"[{comp.diff.low:+,.2f}, {comp.diff.high:+,.2f}]"
-    assert tab.loc["A: EV at deployed t=0.5", "analytic SE"] == pytest.approx(
-        analytic_ev_se(y, a, TABLE, threshold=0.5), rel=1e-12
+        assert _row(tab, label) == _shown(r), label
+    assert comp.p_b_better == 1.0 and tab.loc["P(B better)", "Estimate"] == "> 99.9%"  # never "100%"
+    assert _metric(at, "90% interval of the difference") == f"[{_eur(comp.diff.low)}, {_eur(comp.diff.high)}]"
+    assert tab.loc[f"A: EV at deployed threshold {T05}", "Analytic standard error"] == fmt.money(
+        analytic_ev_se(y, a, TABLE, threshold=0.5), "EUR"
     )
     for i, (m, s) in enumerate((("A", a), ("B", b))):  # question 2: re-optimised in every replicate
         opt = optimum_interval(y, s, TABLE, n_resamples=200, level=0.9, rng=5 + 17 * i + 1)
-        got = tab.loc[f"{m}: EV after re-optimising t"]
-        assert (got.estimate, got.low, got.high) == pytest.approx(
-            (opt.ev_opt.estimate, opt.ev_opt.low, opt.ev_opt.high), rel=1e-12
-        )
-        assert tab.loc[f"{m}: t_opt", "estimate"] == pytest.approx(opt.t_opt.estimate)
+        assert _row(tab, f"{m}: EV after re-optimising the threshold") == _shown(opt.ev_opt)
+        assert _row(tab, f"{m}: best threshold") == _shown(opt.t_opt, fmt.score)
     caption = _scheme_caption(at)
     assert "rows (independent)" in caption and "200 replicates" in caption and "90%" in caption and "seed 5" in caption
     # the board and the export (evalcore.board.evaluate) with the same options show the same intervals
@@ -148,11 +159,8 @@ def test_b_clearly_better(app, tmp_path):
         read_table(f.to_csv(index=False).encode(), "x.csv"), ColumnMapping(label="label", scores={"A": "score_a", "B": "score_b"})
     )
     board = evaluate(preds, TABLE, BoardConfig(thresholds={"A": 0.5, "B": 0.5}, n_resamples=200, seed=5, level=0.9))
-    assert (tab.loc["B − A: EV difference", "low"], tab.loc["B − A: EV difference", "high"]) == (
-        board.comparison.diff.low,
-        board.comparison.diff.high,
-    )
-    assert tab.loc["B: EV after re-optimising t", "low"] == board.models["B"].optimum.ev_opt.low
+    assert _row(tab, "B − A: EV difference") == _shown(board.comparison.diff)
+    assert _row(tab, "B: EV after re-optimising the threshold") == _shown(board.models["B"].optimum.ev_opt)
 
 
 def test_identical_scores_no_significant_difference(app, tmp_path):
@@ -164,9 +172,8 @@ def test_identical_scores_no_significant_difference(app, tmp_path):
     # (includes 0) and no replicate has B better (ties count as not better)
     assert [i.value for i in at.info] == ["No significant difference between B and A: the 95% CI of EV_B − EV_A includes 0."]
     assert not at.success
-    row = _table(at).loc["B − A: EV difference"]
-    assert (row.estimate, row.low, row.high) == (0.0, 0.0, 0.0)
-    assert _metric(at, "P(B better)") == "0.0%"
+    assert _row(_table(at), "B − A: EV difference") == ("0 EUR", "0 EUR", "0 EUR")
+    assert _metric(at, "P(B better)") == "< 0.1%"  # no replicate had B better: never "0%" from finite draws
 
 
 def test_stratified_scheme_is_used_and_stated(app, tmp_path):
@@ -189,8 +196,8 @@ def test_stratified_scheme_is_used_and_stated(app, tmp_path):
         names=("A", "B"),
     )
     row = _table(at).loc["B − A: EV difference"]
-    assert (row.low, row.high) == pytest.approx((comp.diff.low, comp.diff.high), rel=1e-12)
-    assert row.interval == "95% percentile, stratified"
+    assert (row.Low, row.High) == (_eur(comp.diff.low), _eur(comp.diff.high))
+    assert row.Interval == "95% percentile, stratified"
     # the cluster default before the form ran was a different scheme: its interval differs
     clustered = compare_models(
         f.label,
@@ -254,10 +261,10 @@ def test_one_hard_decision_model(app, tmp_path):
     assert any(n.startswith("rule is a hard 0/1 decision") for n in notes), notes
     tab = _table(at)
     # the rule acts on exactly the positives: EV = (200·18500 + 200·120) / 400 = 9310 at its one operating point
-    assert tab.loc["rule: EV at deployed t=0.5", "estimate"] == pytest.approx(9310.0)
-    assert "rule: EV after re-optimising t" not in tab.index
+    assert tab.loc[f"rule: EV at deployed threshold {T05}", "Estimate"] == "+9,310 EUR"
+    assert "rule: EV after re-optimising the threshold" not in tab.index
     r = ev_interval(f.label, f.decision, TABLE, threshold=0.5, n_resamples=1000, rng=0)  # defaults: rows, seed 0
-    assert (tab.loc["rule: EV at deployed t=0.5", "low"], tab.loc["rule: EV at deployed t=0.5", "high"]) == (r.low, r.high)
+    assert _row(tab, f"rule: EV at deployed threshold {T05}") == _shown(r)
 
 
 def test_switching_to_a_dataset_without_the_applied_scheme(app, tmp_path):

@@ -9,6 +9,7 @@ import pytest
 
 from board.app import ui
 from board.services import demo
+from board.words import fmt
 from evalcore import ValueTable
 from evalcore.ahp import ahp_amounts, ahp_weights, pairwise_matrix
 from evalcore.counts import score_counts
@@ -43,6 +44,11 @@ def _metrics(at):
     return {m.label: m.value for m in at.get("metric")}
 
 
+def _amounts(at):
+    """The AHP amounts table as shown, indexed by outcome."""
+    return at.container(key="vt_tools_amounts").dataframe[0].value.set_index("Outcome")
+
+
 def _committed(at):
     return at.session_state[f"committed_table::{at.session_state['value_table_name']}"][0]
 
@@ -51,11 +57,17 @@ def test_equal_judgements_give_equal_weights_and_anchor_amounts(app):
     at = app(PAGE)
     assert at.title[0].value == "Value tools"
     # all pairs "equal": w = 1/4 each, λmax = 4, CI = CR = 0; anchored on the table's FN (−22,000)
-    assert _metrics(at) == {"λmax": "4.0000", "CI": "0.0000", "CR": "0.000"}
+    assert _metrics(at) == {"Largest eigenvalue λmax": "4.00", "Consistency index": "0", "Consistency ratio CR": "0"}
     assert any("consistent enough" in s.value for s in at.success)
-    shown = at.container(key="vt_tools_amounts").dataframe[0].value
-    assert shown["proposed amount EUR"].to_dict() == pytest.approx({"TP": 22000, "FP": -22000, "FN": -22000, "TN": 22000})
-    assert shown["current amount EUR"].to_dict() == pytest.approx({"TP": 18500, "FP": -3200, "FN": -22000, "TN": 120})
+    shown = _amounts(at)
+    assert shown["Weight"].to_dict() == {"TP": "25.0%", "FP": "25.0%", "FN": "25.0%", "TN": "25.0%"}
+    assert shown["Proposed amount"].to_dict() == {
+        "TP": "+22,000 EUR",
+        "FP": "-22,000 EUR",
+        "FN": "-22,000 EUR",
+        "TN": "+22,000 EUR",
+    }
+    assert shown["Current amount"].to_dict() == {"TP": "+18,500 EUR", "FP": "-3,200 EUR", "FN": "-22,000 EUR", "TN": "+120.0 EUR"}
 
 
 def test_contradictory_judgements_are_flagged_with_evalcore_numbers(app):
@@ -63,11 +75,14 @@ def test_contradictory_judgements_are_flagged_with_evalcore_numbers(app):
     _judge(at, CONTRADICTORY)
     r = ahp_weights(pairwise_matrix(CONTRADICTORY, ITEMS), items=ITEMS)
     assert r.cr > 0.1
-    assert _metrics(at) == {"λmax": f"{r.lambda_max:.4f}", "CI": f"{r.ci:.4f}", "CR": f"{r.cr:.3f}"}
+    assert _metrics(at) == {
+        "Largest eigenvalue λmax": fmt.number(r.lambda_max),
+        "Consistency index": fmt.number(r.ci),
+        "Consistency ratio CR": fmt.number(r.cr),
+    }
     warning = next(w.value for w in at.warning if "inconsistent" in w.value)
-    assert warning.startswith(f"CR {r.cr:.3f} > 0.1: the judgements are inconsistent. Revisit FN vs TN first")
-    shown = at.container(key="vt_tools_amounts").dataframe[0].value
-    assert shown["weight"].to_dict() == pytest.approx(r.weight_of())
+    assert warning.startswith(f"CR {fmt.number(r.cr)} > 0.1: the judgements are inconsistent. Revisit FN vs TN first")
+    assert _amounts(at)["Weight"].to_dict() == {k: fmt.share(w) for k, w in r.weight_of().items()}
 
 
 def test_use_these_amounts_writes_the_session_table(app):
@@ -87,7 +102,7 @@ def test_use_these_amounts_writes_the_session_table(app):
     assert (t.tp, t.fp, t.fn, t.tn) == pytest.approx((20000, -5000, -20000, 5000))
     assert t.unit == "EUR" and t.sources["fp"].startswith("AHP pairwise judgement (CR")
     assert any("now uses these amounts" in s.value for s in at.success)
-    assert at.container(key="vt_tools_amounts").dataframe[0].value["current amount EUR"]["FP"] == pytest.approx(-5000)
+    assert _amounts(at)["Current amount"]["FP"] == "-5,000 EUR"
 
 
 def test_sensitivity_verdict_is_evalcore_s(app):

@@ -20,7 +20,7 @@ def test_uncertainty_page_renders_and_reruns_with_new_options(page, server):
     wait_for_app(page)
     shot(page, "uncertainty")
     page.get_by_role("heading", name="Where the best threshold lands (question 2)").scroll_into_view_if_needed()
-    expect(page.get_by_text("new: Re-optimised threshold over 1000 replicates")).to_be_visible()
+    expect(page.get_by_text("new: Re-optimised threshold over 1,000 replicates")).to_be_visible()
     shot(page, "uncertainty-histograms")
 
     page.get_by_text("Bootstrap options").click()
