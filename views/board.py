@@ -194,6 +194,7 @@ if present:  # a 16:9 slide: verdict, tiles, reasons beside the lights, then the
     # a third of a slide holds a short title only: the slide's text above says the rest
     focus = next(iter(result.models)) if v.kind != "roll out" else list(result.models)[-1]
     figs["headline"].update_layout(title_text=f"{lens.Quantity} ({lens.convention})")
+    figs["headline"].update_xaxes(title_text=unit)  # the title says the rest
     if "heatmap" in figs:
         segs = result.models[focus].segments
         col = v.segment_column if v.segment_column in segs else next(iter(segs))
