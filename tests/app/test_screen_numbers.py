@@ -208,3 +208,50 @@ def test_stability_tables_read_as_words(app):
     summary = at.dataframe[0].value.set_index("Statistic")
     assert summary.loc["Runs", "a"] == "6" and summary.loc["Mean", "a"] == "0.8150"
     assert _problems(at) == []
+
+
+def test_data_conditions_tables_read_as_words(app):
+    from tests.app.test_stability_page import _until
+
+    at = app("views/data_conditions.py")
+    at.number_input(key="dc_repeats").set_value(1)
+    at.button(key="dc_run_lc").click().run()
+    _until(at, lambda a: any(x.value.startswith("On this data") for x in [*a.success, *a.warning]))
+    mad = next(d.value for d in at.dataframe if "Spread" in d.value.columns)
+    assert list(mad.columns) == ["Spread", "Raw", "Normalized", "Robust"]
+    assert _problems(at) == []
+
+
+def test_validation_report_with_weights_time_and_segments():
+    from streamlit.testing.v1 import AppTest
+
+    def script():
+        from board.app import ui
+
+        ui.show_validation(
+            {
+                "rows": 1329,
+                "positives": 7,
+                "positive_rate": 7 / 1329,
+                "label": {"column": "is_fraud", "positive": "1"},
+                "weighted": {"column": "w", "total": 2503.123456, "positive": 12.987654},
+                "models": {
+                    "new": {"column": "score_new", "kind": "probability", "min": 2.503e-05, "max": 0.98765432, "n_distinct": 1300}
+                },
+                "time": {"column": "t", "first": "2026-01-01T00:00:00", "last": "2026-02-01T00:00:00", "days": 31.0},
+                "segments": {"seg": {f"level {i}": 100 + i for i in range(10)}},
+                "n_groups": 400,
+                "features": ["amount"],
+                "dropped_rows": 2,
+            }
+        )
+
+    at = AppTest.from_function(script, default_timeout=30).run()
+    assert not at.exception, [e.value for e in at.exception]
+    facts, models, segments = (d.value for d in at.dataframe)
+    facts = facts.set_index("Fact")["Value"]
+    assert facts["Rows"] == "1,329" and facts["Positive rate"] == "0.53%"
+    assert facts["Sample weight column"] == "w (total weight 2,503, positives 12.99)"
+    assert models.loc[0, "Lowest score"] == "0.00002503" and models.loc[0, "Distinct scores"] == "1,300"
+    assert segments.loc[0, "Levels (rows)"].endswith("· … (2 more)")
+    assert _problems(at) == []
