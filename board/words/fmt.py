@@ -59,6 +59,8 @@ def number(x, sig: int = 3, *, signed: bool = False) -> str:
     if is_undefined(x):
         return DASH
     x = float(x)
+    if 0 < abs(x) < 1e-6:  # float noise or a tiny p-value: a bound, not a row of zeros
+        return "< 0.000001" if x > 0 else "> -0.000001"
     decimals = _decimals_for(x, sig)
     # round first: 0.99951 with 3 digits is "1.00", not "0.9995"
     rounded = float(round(Decimal(repr(x)), decimals))

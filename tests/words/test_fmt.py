@@ -16,6 +16,8 @@ from board.words import fmt
     [
         (0.14285714285714285, "0.143"),  # 1/7 to 3 significant digits
         (2.503e-05, "0.0000250"),  # no scientific notation
+        (1.1e-16, "< 0.000001"),  # float noise (an AHP consistency index of 1e-16): a bound, not 16 zeros
+        (-3e-9, "> -0.000001"),
         (1329.0, "1,329"),  # a count stored as float
         (1234567.8, "1,234,568"),  # never fewer digits than the integer part
         (0.99951, "1.00"),  # rounding carries into a new digit: still 3 significant
@@ -80,6 +82,9 @@ def test_score_thresholds():
 def test_never_scientific_and_close_to_the_value(x):
     text = fmt.number(x)
     assert not re.search(r"[eE]", text)
+    if 0 < abs(x) < 1e-6:
+        assert text in ("< 0.000001", "> -0.000001")
+        return
     shown = float(text.replace(",", ""))
     # 3 significant digits: within half a unit of the third digit (or of the last integer digit)
     if x == 0:
