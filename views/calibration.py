@@ -49,6 +49,7 @@ EFFECT_ROWS = (  # rows of board.charts.calibration.threshold_effect, in order
     "Bayes threshold t*",
     "Gap between t* and the best threshold",
 )
+LOSS_ROW = "Expected loss per decision at the best threshold"  # the first row under the loss view
 
 
 def _metric(x) -> str:
@@ -150,6 +151,7 @@ if preds is None:
 rec = state.dataset_record()
 key = (rec.id, rec.sha256)
 table, _ = state.committed_table()
+lens = state.current_lens()  # expected value or expected loss, as the reader chose (board/words/lens.py)
 models = list(preds.score_kinds)
 kinds = preds.score_kinds
 probs = [m for m in models if kinds[m] == "probability"]
@@ -276,11 +278,11 @@ if rows is not None:
                 st.caption(f"Note: {ui.md_text(note)}.")
             before = price_curve(counts_before, table, score_kind=kinds[m])
             after = price_curve(counts_after, table)
-            effect, verdict = cc.threshold_effect(before, after, unit=table.unit)
+            effect, verdict = cc.threshold_effect(before, after, unit=table.unit, lens=lens)
             st.markdown(f"**Effect on the threshold–value curve** (value table “{ui.md_text(table.name)}”)")
             shows = [ui.money_of(table.unit, signed=True), fmt.score, fmt.score, ui.fmt]
             st.dataframe(
-                _before_after(effect, EFFECT_ROWS, shows),
+                _before_after(effect, (LOSS_ROW if lens.loss else EFFECT_ROWS[0], *EFFECT_ROWS[1:]), shows),
                 hide_index=True,
                 width="stretch",
                 key=f"cal_effect_{m}",
@@ -300,7 +302,7 @@ if rows is not None:
                 ui.plotly_chart(
                     st,
                     charts.value_curve_figure(
-                        curves, {}, unit=table.unit, height=420, log_x=services.positive_rate_of(preds) < 0.1
+                        curves, {}, unit=table.unit, height=420, log_x=services.positive_rate_of(preds) < 0.1, lens=lens
                     ),
                     key=f"cal_curve_{m}",
                 )

@@ -64,6 +64,7 @@ if preds is None:
     st.stop()
 table, _ = state.committed_table()
 unit = table.unit
+lens = state.current_lens()  # expected value or expected loss, as the reader chose (board/words/lens.py)
 st.title("Threshold–value curve")
 res_note = services.resolution_note(preds) if state.dataset_record().is_aggregate else "Exact: no threshold grid."
 st.caption(
@@ -101,7 +102,7 @@ log_x = st.toggle(
     value=all(k == "probability" for k in preds.score_kinds.values()) and services.positive_rate_of(preds) < 0.1,
 )
 bands = uv.bands_for(preds, table, models)
-ui.plotly_chart(st, charts.value_curve_figure(curves, deployed, unit=unit, log_x=log_x, bands=bands), key="tv_curve")
+ui.plotly_chart(st, charts.value_curve_figure(curves, deployed, unit=unit, log_x=log_x, bands=bands, lens=lens), key="tv_curve")
 st.caption(
     "The shaded bootstrap band appears once the Uncertainty page has run for these settings."
     if bands is None
@@ -136,7 +137,9 @@ for m, c in curves.items():
 st.subheader("Where the value comes from (at the deployed threshold)")
 wcols = st.columns(len(models))
 for col, m in zip(wcols, models):
-    ui.plotly_chart(col, charts.attribution_figure(curves[m].attribution_at(deployed[m]), unit=unit, title=m), key=f"tv_attr_{m}")
+    ui.plotly_chart(
+        col, charts.attribution_figure(curves[m].attribution_at(deployed[m]), unit=unit, title=m, lens=lens), key=f"tv_attr_{m}"
+    )
 
 if preds.segments:
     st.subheader("By segment: threshold × segment heatmap of EV per decision", help=terms("segment", "ev"))
@@ -144,5 +147,5 @@ if preds.segments:
     seg_col = a.selectbox("Segment column", list(preds.segments), key="tv_segment")
     seg_model = b.selectbox("Model", models, key="tv_seg_model")
     seg = state.segments_of(preds, table, deployed, seg_model, seg_col, log_grid=log_x)
-    ui.plotly_chart(st, charts.segment_heatmap_figure(seg, unit=unit), key="tv_heatmap")
+    ui.plotly_chart(st, charts.segment_heatmap_figure(seg, unit=unit, lens=lens), key="tv_heatmap")
     st.caption("Stars mark each segment's own optimum (exact); the grid is for display only.")

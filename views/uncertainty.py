@@ -17,6 +17,7 @@ if preds is None:
     st.stop()
 table, _ = state.committed_table()
 unit = table.unit
+lens = state.current_lens()  # expected value or expected loss, as the reader chose (board/words/lens.py)
 models = list(preds.score_kinds)
 deployed = {m: state.deployed_threshold(preds, m) for m in models}
 opts, note = uv.applied_options(preds)
@@ -106,7 +107,7 @@ if comp is not None:
     left.markdown(
         f"**Is {ui.md_text(comp.b)} better than {ui.md_text(comp.a)}?** Paired: both models on the same resampled rows."
     )
-    ui.plotly_chart(left, cu.comparison_figure(comp, unit=unit, height=400), key="unc_comparison")
+    ui.plotly_chart(left, cu.comparison_figure(comp, unit=unit, height=400, lens=lens), key="unc_comparison")
 right.markdown(
     "**1. What is the deployed threshold worth?** EV at the deployed threshold, fixed in every replicate.  \n"
     "**2. How good is the best threshold we could pick?** EV after re-optimising the threshold in every "
@@ -114,11 +115,14 @@ right.markdown(
 )
 rows, colors = [], []
 for j, m in enumerate(models):
-    rows.append((f"1. {m}: EV at deployed threshold {fmt.score(deployed[m])}", res.deployed[m]))
+    what = "expected loss" if lens.loss else "EV"
+    rows.append((f"1. {m}: {what} at deployed threshold {fmt.score(deployed[m])}", res.deployed[m]))
     if res.optimum[m] is not None:
-        rows.append((f"2. {m}: EV after re-optimising t", res.optimum[m].ev_opt))
+        rows.append((f"2. {m}: {what} after re-optimising t", res.optimum[m].ev_opt))
     colors += [cu.PALETTE[j]] * (len(rows) - len(colors))
-ui.plotly_chart(right, cu.uncertainty_summary_figure(rows, unit=unit, height=400, colors=colors), key="unc_two_questions")
+ui.plotly_chart(
+    right, cu.uncertainty_summary_figure(rows, unit=unit, height=400, colors=colors, lens=lens), key="unc_two_questions"
+)
 
 with_opt = [m for m in models if res.optimum[m] is not None]
 if with_opt:

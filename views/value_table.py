@@ -142,6 +142,32 @@ def _act(fn, ok: str):
 
 
 st.divider()
+st.subheader("How boards show this table", help=term("ev"))
+DISPLAY_LABELS = {
+    "value": "Expected value per decision (gains positive)",
+    "loss": "Expected loss per decision (positive = money lost)",
+}
+shown = store.get_value_table_display(name) or "value"
+if gov.allowed(user, "edit_draft") and name in store.list_value_tables():
+    choice = st.radio(
+        "Boards priced with this table show",
+        list(DISPLAY_LABELS),
+        index=list(DISPLAY_LABELS).index(shown),
+        format_func=DISPLAY_LABELS.get,
+        key="vt_display",
+        horizontal=True,
+        help="The same numbers either way; each reader can still choose for themselves on the Board.",
+    )
+    if choice != shown:
+        try:
+            gov.set_table_display(store, user, name, choice)
+            st.toast(f"Boards of “{name}” now show {DISPLAY_LABELS[choice].lower()} (unless a reader chose otherwise).")
+        except (gov.Forbidden, StoreError, InputError) as err:
+            st.error(ui.md_text(err))
+else:
+    st.caption(f"Boards priced with this table show {DISPLAY_LABELS[shown].lower()}; each reader can choose on the Board.")
+
+st.divider()
 st.subheader("Versions and sign-off")
 draft = store.get_value_table_draft(name)
 if draft is not None and gov.allowed(user, "propose_version"):

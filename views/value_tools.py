@@ -189,7 +189,9 @@ with st.container(key="vt_tools_badge"):
     st.markdown("\n".join(f"- {ui.md_text(r)}" for r in sens.reasons))
 for m in models:
     c1, c2 = st.columns(2)
-    ui.plotly_chart(c1, cvt.tornado_figure(sens, m, quantity="ev_opt", unit=unit), key=f"vt_tools_tornado_ev_{m}")
+    ui.plotly_chart(
+        c1, cvt.tornado_figure(sens, m, quantity="ev_opt", unit=unit, lens=state.current_lens()), key=f"vt_tools_tornado_ev_{m}"
+    )
     ui.plotly_chart(c2, cvt.tornado_figure(sens, m, quantity="t_opt"), key=f"vt_tools_tornado_t_{m}")
 ui.plotly_chart(st, cvt.draws_figure(sens), key="vt_tools_draws")
 with st.expander("One amount at a time: every number"):

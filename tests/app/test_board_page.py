@@ -149,3 +149,23 @@ def test_a_reader_can_see_the_board_as_expected_loss(app, expected):
     user = at.session_state["auth_user"]["username"]
     assert any(e.action == "set_own_display" and e.detail == {"display": "loss"} for e in s.list_audit(limit=5))
     assert s.get_user(user).display == "loss"
+
+
+def test_an_editor_sets_a_value_tables_display_for_every_reader(app, expected):
+    """The value table's default (issue 14 item 8): an editor sets "loss" on the Value table page;
+    a reader who has not chosen sees the board as expected loss."""
+    import os
+
+    from board.store import Store
+
+    at = app("views/value_table.py")
+    at.radio(key="vt_display").set_value("loss").run()
+    assert not at.exception
+    s = Store(data_dir=os.environ["EVALBOARD_DATA_DIR"])
+    assert s.get_value_table_display(demo.DEMO_VALUE_TABLE["name"]) == "loss"
+    assert s.list_audit(limit=1)[0].action == "set_table_display"
+    at.query_params["t_old"] = "0.05"
+    at.query_params["t_new"] = "0.09"
+    at.switch_page("views/board.py").run()
+    value, _ = tile(at, "new at 0.09: expected loss per decision")
+    assert value == fmt.money(-expected.models["new"].ev, "EUR", compact=True)
