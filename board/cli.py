@@ -123,6 +123,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="OUT.json",
         help="write the JSON here and print a plain summary instead (default: the JSON on stdout, no summary)",
     )
+    e.add_argument(
+        "--display",
+        choices=["value", "loss"],
+        default="value",
+        help="show amounts in the summary and the HTML/PDF as expected value (gains positive) or expected loss "
+        "(positive = money lost); the JSON always holds expected value",
+    )
     e.add_argument("--html", type=Path, default=None, metavar="OUT.html")
     e.add_argument("--pdf", type=Path, default=None, metavar="OUT.pdf")
     e.add_argument(
@@ -346,15 +353,18 @@ def _cmd_evaluate(args, engine_table, *, engine: bool) -> int:
     text = json.dumps(result.to_dict(), indent=2, ensure_ascii=False, allow_nan=False)
     if args.json:
         args.json.write_text(text + "\n", encoding="utf-8")
-        print(text_summary(result))
+        print(text_summary(result, display=args.display))
         print(f"The board (raw numbers) is in {args.json}.")
     else:
         print(text)
     if args.html or args.pdf:
         from board import export
+        from board.words.lens import Lens
 
         meta = dict(
-            dataset_name=args.predictions.name, table_version=args.value_table.name if args.value_table else "CLI amounts"
+            dataset_name=args.predictions.name,
+            table_version=args.value_table.name if args.value_table else "CLI amounts",
+            lens=Lens(args.display),
         )
         if args.html:
             export.write_html(result, args.html, **meta)
@@ -366,17 +376,19 @@ def _cmd_evaluate(args, engine_table, *, engine: bool) -> int:
     return 0
 
 
-def text_summary(result) -> str:
+def text_summary(result, *, display: str = "value") -> str:
     """The board in a few plain lines for a person at a terminal: the verdict and its reasons, then
     per model the value per decision at its threshold with the interval, the best threshold and
     AUC, the comparison and the drift lights. Every number goes through :mod:`board.words.fmt`
     (the JSON keeps the raw numbers)."""
     from board.words import fmt
+    from board.words.lens import Lens
     from board.words.verdict import plain_verdict
 
+    lens = Lens(display)
     unit = result.table.unit
     level = fmt.share(result.config.level, 0)
-    verdict = plain_verdict(result)
+    verdict = plain_verdict(result, lens=lens)
     lines = [f"{verdict.word}{' ' + verdict.at if verdict.at else ''}: {verdict.sentence}"]
     lines += [f"  - because {b.text}" for b in verdict.because]
     if verdict.caveat:
@@ -389,22 +401,24 @@ def text_summary(result) -> str:
     )
     for name, m in result.models.items():
         ci = m.ev_ci
+        lo, hi = lens.interval(ci.low, ci.high) if ci is not None else (None, None)
         interval = (
-            f" ({level} interval {fmt.money(ci.low, unit, signed=True)} to {fmt.money(ci.high, unit, signed=True)})"
-            if ci is not None and not (fmt.is_undefined(ci.low) or fmt.is_undefined(ci.high))
+            f" ({level} interval {fmt.money(lo, unit, signed=True)} to {fmt.money(hi, unit, signed=True)})"
+            if ci is not None and not (fmt.is_undefined(lo) or fmt.is_undefined(hi))
             else ""
         )
         lines.append(
-            f"{name} at threshold {fmt.score(m.threshold)}: {fmt.money(m.ev, unit, signed=True)} per decision{interval}; "
-            f"best threshold {fmt.score(m.curve.t_opt)} ({fmt.money(m.curve.ev_opt, unit, signed=True)} per decision); "
-            f"AUC {fmt.number(m.auc)}."
+            f"{name} at threshold {fmt.score(m.threshold)}: {fmt.money(lens.amount(m.ev), unit, signed=True)} "
+            f"{lens.quantity}{interval}; best threshold {fmt.score(m.curve.t_opt)} "
+            f"({fmt.money(lens.amount(m.curve.ev_opt), unit, signed=True)} {lens.quantity}); AUC {fmt.number(m.auc)}."
         )
     c = result.comparison
     if c is not None:
         d = c.diff
+        lo, hi = lens.interval(d.low, d.high)
         lines.append(
-            f"{c.b} − {c.a}: {fmt.money(d.estimate, unit, signed=True)} per decision ({level} interval "
-            f"{fmt.money(d.low, unit, signed=True)} to {fmt.money(d.high, unit, signed=True)}); "
+            f"{c.b} − {c.a}: {fmt.money(lens.amount(d.estimate), unit, signed=True)} {lens.quantity} ({level} interval "
+            f"{fmt.money(lo, unit, signed=True)} to {fmt.money(hi, unit, signed=True)}); "
             f"{c.b} better in {fmt.probability(c.p_b_better)} of {fmt.count(d.n_resamples)} resamples."
         )
     if result.drift is not None:

@@ -33,7 +33,7 @@ def test_summary_numbers_are_the_formatter_s_and_the_json_stays_raw(demo_csv, tm
     line = next(ln for ln in lines if ln.startswith("new at threshold"))
     ev_ci = new["at_threshold"]["ev_ci"]
     assert line.startswith(
-        f"new at threshold {fmt.score(0.1)}: {fmt.money(new['at_threshold']['ev'], 'EUR', signed=True)} per decision"
+        f"new at threshold {fmt.score(0.1)}: {fmt.money(new['at_threshold']['ev'], 'EUR', signed=True)} value per decision"
     )
     assert f"95% interval {fmt.money(ev_ci[0], 'EUR', signed=True)} to {fmt.money(ev_ci[1], 'EUR', signed=True)}" in line
     assert f"best threshold {fmt.score(new['curve']['t_opt'])}" in line and f"AUC {fmt.number(new['auc'])}" in line
@@ -42,7 +42,7 @@ def test_summary_numbers_are_the_formatter_s_and_the_json_stays_raw(demo_csv, tm
         for ln in lines
     )
     comp = next(ln for ln in lines if ln.startswith("new − old:"))
-    assert comp.startswith(f"new − old: {fmt.money(d['comparison']['diff_ev'], 'EUR', signed=True)} per decision")
+    assert comp.startswith(f"new − old: {fmt.money(d['comparison']['diff_ev'], 'EUR', signed=True)} value per decision")
     assert f"Data: {fmt.count(d['n_rows'])} decisions" in text
     # what a person reads: no raw float, no scientific notation, no NaN
     assert not re.search(r"\d\.0*[1-9]\d{4,}", text), text
@@ -63,5 +63,20 @@ def test_summary_of_one_model(demo_csv, tmp_path, capsys):
     text = capsys.readouterr().out
     d = json.loads(out.read_text())
     assert text.splitlines()[0].startswith("new at threshold")  # the verdict of a single model names it
-    assert f"{fmt.money(d['models']['new']['at_threshold']['ev'], 'EUR', signed=True)} per decision" in text
+    assert f"{fmt.money(d['models']['new']['at_threshold']['ev'], 'EUR', signed=True)} value per decision" in text
     assert " − " not in text  # no comparison line
+
+
+def test_the_summary_and_the_html_as_expected_loss(demo_csv, tmp_path, capsys):
+    """--display loss (issue 14 item 8): the summary and the HTML show expected loss (the negative
+    of the JSON's value; interval ends swapped); the JSON keeps expected value."""
+    out, page = tmp_path / "board.json", tmp_path / "board.html"
+    argv = ["evaluate", "--predictions", str(demo_csv), *ARGS, *TABLE, "--n-resamples", "200", "--display", "loss"]
+    assert main([*argv, "--json", str(out), "--html", str(page)]) == 0
+    text = capsys.readouterr().out
+    new = json.loads(out.read_text())["models"]["new"]["at_threshold"]
+    line = next(ln for ln in text.splitlines() if ln.startswith("new at threshold"))
+    assert f"{fmt.money(-new['ev'], 'EUR', signed=True)} expected loss per decision" in line
+    lo, hi = -new["ev_ci"][1], -new["ev_ci"][0]
+    assert f"interval {fmt.money(lo, 'EUR', signed=True)} to {fmt.money(hi, 'EUR', signed=True)}" in line
+    assert "expected loss per decision" in page.read_text(encoding="utf-8")
