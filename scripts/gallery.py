@@ -29,12 +29,19 @@ def main(argv=None) -> int:
     ap.add_argument("--views", default=",".join(VIEWS))
     ap.add_argument("--screens", default=",".join(SCREENS))
     ap.add_argument("--query", default="", help="extra query string, e.g. dataset=2")
+    ap.add_argument("--display", choices=["value", "loss"], default=None, help="show amounts as value or loss")
     args = ap.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as data, running_server(Path(data)) as srv, sync_playwright() as p:
+        if args.display:
+            from board.store import Store
+            from tests.e2e.servers import E2E_ADMIN
+
+            with Store(data_dir=Path(data)) as s:
+                s.set_user_display(E2E_ADMIN, args.display)
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"])
         try:
             for screen in args.screens.split(","):
@@ -49,7 +56,7 @@ def main(argv=None) -> int:
                     page.wait_for_selector(".st-key-board_verdict", timeout=180_000)
                     wait_for_app(page)
                     page.wait_for_timeout(500)
-                    path = out / f"{view}-{screen}.png"
+                    path = out / f"{view}-{screen}{'-' + args.display if args.display else ''}.png"
                     page.screenshot(path=str(path), full_page=False)
                     print(path)
                     page.close()
