@@ -940,7 +940,6 @@ def test_deleting_a_dataset_deletes_its_meeting_links(store, data_dir):
     assert count_rows(data_dir, "meeting_links") == 0
 
 
-
 def test_display_of_a_value_table_and_a_users_own_choice(store):
     """Loss or value (issue 14 item 8): a value table's display, a user's override; bad values refused."""
     store.save_value_table_draft("t", {"tp": 1.0, "fp": -1.0, "fn": -1.0, "tn": 0.0}, author="a", expected_row_version=0)
