@@ -7,7 +7,10 @@ PostgreSQL, even when every creator saw an empty store first.
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
+
 import pytest
+import sqlalchemy as sa
 
 from board.access import auth, governance
 from board.store import Store, migrations
@@ -45,8 +48,16 @@ def test_a_store_with_accounts_from_before_the_migration_has_its_first_admin(tmp
     url = f"sqlite:///{tmp_path / 'old.sqlite'}"
     with monkeypatch.context() as m:
         m.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:4])  # a store written before issue 17
-        with Store(url=url, data_dir=tmp_path / "d") as s:
-            s.create_user("root", auth.hash_password(PASSWORD), "admin")
+        with Store(url=url, data_dir=tmp_path / "d") as s, s.engine.begin() as conn:
+            # the row as that version wrote it (today's ORM knows columns later migrations add)
+            now = datetime.now(timezone.utc)
+            conn.execute(
+                sa.text(
+                    "INSERT INTO users (username, password_hash, role, active, created_at, password_changed_at) "
+                    "VALUES ('root', :h, 'admin', 1, :t, :t)"
+                ),
+                {"h": auth.hash_password(PASSWORD), "t": now},
+            )
     with Store(url=url, data_dir=tmp_path / "d") as s:
         assert 5 in s.applied_migrations
         with s.engine.connect() as conn:
