@@ -43,21 +43,7 @@ flash = st.session_state.pop(FLASH, None)
 if flash:
     getattr(st, flash[0])(flash[1])
 
-st.dataframe(
-    [
-        {
-            "Username": u.username,
-            "Role": auth.ROLE_LABELS.get(u.role, u.role),
-            "Status": "active" if u.active else "disabled",
-            "Created (UTC)": u.created_at.strftime("%Y-%m-%d %H:%M"),
-            "Password changed (UTC)": u.password_changed_at.strftime("%Y-%m-%d %H:%M"),
-        }
-        for u in users
-    ],
-    hide_index=True,
-    width="stretch",
-    key="accounts_table",
-)
+ui.accounts_table(users, key="accounts_table")
 
 st.subheader("Add an account")
 with st.form("accounts_add", clear_on_submit=True):

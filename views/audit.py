@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from board.access import auth, governance
+from board.access import governance
 from board.app import state, ui
 
 user = state.current_user()
@@ -36,19 +36,5 @@ st.dataframe(
     column_config={"Action": st.column_config.TextColumn("Action", help="The audited action, as the system names it.")},
 )
 st.subheader("Accounts")
-st.dataframe(
-    [
-        {
-            "Username": u.username,
-            "Role": auth.ROLE_LABELS.get(u.role, u.role),
-            "Status": "active" if u.active else "disabled",
-            "Created (UTC)": u.created_at.strftime("%Y-%m-%d %H:%M"),
-            "Password changed (UTC)": u.password_changed_at.strftime("%Y-%m-%d %H:%M"),
-        }
-        for u in users
-    ],
-    hide_index=True,
-    width="stretch",
-    key="audit_accounts",
-)
+ui.accounts_table(users, key="audit_accounts")
 st.caption("Manage accounts on the Accounts page (or `python -m board users add|list|disable|reset-password`).")

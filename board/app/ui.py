@@ -280,6 +280,27 @@ def export_button(where, label: str, data, *, file_name: str, mime: str, key: st
     )
 
 
+def accounts_table(users, *, key: str) -> None:
+    """The accounts as a table (Accounts and Audit log pages): no password hashes, plain column names."""
+    from board.access import auth
+
+    st.dataframe(
+        [
+            {
+                "Username": u.username,
+                "Role": auth.ROLE_LABELS.get(u.role, u.role),
+                "Status": "active" if u.active else "disabled",
+                "Created (UTC)": u.created_at.strftime("%Y-%m-%d %H:%M"),
+                "Password changed (UTC)": u.password_changed_at.strftime("%Y-%m-%d %H:%M"),
+            }
+            for u in users
+        ],
+        hide_index=True,
+        width="stretch",
+        key=key,
+    )
+
+
 def plotly_chart(where, fig, **kwargs):
     """``where.plotly_chart(fig, **kwargs)`` with user text in the figure shown as text (issue 17 F9):
     plotly renders a subset of HTML in titles, legends, ticks and hover text, so a model, segment or
