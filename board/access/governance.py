@@ -146,9 +146,15 @@ def disable_user(store: Store, actor: User, username: str, *, active: bool = Fal
     require(actor, "manage_users")
     if username == actor.username and not active:
         raise Forbidden("An admin cannot disable its own account.")
-    return store.update_user(
-        username, active=active, audit=(actor.username, "disable_user" if not active else "enable_user", username)
-    )
+    try:
+        return store.update_user(
+            username,
+            active=active,
+            keep_an_admin=True,
+            audit=(actor.username, "disable_user" if not active else "enable_user", username),
+        )
+    except StateError as err:  # checked again inside the transaction: two admins at once
+        raise Forbidden(str(err)) from None
 
 
 def reset_password(store: Store, actor: User, username: str, password: str):
@@ -177,7 +183,12 @@ def change_role(store: Store, actor: User, username: str, role: str):
         if len(admins) <= 1:
             raise Forbidden(f"{username!r} is the last active admin; make another account admin first.")
     old = None if target is None else target.role
-    return store.update_user(username, role=role, audit=(actor.username, "change_role", username, {"from": old, "to": role}))
+    try:
+        return store.update_user(
+            username, role=role, keep_an_admin=True, audit=(actor.username, "change_role", username, {"from": old, "to": role})
+        )
+    except StateError as err:  # the check above, again inside the transaction: two admins at once
+        raise Forbidden(str(err)) from None
 
 
 # --------------------------------------------------------------------------- versions

@@ -123,9 +123,15 @@ class _AccountsPart:
         active: bool | None = None,
         password_hash: str | None = None,
         role: str | None = None,
+        keep_an_admin: bool = False,
         audit: Audit = None,
     ) -> UserRecord:
         """Change an account's status, password hash or role; ``NotFoundError`` if absent.
+
+        With ``keep_an_admin`` the change is refused (``StateError``, nothing written) when it would
+        leave no active admin: the active admins' rows are locked first (``FOR UPDATE``; SQLite
+        writes one at a time), so two admins demoting or disabling each other at the same moment
+        cannot both succeed.
 
         A new password hash also clears the username's failed logins (same transaction, as is
         ``audit``: an entry or a callable of the updated ``UserRecord``).
@@ -136,6 +142,8 @@ class _AccountsPart:
         how many) is added to the log, by the user of the first ``audit`` entry.
         """
         with self._write() as session:
+            if keep_an_admin:
+                session.execute(sa.select(_User.id).where(_User.role == "admin", _User.active.is_(True)).with_for_update())
             row = session.scalars(sa.select(_User).where(_User.username == username)).one_or_none()
             if row is None:
                 raise NotFoundError(f"No account named {username!r}.")
@@ -154,6 +162,13 @@ class _AccountsPart:
                     revoke.append("role_changed")
                 row.role = role
             session.flush()
+            if keep_an_admin:
+                admins = session.scalar(
+                    sa.select(sa.func.count()).select_from(_User).where(_User.role == "admin", _User.active.is_(True))
+                )
+                if not admins:
+                    session.rollback()
+                    raise StateError(f"{username!r} is the last active admin; make another account admin first.")
             record = _user_record(row)
             reason = ",".join(revoke)
             n = _revoke_all(session, username, now=_now(), reason=reason) if revoke else 0

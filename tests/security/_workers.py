@@ -58,3 +58,22 @@ def first_admin(store, barrier, i, password):
     except governance.Forbidden:
         return "forbidden"
     return "ok"
+
+
+def demote_the_other_admin(store, barrier, i, me, other, how):
+    """Admin ``me`` demotes (``how`` "role") or disables ("disable") admin ``other``; "ok" or "forbidden".
+
+    Both workers list the accounts (the last-admin check) before either writes: the worst schedule.
+    """
+    _gate(store, "list_users", barrier)
+    barrier.wait()
+    actor = auth.User(username=me, role="admin")
+    try:
+        if how == "role":
+            governance.change_role(store, actor, other, "viewer")
+        else:
+            _gate(store, "get_user", barrier)
+            governance.disable_user(store, actor, other)
+    except governance.Forbidden:
+        return "forbidden"
+    return "ok"
