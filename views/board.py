@@ -85,7 +85,11 @@ if tools is not None:
         help="The same board full-screen without controls (URL + present=1).",
     )
     if may_export:
-        page_html = export.board_html(result, dataset_name=rec.name, table_version=version, lens=lens)
+
+        def page_html(result=result, name=rec.name, version=version, lens=lens) -> str:
+            """The board's HTML, made only when a download asks for it (not on every rerun)."""
+            return export.board_html(result, dataset_name=name, table_version=version, lens=lens)
+
         ui.export_button(
             b2,
             "HTML",
@@ -105,7 +109,7 @@ if tools is not None:
             ui.export_button(  # deferred: rendered only on click, by the one warm Chromium (a few seconds)
                 b3,
                 kind.upper(),
-                lambda kind=kind, page=page_html: export.render_bytes(page, kind),
+                lambda kind=kind, page=page_html: export.render_bytes(page(), kind),
                 file_name=f"evalboard.{kind}",
                 mime=mime,
                 icon=":material/picture_as_pdf:" if kind == "pdf" else ":material/image:",

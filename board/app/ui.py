@@ -265,8 +265,12 @@ NO_EXPORT = "Downloads need the export permission (analyst, business, risk, mode
 
 def export_button(where, label: str, data, *, file_name: str, mime: str, key: str, what: str, detail: dict, **kw) -> None:
     """A download of board data: only for roles with the "export" permission (others see why, and
-    no file is handed to their browser: a disabled button would still serve it at its media URL);
-    each click is audited (``governance.record_export`` in the button's callback)."""
+    no file is handed to their browser: a disabled button would still serve it at its media URL).
+
+    The file is made when it is asked for (a deferred download: ``data`` may be bytes or a callable
+    making them), and every delivery writes its ``export`` audit entry right then: no file sits at
+    a media URL waiting to be fetched without a click, and a fetch by hand is audited like a click.
+    The callable runs outside the script run, so the user and the store are taken now."""
     from board.access import auth, governance
     from board.app import state
 
@@ -275,9 +279,13 @@ def export_button(where, label: str, data, *, file_name: str, mime: str, key: st
         role = "none" if user is None else auth.ROLE_LABELS.get(user.role, user.role)
         where.caption(f"{label}: " + NO_EXPORT.format(role=role))
         return
-    where.download_button(
-        label, data, file_name=file_name, mime=mime, key=key, on_click=state.record_export, args=(what, detail), **kw
-    )
+    store = state.store()
+
+    def deliver():
+        governance.record_export(store, user, what, detail)
+        return data() if callable(data) else data
+
+    where.download_button(label, deliver, file_name=file_name, mime=mime, key=key, on_click="ignore", **kw)
 
 
 def accounts_table(users, *, key: str) -> None:

@@ -32,13 +32,36 @@ def test_a_viewer_gets_no_download_and_is_told_why(app, page):  # noqa: F811
     assert any("export permission" in c.value and "Viewer" in c.value for c in at.caption), [c.value for c in at.caption]
 
 
+@pytest.fixture
+def deferred(monkeypatch):
+    """The download callables the page registered (file id → callable): what the server runs when
+    the browser asks for the file, by a click or by hand."""
+    from streamlit.runtime.media_file_manager import MediaFileManager
+
+    found = {}
+    real = MediaFileManager.add_deferred
+
+    def add_deferred(self, data_callable, *args, **kwargs):
+        file_id = real(self, data_callable, *args, **kwargs)
+        found[file_id] = data_callable
+        return file_id
+
+    monkeypatch.setattr(MediaFileManager, "add_deferred", add_deferred)
+    return found
+
+
 @pytest.mark.parametrize(("page", "key"), PAGES.items())
-def test_an_analysts_download_is_audited(app, tmp_path, page, key):  # noqa: F811
+def test_an_analysts_download_is_audited_when_the_file_is_made(app, tmp_path, page, key, deferred):  # noqa: F811
+    """No file waits at a media URL: the download is deferred, and each delivery of the file (a
+    click, or a request made by hand) writes its audit entry."""
     at = app(page, user=("anna", "analyst"))
     button = next(d for d in _downloads(at) if d.key == key)
     assert not button.proto.disabled
+    assert button.proto.url == "" and button.proto.deferred_file_id  # nothing to fetch before the request
     assert _exports(tmp_path / "data") == []
-    button.click().run()
-    assert not at.exception, [e.value for e in at.exception]
+    data = deferred[button.proto.deferred_file_id]()
+    assert len(data) > 100
     what = {"board_html": "board HTML", "cal_download_new": "calibration map CSV"}[key]
     assert _exports(tmp_path / "data") == [("anna", "export", what)]
+    deferred[button.proto.deferred_file_id]()  # asked again: audited again
+    assert _exports(tmp_path / "data") == [("anna", "export", what)] * 2
