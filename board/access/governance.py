@@ -19,12 +19,14 @@ report of an approval (re-evaluating stored evaluations) is a use case one layer
 
 from __future__ import annotations
 
+import os
 from datetime import date
 from typing import Any
 
 from board.access import auth
 from board.access.auth import ROLES, User
-from board.store import APPROVED, ConflictError, StateError, Store, ValueTableVersionRecord
+from board.store import APPROVED, PENDING, ConflictError, StateError, Store, ValueTableVersionRecord
+from board.store.value_tables import content_hash
 
 __all__ = [
     "ACTIONS",
@@ -32,9 +34,12 @@ __all__ = [
     "SIGNING_ROLES",
     "Forbidden",
     "allowed",
+    "SELF_SIGN_ENV",
     "audit_log",
     "add_user",
+    "awaiting_signature",
     "change_role",
+    "content_hash",
     "create_first_admin",
     "current_version",
     "disable_user",
@@ -47,6 +52,7 @@ __all__ = [
     "require",
     "reset_password",
     "save_draft",
+    "self_sign_allowed",
     "sign",
     "upload_dataset",
 ]
@@ -220,9 +226,17 @@ def save_draft(
 
 
 def propose_version(
-    store: Store, actor: User, name: str, *, label: str, effective_date: date, reason: str, expected_row_version: int
+    store: Store,
+    actor: User,
+    name: str,
+    *,
+    label: str,
+    effective_date: date,
+    reason: str | None = None,
+    expected_row_version: int,
 ) -> ValueTableVersionRecord:
-    """Propose the open draft for sign-off (status ``pending``)."""
+    """Propose the open draft for sign-off (status ``pending``); the actor becomes its proposer,
+    who may not sign it (:func:`sign`). ``reason`` None or blank carries the draft's own reason."""
     require(actor, "propose_version")
     return store.submit_value_table_draft(
         name,
@@ -231,17 +245,46 @@ def propose_version(
         reason=reason,
         author=actor.username,
         expected_row_version=expected_row_version,
-        audit=lambda rec: (actor.username, "propose_version", name, {"version_id": rec.id, "label": label}),
+        audit=lambda rec: (
+            actor.username,
+            "propose_version",
+            name,
+            {"version_id": rec.id, "label": label, "reason": rec.reason, "content_hash": content_hash(rec.amounts)},
+        ),
     )
 
 
-def sign(store: Store, actor: User, version_id: int, *, comment: str = ""):
+#: Set to 1 to let the proposer of a version also sign it (a demo with one account per role).
+SELF_SIGN_ENV = "EVALBOARD_ALLOW_SELF_SIGN"
+
+
+def self_sign_allowed() -> bool:
+    """Whether the four-eyes rule is relaxed (``EVALBOARD_ALLOW_SELF_SIGN=1``; off by default)."""
+    return os.environ.get(SELF_SIGN_ENV, "").strip().lower() in {"1", "true", "yes"}
+
+
+def _may_sign(actor: User, version: ValueTableVersionRecord) -> bool:
+    return actor.username != version.author or self_sign_allowed()
+
+
+def sign(store: Store, actor: User, version_id: int, *, comment: str = "", expected_hash: str | None = None):
     """Sign a pending version for the actor's role; the third role's signature approves it.
 
-    Returns ``(version, signoffs)``; both the signature and an approval are audited. The impact
-    report of an approval is a use case above this layer: :func:`board.services.signoff.sign_version`.
+    ``expected_hash`` is :func:`content_hash` of the amounts the signer was shown: the store
+    refuses the signature (``StateError``, nothing written) when the version's amounts differ
+    now. The proposer cannot sign their own version (``Forbidden``; see :data:`SELF_SIGN_ENV`).
+
+    Returns ``(version, signoffs)``; both the signature (with the hash signed) and an approval
+    are audited. The impact report of an approval is a use case above this layer:
+    :func:`board.services.signoff.sign_version`.
     """
     require(actor, "sign_version")
+    version = store.get_value_table_version(version_id)
+    if version.status == PENDING and not _may_sign(actor, version):
+        raise Forbidden(
+            f"{actor.username!r} proposed version {version.label!r} and cannot also sign it (four-eyes rule); "
+            f"another {actor.role} account must sign."
+        )
 
     def audit(version: ValueTableVersionRecord) -> list[tuple]:
         entries = [
@@ -249,7 +292,12 @@ def sign(store: Store, actor: User, version_id: int, *, comment: str = ""):
                 actor.username,
                 "sign_version",
                 version.table_name,
-                {"version_id": version_id, "label": version.label, "role": actor.role},
+                {
+                    "version_id": version_id,
+                    "label": version.label,
+                    "role": actor.role,
+                    "content_hash": content_hash(version.amounts),
+                },
             )
         ]
         if version.status == APPROVED:
@@ -259,8 +307,30 @@ def sign(store: Store, actor: User, version_id: int, *, comment: str = ""):
         return entries
 
     return store.add_signoff(
-        version_id, role=actor.role, username=actor.username, comment=comment, required_roles=SIGNING_ROLES, audit=audit
+        version_id,
+        role=actor.role,
+        username=actor.username,
+        comment=comment,
+        required_roles=SIGNING_ROLES,
+        expected_hash=expected_hash,
+        proposer_may_sign=self_sign_allowed(),
+        audit=audit,
     )
+
+
+def awaiting_signature(store: Store, actor: User | None) -> list[ValueTableVersionRecord]:
+    """The pending versions (of every value table) waiting for the actor's role to sign, that
+    the actor may sign (not their own proposal); [] for a role that does not sign."""
+    if not allowed(actor, "sign_version"):
+        return []
+    out = []
+    for name in store.list_value_tables():
+        for v in store.list_value_table_versions(name):
+            if v.status != PENDING or not _may_sign(actor, v):
+                continue
+            if actor.role not in {s.role for s in store.list_signoffs(v.id)}:
+                out.append(v)
+    return out
 
 
 def reject_version(store: Store, actor: User, version_id: int, *, comment: str) -> ValueTableVersionRecord:

@@ -10,12 +10,22 @@ from collections.abc import Callable
 
 from board.access import governance
 from board.access.auth import User
-from board.services.evaluation import evaluate_stored
+from board.services.evaluation import evaluate_stored, model_counts
 from board.store import APPROVED, EvaluationRecord, ImpactReportRecord, Store, ValueTableVersionRecord
-from evalcore import ValueTable
+from evalcore import CELLS, ValueTable
+from evalcore.aggregate import Aggregate
 from evalcore.board import BoardConfig
+from evalcore.value import price_curve
 
-__all__ = ["SignResult", "impact_report", "publish_impact", "reevaluate_stored", "sign_version"]
+__all__ = [
+    "SignResult",
+    "amounts_diff",
+    "ev_preview",
+    "impact_report",
+    "publish_impact",
+    "reevaluate_stored",
+    "sign_version",
+]
 
 
 class SignResult:
@@ -37,19 +47,101 @@ Reevaluate = Callable[[EvaluationRecord, dict], dict]
 
 
 def sign_version(
-    store: Store, actor: User, version_id: int, *, comment: str = "", reevaluate: Reevaluate | None = None
+    store: Store,
+    actor: User,
+    version_id: int,
+    *,
+    comment: str = "",
+    expected_hash: str | None = None,
+    reevaluate: Reevaluate | None = None,
 ) -> SignResult:
     """Sign a pending version for the actor's role; the third role's signature approves it.
 
     Parameters
     ----------
+    expected_hash : str, optional
+        :func:`board.access.governance.content_hash` of the amounts the signer was shown; the
+        store refuses the signature when the version's amounts differ now.
     reevaluate : callable, optional
         ``reevaluate(evaluation, amounts) -> BoardResult.to_dict()`` used for the impact
         report; default :func:`reevaluate_stored` (the stored dataset and config, the new table).
     """
-    version, signoffs = governance.sign(store, actor, version_id, comment=comment)
+    version, signoffs = governance.sign(store, actor, version_id, comment=comment, expected_hash=expected_hash)
     report = publish_impact(store, version, reevaluate=reevaluate) if version.status == APPROVED else None
     return SignResult(version, signoffs, report)
+
+
+def amounts_diff(proposed: dict, in_force: dict | None) -> list[dict]:
+    """The proposed amounts beside the version in force, one row per outcome (TP, FP, FN, TN),
+    then the unit and the production prevalence when either differs.
+
+    Each row: ``item``, ``in_force`` and ``proposed`` (amount, or None without a version in
+    force), ``change`` (proposed - in force; None when undefined), ``confidence_in_force``,
+    ``confidence_proposed``, ``changed`` (amount or confidence differs, or nothing is in force),
+    and the proposed ``description`` and ``source`` of the outcome.
+    """
+    new = ValueTable.from_dict(proposed).to_dict()
+    old = None if in_force is None else ValueTable.from_dict(in_force).to_dict()
+    rows = []
+    for c in CELLS:
+        before = None if old is None else old[c]
+        conf_before = None if old is None else old["confidence"][c]
+        rows.append(
+            {
+                "item": c.upper(),
+                "in_force": before,
+                "proposed": new[c],
+                "change": None if before is None else new[c] - before,
+                "confidence_in_force": conf_before,
+                "confidence_proposed": new["confidence"][c],
+                "changed": old is None or before != new[c] or conf_before != new["confidence"][c],
+                "description": new["descriptions"].get(c, ""),
+                "source": new["sources"].get(c, ""),
+            }
+        )
+    for key, item in (("unit", "Unit"), ("prevalence", "Production prevalence")):
+        before = None if old is None else old[key]
+        if old is None or before != new[key]:
+            rows.append(
+                {
+                    "item": item,
+                    "in_force": before,
+                    "proposed": new[key],
+                    "change": None,
+                    "confidence_in_force": None,
+                    "confidence_proposed": None,
+                    "changed": True,
+                    "description": "",
+                    "source": "",
+                }
+            )
+    return rows
+
+
+def ev_preview(agg: Aggregate, before: dict | None, after: dict, thresholds: dict[str, float]) -> list[dict]:
+    """Expected value per decision at each model's deployed threshold under the version in force
+    (``before``; None: no version in force) and under the proposed amounts (``after``), on one
+    dataset's aggregate: rows ``model``, ``threshold``, ``ev_before``, ``ev_after``, ``ev_change``.
+    Priced as the board prices (:func:`evalcore.value.price_curve` on the model's counts).
+    """
+    tables = {"before": None if before is None else ValueTable.from_dict(before), "after": ValueTable.from_dict(after)}
+    rows = []
+    for model, t in thresholds.items():
+        counts = model_counts(agg, model)
+        ev = {
+            k: None if tab is None else price_curve(counts, tab, score_kind=agg.score_kinds[model]).ev_at(float(t))
+            for k, tab in tables.items()
+        }
+        rows.append(
+            {
+                "model": model,
+                "threshold": float(t),
+                "ev_before": ev["before"],
+                "ev_after": ev["after"],
+                "ev_change": _diff(ev["before"], ev["after"]),
+            }
+        )
+    return rows
 
 
 def reevaluate_stored(store: Store, evaluation: EvaluationRecord, amounts: dict) -> dict:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from datetime import date, datetime
 from typing import Any
 
@@ -23,6 +25,20 @@ from board.store.records import (
     ValueTableVersionRecord,
 )
 from evalcore._errors import InputError, ProblemList
+
+
+_NO_REASON = "reason must not be empty: write why the table changes (here, or with the saved draft)."
+
+
+def content_hash(amounts: dict) -> str:
+    """The SHA-256 (hex) of a version's amounts: its JSON with sorted keys, compact separators.
+
+    What a signer saw and signs (``add_signoff(expected_hash=...)``): equal amounts give equal
+    hashes whatever the key order they were saved in; any changed amount, confidence, unit or
+    prevalence gives another hash.
+    """
+    text = json.dumps(amounts, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 class _ValueTablesPart:
@@ -268,25 +284,34 @@ class _ValueTablesPart:
         *,
         label: str,
         effective_date: date,
-        reason: str,
+        reason: str | None = None,
         author: str,
         expected_row_version: int,
         audit: Audit = None,
     ) -> ValueTableVersionRecord:
         """Propose the open draft of ``name`` for sign-off: it becomes ``pending`` under ``label``.
 
-        ``audit``: an entry, or a callable of the proposed record, written in the same transaction.
+        ``reason``: None or blank carries the draft's own reason (typed when it was saved) into the
+        proposal; a non-blank str replaces it. ``audit``: an entry, or a callable of the proposed
+        record, written in the same transaction.
 
         Raises
         ------
         evalcore.InputError
-            Blank label or reason, no effective date, or the label is used by another version.
+            Blank label, no reason (neither given nor kept with the draft), no effective date, or
+            the label is used by another version.
         ConflictError
             The draft changed since ``expected_row_version`` (or there is no open draft).
         """
         problems = ProblemList()
         _check_text(problems, "label", label, required=True)
-        _check_text(problems, "reason", reason, required=True)
+        given = isinstance(reason, str) and bool(reason.strip())
+        if reason is not None:
+            _check_text(problems, "reason", reason, required=False)
+        if not given and isinstance(reason, str | None):
+            kept = self._fetch_draft_record(name)  # read again, locked, in the transaction
+            if kept is None or not kept.reason.strip():
+                problems.add("empty", _NO_REASON, "Give reason a non-blank value.", column="reason")
         if isinstance(label, str) and label.strip().lower() == DRAFT:
             problems.add("invalid_value", "label must name the version, e.g. 'v2026.Q4', not 'draft'.", column="label")
         if not isinstance(effective_date, date) or isinstance(effective_date, datetime):
@@ -304,6 +329,10 @@ class _ValueTablesPart:
                     current=current,
                     expected_row_version=expected_row_version,
                 )
+            if not given:
+                reason = draft.reason
+                if not reason.strip():
+                    raise InputError(_NO_REASON)
             taken = session.scalar(
                 sa.select(_ValueTableVersion.id).where(
                     _ValueTableVersion.table_id == table.id, _ValueTableVersion.label == label, _ValueTableVersion.id != draft.id
@@ -351,27 +380,57 @@ class _ValueTablesPart:
         username: str,
         comment: str = "",
         required_roles: tuple[str, ...],
+        expected_hash: str | None = None,
+        proposer_may_sign: bool = False,
         audit: Audit = None,
     ) -> tuple[ValueTableVersionRecord, list[SignoffRecord]]:
         """Sign a pending version for ``role``; the signature completing ``required_roles`` approves it.
 
         One transaction: the signature, the approval and the audit entries (``audit``: entries, or a
         callable of the version after signing -- approved or not -- returning them) land together
-        or not at all.
+        or not at all. The checks below read the version row locked, inside that transaction.
+
+        Parameters
+        ----------
+        expected_hash : str or None, default=None
+            :func:`content_hash` of the amounts the signer was shown. When it differs from the
+            stored amounts' hash (the version was rejected, changed and proposed again since the
+            signer's page was drawn) nothing is written. None: no content check (callers that show
+            the amounts to a person pass it; the Value table page does).
+        proposer_may_sign : bool, default=False
+            False (the four-eyes rule): the account that proposed the version (its ``author``)
+            cannot sign it.
 
         Raises
         ------
         StateError
-            The version is not pending, or ``role`` has already signed it.
+            The version is not pending, ``role`` has already signed it, ``username`` proposed it
+            (unless ``proposer_may_sign``), or its amounts are not those of ``expected_hash``.
         NotFoundError
             No such version.
         """
         now = _now()
         with self._write() as session:
-            row, table = self._version_row(session, version_id)
+            row = session.scalars(
+                sa.select(_ValueTableVersion).where(_ValueTableVersion.id == version_id).with_for_update()
+            ).one_or_none()
+            if row is None:
+                raise NotFoundError(f"No value-table version with id {version_id!r} in the store.")
+            table = session.get_one(_ValueTable, row.table_id)
             if row.status != PENDING:
                 raise StateError(
                     f"Version {row.label!r} of {table.name!r} is {row.status}, not pending; only a pending version can be signed."
+                )
+            if expected_hash is not None and content_hash(json.loads(row.amounts)) != expected_hash:
+                raise StateError(
+                    f"Version {row.label!r} of {table.name!r} changed after your page showed it (it was proposed "
+                    f"again at {row.submitted_at.isoformat() if row.submitted_at else 'an unknown time'} by "
+                    f"{row.author!r}). Nothing was signed: reload the page, review the amounts now proposed and sign again."
+                )
+            if not proposer_may_sign and row.author == username:
+                raise StateError(
+                    f"{username!r} proposed version {row.label!r} of {table.name!r} and cannot also sign it "
+                    "(four-eyes rule): another account of the role must sign."
                 )
             exists = session.scalar(sa.select(_Signoff.id).where(_Signoff.version_id == version_id, _Signoff.role == role))
             if exists is not None:

@@ -63,13 +63,14 @@ ADMIN = as_role("admin")
 
 
 def proposed(store, label="v2026.Q4", amounts=TABLE) -> int:
-    rec = store.save_value_table_draft(TABLE["name"], dict(amounts), author="u_business")
+    """A pending version proposed by an analyst (none of the signers: four-eyes rule)."""
+    rec = store.save_value_table_draft(TABLE["name"], dict(amounts), author="u_analyst")
     return store.submit_value_table_draft(
         TABLE["name"],
         label=label,
         effective_date=date(2026, 10, 1),
         reason="new fraud costs",
-        author="u_business",
+        author="u_analyst",
         expected_row_version=rec.row_version,
     ).id
 
@@ -244,7 +245,7 @@ def test_rejection_then_resubmission_starts_the_signatures_over(store):
     )
     again = gov.propose_version(
         store,
-        as_role("business"),
+        as_role("analyst"),
         TABLE["name"],
         label="v2026.Q4",
         effective_date=date(2026, 10, 1),
