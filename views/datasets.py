@@ -3,13 +3,17 @@
 import pandas as pd
 import streamlit as st
 
+from board import services
+from board.access import governance
 from board.app import state, ui
 from board.engines import lake
+from evalcore import InputError
 
 st.title("Datasets")
 s = state.store()
 records = s.list_datasets()
 current = state.current_dataset_id()
+bindings = s.dataset_value_tables()
 st.caption(
     "The dataset chosen here (or in the sidebar) is used by every page. Files are stored by content: "
     "uploading the same file again reuses it. A dataset registered by path keeps only its aggregate; pages that "
@@ -21,6 +25,7 @@ rows = [
         "in use": "●" if r.id == current else "",
         "name": r.name,
         "kind": lake.describe(r),
+        "priced with": bindings.get(r.id) or f"{services.DEFAULT_TABLE_NAME} (default)",
         "file": "(aggregate only)" if r.is_aggregate else r.filename,
         "rows": r.n_rows,
         "positive rate": r.report.get("positive_rate"),
@@ -48,6 +53,36 @@ for r in records:
         st.button(f"Use “{ui.md_text(r.name)}”", key=f"datasets_use_{r.id}", on_click=_use, args=(r.id,))
 if current is not None:
     rec = s.get_dataset(current)
+    bound = services.evaluation.bound_table_name(s, current)
+    choices = services.evaluation.active_table_names(s)
+    choices = choices if bound in choices else [bound, *choices]
+
+    def _bind():
+        try:
+            governance.bind_table(s, state.current_user(), current, st.session_state["datasets_priced_with"])
+            st.session_state[state.BOUND_FOR_KEY] = None  # the sidebar selects the new binding
+            st.session_state["datasets_flash"] = "The dataset's boards are now priced with this table."
+        except (governance.Forbidden, KeyError, InputError) as err:
+            st.session_state["datasets_flash"] = f"Not changed: {ui.md_text(err)}"
+
+    with st.container(horizontal=True, vertical_alignment="bottom", key="datasets_binding"):
+        st.selectbox(
+            f"“{ui.md_text(rec.name)}” is priced with",
+            choices,
+            index=choices.index(bound),
+            key="datasets_priced_with",
+            disabled=not governance.allowed(state.current_user(), "edit_settings"),
+            help="The value table every board of this dataset uses (for everyone; audited).",
+        )
+        st.button(
+            "Change the binding",
+            key="datasets_bind",
+            on_click=_bind,
+            disabled=not governance.allowed(state.current_user(), "edit_settings"),
+        )
+    flash = st.session_state.pop("datasets_flash", None)
+    if flash:
+        (st.error if flash.startswith("Not changed") else st.success)(flash)
     with st.expander(f"Validation report of “{ui.md_text(rec.name)}”"):
         st.json(rec.report)
     with st.expander("Column mapping" if not rec.is_aggregate else "Query (column mapping) and aggregation options"):

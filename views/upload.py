@@ -91,6 +91,16 @@ st.success(
 ui.show_validation(summary)
 
 name = st.text_input("Dataset name", value=up.name.rsplit(".", 1)[0], key="upload_dsname")
+tables = services.evaluation.active_table_names(state.store())
+default_table = services.evaluation.default_binding(state.store(), label=label)
+value_table = st.selectbox(
+    "Price its boards with the value table",
+    tables,
+    index=tables.index(default_table) if default_table in tables else 0,
+    key="upload_value_table",
+    help="The decision whose outcomes are priced (default: the last one used for data with this label column). "
+    "Create a new one on the Value table page; change it later on the Datasets page.",
+)
 
 
 def _save():
@@ -103,10 +113,15 @@ def _save():
     rec = governance.upload_dataset(
         s, user, name=name, filename=up.name, raw=raw, mapping=mapping.to_dict(), report=summary, n_rows=preds.n_rows
     )
+    governance.bind_table(s, user, rec.id, value_table)
     st.session_state[state.DATASET_KEY] = rec.id  # switch the shared sidebar to it
+    st.session_state[state.BOUND_FOR_KEY] = None  # and to the value table it is bound to
     st.session_state["upload_saved"] = rec.id
 
 
 st.button("Save and use this dataset", type="primary", on_click=_save, key="upload_save")
 if st.session_state.get("upload_saved"):
-    st.success(f"Saved as dataset #{st.session_state['upload_saved']}; it is now selected in the sidebar for every page.")
+    st.success(
+        f"Saved as dataset #{st.session_state['upload_saved']}, priced with “{ui.md_text(value_table)}”; it is now "
+        "selected in the sidebar for every page."
+    )

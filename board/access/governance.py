@@ -460,3 +460,131 @@ def audit_log(store: Store, actor: User, *, limit: int = 1000):
 
 
 __all__ += ["ConflictError"]
+
+
+# --------------------------------------------------------------------------- several value tables (issue 16 item 1)
+
+
+def create_table(store: Store, actor: User, name: str, amounts: dict, *, reason: str = "") -> ValueTableVersionRecord:
+    """Create value table ``name`` whose first draft holds ``amounts`` (editors; audited). The
+    amounts are checked as the editor checks them (``ValueTable.from_dict``: every problem at
+    once) and stored under the new name; the table starts as a draft, never approved."""
+    from evalcore import ValueTable
+
+    require(actor, "edit_draft")
+    table = ValueTable.from_dict({**amounts, "name": (name or "").strip()})
+    name = table.name
+    return store.create_value_table(
+        name,
+        table.to_dict(),
+        author=actor.username,
+        reason=reason,
+        audit=lambda rec: (actor.username, "create_table", name, {"version_id": rec.id, "amounts": table.to_dict()}),
+    )
+
+
+def clone_table(store: Store, actor: User, source: str, name: str, *, reason: str = "") -> ValueTableVersionRecord:
+    """Create value table ``name`` from the current amounts of ``source`` (its latest approved
+    version, else its open draft); the clone is a draft (editors; audited with its source)."""
+    require(actor, "edit_draft")
+    from_version = current_version(store, source)
+    if from_version is None:
+        from board.store import NotFoundError
+
+        raise NotFoundError(f"Value table {source!r} has no approved version or draft to clone.")
+    from evalcore import ValueTable
+
+    table = ValueTable.from_dict({**from_version.amounts, "name": (name or "").strip()})
+    return store.create_value_table(
+        table.name,
+        table.to_dict(),
+        author=actor.username,
+        reason=reason or f"cloned from {source!r} ({from_version.label})",
+        audit=lambda rec: (
+            actor.username,
+            "clone_table",
+            table.name,
+            {"version_id": rec.id, "source": source, "source_version_id": from_version.id},
+        ),
+    )
+
+
+def archive_table(store: Store, actor: User, name: str, *, archived: bool = True):
+    """Archive value table ``name`` (hidden from selectors, kept for history) or restore it
+    (editors; audited)."""
+    require(actor, "edit_draft")
+    return store.set_value_table_archived(
+        name, archived, audit=(actor.username, "archive_table" if archived else "restore_table", name, {})
+    )
+
+
+def bind_table(store: Store, actor: User, dataset_id: int, name: str | None) -> None:
+    """Price dataset ``dataset_id`` with value table ``name`` (None: the default table): it changes
+    everyone's board of that dataset, so it is a setting (editors; audited with the old binding)."""
+    require(actor, "edit_settings")
+    old = store.get_dataset_value_table(dataset_id)
+    store.set_dataset_value_table(
+        dataset_id, name, audit=(actor.username, "bind_value_table", str(dataset_id), {"from": old, "to": name})
+    )
+
+
+__all__ += ["archive_table", "bind_table", "clone_table", "create_table"]
+
+
+def record_decision(
+    store: Store,
+    actor: User,
+    dataset_id: int,
+    *,
+    table_name: str,
+    table_version: str,
+    kind: str,
+    model: str,
+    thresholds: dict,
+    rationale: str,
+    present: list[str],
+    snapshot: dict,
+):
+    """Record the meeting's decision (issue 16 item 5) with a snapshot of the board it was taken on.
+
+    ``snapshot``: the keyword arguments of :func:`record_evaluation` for the board (``models``,
+    ``config``, ``result``, ``version``, ``export_html``). The decision's fields are checked first,
+    then the snapshot is saved (audited ``save_evaluation``), then the decision with its audit
+    entry (``record_decision``) in one transaction; the database refuses to change it afterwards.
+    Returns the ``DecisionRecord``; ``Forbidden`` (nothing stored) unless the role may save boards.
+    """
+    from board.store.decisions import check_decision
+
+    require(actor, "save_evaluation")
+    check_decision(
+        kind=kind,
+        model=model,
+        thresholds=thresholds,
+        rationale=rationale,
+        present=present,
+        decided_by=actor.username,
+        table_name=table_name,
+        table_version=table_version,
+    )
+    ev_id = record_evaluation(store, actor, dataset_id, table_name=table_name, **snapshot)
+    return store.record_decision(
+        dataset_id=dataset_id,
+        table_name=table_name,
+        table_version=table_version,
+        kind=kind,
+        model=model,
+        thresholds=thresholds,
+        rationale=rationale,
+        present=present,
+        decided_by=actor.username,
+        evaluation_id=ev_id,
+        audit=lambda rec: (
+            actor.username,
+            "record_decision",
+            table_name,
+            {"decision_id": rec.id, "kind": rec.kind, "model": rec.model, "evaluation_id": ev_id, "dataset_id": dataset_id},
+        ),
+    )
+
+
+__all__ += ["record_decision"]

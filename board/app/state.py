@@ -192,6 +192,7 @@ def sidebar() -> None:
                     icon=":material/link_off:",
                 )
         st.session_state[DATASET_KEY] = chosen
+    _select_bound_table(s)
     with st.sidebar:
         st.selectbox(
             "Dataset",
@@ -201,16 +202,48 @@ def sidebar() -> None:
             bind="query-params",
             help="Shared by every page. Upload more on the Upload page.",
         )
-        tables = s.list_value_tables() or [services.DEFAULT_TABLE_NAME]
+        bound = bound_table()
+        tables = services.evaluation.active_table_names(s) or [services.DEFAULT_TABLE_NAME]
+        if bound not in tables:  # an archived table stays visible where a dataset is still priced with it
+            tables = sorted([*tables, bound])
         if st.session_state.get(TABLE_KEY) not in tables:
-            st.session_state[TABLE_KEY] = tables[0]
+            st.session_state[TABLE_KEY] = bound
         st.selectbox(
             "Value table",
             tables,
             key=TABLE_KEY,
             bind="query-params",
-            help="The decision whose outcomes are priced; edit it on the Value table page.",
+            help="The decision whose outcomes are priced; opening a dataset selects the table it is bound to. "
+            "Picking another here is a what-if for this tab: the binding changes only on the Datasets page.",
         )
+        if st.session_state.get(TABLE_KEY) != bound and current_dataset_id() is not None:
+            st.warning(
+                f"What-if: this dataset is priced with “{md_text(bound)}”; the pages now use "
+                f"“{md_text(st.session_state[TABLE_KEY])}”. Change the binding on the Datasets page.",
+                icon=":material/swap_horiz:",
+            )
+
+
+BOUND_FOR_KEY = "value_table_bound_for"  # the dataset whose bound table the sidebar last selected
+
+
+def bound_table() -> str:
+    """The value table the chosen dataset is bound to (the default table when never bound)."""
+    return services.evaluation.bound_table_name(store(), current_dataset_id())
+
+
+def _select_bound_table(s: Store) -> None:
+    """Opening a dataset selects the value table it is bound to (issue 16 item 1): once per
+    dataset opened, so a table picked in the sidebar afterwards (a what-if) stays until another
+    dataset is opened. A link's table (``?value_table_name=``) wins when the tab opens."""
+    ds = st.session_state.get(DATASET_KEY)
+    if ds is None or st.session_state.get(BOUND_FOR_KEY) == ds:
+        return
+    first = BOUND_FOR_KEY not in st.session_state
+    st.session_state[BOUND_FOR_KEY] = ds
+    if first and st.query_params.get(TABLE_KEY):
+        return
+    st.session_state[TABLE_KEY] = services.evaluation.bound_table_name(s, ds)
 
 
 LINK_KEY = "login_link"  # the query parameters of the address a tab opened before its login

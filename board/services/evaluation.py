@@ -211,6 +211,53 @@ def table_version(store, name: str, table: ValueTable):
     return "unsaved edits (not approved)", None
 
 
+# --------------------------------------------------------------------------- several value tables
+
+
+def bound_table_name(store, dataset_id: int | None) -> str:
+    """The value table dataset ``dataset_id``'s board is priced with: the one it is bound to
+    (chosen at upload, changed on the Datasets page), else the default table."""
+    if dataset_id is None:
+        return DEFAULT_TABLE_NAME
+    return store.get_dataset_value_table(dataset_id) or DEFAULT_TABLE_NAME
+
+
+def active_table_names(store) -> list[str]:
+    """The value tables the selectors offer: every table not archived, sorted by name."""
+    return [t.name for t in store.list_value_table_infos(include_archived=False)]
+
+
+def default_binding(store, *, label: str | None = None) -> str:
+    """The table a new upload is bound to unless the uploader picks another: the last one used
+    for that kind of data (the newest dataset bound to a table, preferring the same label
+    column), else the default table if it is in use, else the first table in use."""
+    last = store.last_bound_value_table(label=label)
+    if last is not None:
+        return last
+    names = active_table_names(store)
+    return DEFAULT_TABLE_NAME if DEFAULT_TABLE_NAME in names or not names else names[0]
+
+
+def is_approved(version) -> bool:
+    """Whether a board priced with ``version`` (from :func:`table_version`) is priced with an
+    approved version; False for a draft, a pending version or unsaved edits."""
+    return version is not None and version.status == "approved"
+
+
+#: What a new value table starts from (the Value table page's "New table"): the demo's amounts
+#: under another name, or zeros in a unit the editor names.
+TEMPLATES = ("demo amounts", "all zeros")
+
+
+def template_amounts(template: str, *, unit: str = "") -> dict:
+    """The amounts of a new value table made from ``template`` (one of :data:`TEMPLATES`)."""
+    if template == "demo amounts":
+        return {k: v for k, v in demo.DEMO_VALUE_TABLE.items() if k != "name"}
+    if template == "all zeros":
+        return {"tp": 0.0, "fp": 0.0, "fn": 0.0, "tn": 0.0, "unit": unit}
+    raise InputError(f"template must be one of {', '.join(TEMPLATES)}; got {template!r}.")
+
+
 def model_counts(agg: Aggregate, model: str) -> ScoreCounts:
     """Counts by distinct score (the stated resolution of a registered path's aggregate)."""
     return counts_of(agg.part(model), agg.resolution[model])
@@ -250,6 +297,12 @@ __all__ = [
     "default_threshold_of",
     "load_value_table",
     "table_version",
+    "bound_table_name",
+    "active_table_names",
+    "default_binding",
+    "is_approved",
+    "TEMPLATES",
+    "template_amounts",
     "model_counts",
     "threshold_range",
     "sha256",

@@ -15,8 +15,8 @@ from sqlalchemy.orm import Session
 
 from board.store._common import _check_json, _check_text, _dataset_problems, _dataset_record, _dumps, _now, _write_atomically
 from board.store.audit import Audit, _add_audit
-from board.store.errors import CorruptFileError, DatasetInUseError, MissingFileError, NotFoundError
-from board.store.models import _Dataset, _DatasetSetting, _Evaluation, _MeetingLink
+from board.store.errors import CorruptFileError, DatasetInUseError, MissingFileError, NotFoundError, StateError
+from board.store.models import _Dataset, _DatasetSetting, _Evaluation, _MeetingLink, _ValueTable
 from board.store.records import DatasetRecord, DatasetSettingsRecord
 from evalcore._errors import ProblemList
 
@@ -372,6 +372,66 @@ class _DatasetsPart:
                 continue
             done.append(path)
         return done
+
+    # ----------------------------------------------------------------- value-table binding
+
+    def get_dataset_value_table(self, dataset_id: int) -> str | None:
+        """The name of the value table dataset ``dataset_id`` is priced with; None = the default
+        table (never bound). ``NotFoundError`` if there is no such dataset."""
+        with self._reading() as session:
+            return self._get_dataset_row(session, dataset_id).value_table
+
+    def dataset_value_tables(self) -> dict[int, str | None]:
+        """Every dataset's bound value table by dataset id (None = the default table)."""
+        with self._reading() as session:
+            return {i: name for i, name in session.execute(sa.select(_Dataset.id, _Dataset.value_table))}
+
+    def set_dataset_value_table(self, dataset_id: int, name: str | None, *, audit: Audit = None) -> None:
+        """Bind dataset ``dataset_id`` to value table ``name`` (None: back to the default table);
+        ``audit`` (an entry) in the same transaction.
+
+        Raises
+        ------
+        evalcore.InputError
+            ``name`` blank.
+        NotFoundError
+            No such dataset, or no value table ``name``.
+        board.store.StateError
+            The table is archived (restore it first).
+        """
+        if name is not None:
+            problems = ProblemList()
+            _check_text(problems, "name", name, required=True)
+            problems.raise_if_any()
+        with self._write() as session:
+            row = self._get_dataset_row(session, dataset_id)
+            if name is not None:
+                table = session.scalars(sa.select(_ValueTable).where(_ValueTable.name == name)).one_or_none()
+                if table is None:
+                    raise NotFoundError(f"No value table named {name!r}; create it on the Value table page first.")
+                if table.archived_at is not None and row.value_table != name:
+                    raise StateError(f"Value table {name!r} is archived; restore it before binding a dataset to it.")
+            row.value_table = name
+            session.flush()
+            _add_audit(session, audit)
+            session.commit()
+
+    def last_bound_value_table(self, *, label: str | None = None) -> str | None:
+        """The value table of the most recently stored dataset that is bound to one that is not
+        archived — preferring datasets with the same label column ``label`` (the same kind of
+        data); None if no dataset is bound."""
+        with self._reading() as session:
+            rows = session.execute(
+                sa.select(_Dataset.value_table, _Dataset.mapping)
+                .join(_ValueTable, _ValueTable.name == _Dataset.value_table)
+                .where(_ValueTable.archived_at.is_(None))
+                .order_by(_Dataset.created_at.desc(), _Dataset.id.desc())
+            ).all()
+        if label is not None:
+            for name, mapping in rows:
+                if json.loads(mapping).get("label") == label:
+                    return name
+        return rows[0][0] if rows else None
 
     # ----------------------------------------------------------------- dataset settings
 

@@ -483,6 +483,15 @@ def _m0011_display(conn: Connection) -> None:
     _add_column(conn, "users", "display", sa.String(10), nullable=True)
 
 
+def _m0012_value_table_binding(conn: Connection) -> None:
+    """Several value tables, each dataset bound to one (issue 16 item 1): ``datasets.value_table``
+    names the table a dataset's board is priced with (NULL = the default table, as before);
+    ``value_tables.archived_at`` hides an archived table from the selectors (NULL = in use), its
+    versions and the boards priced with it are kept."""
+    _add_column(conn, "datasets", "value_table", sa.String(), nullable=True)
+    _add_column(conn, "value_tables", "archived_at", sa.DateTime(timezone=True), nullable=True)
+
+
 #: The ordered migration steps. Append only.
 MIGRATIONS: list[Migration] = [
     _m0001_initial,
@@ -496,6 +505,7 @@ MIGRATIONS: list[Migration] = [
     _m0009_sessions,
     _m0010_evaluation_exports,
     _m0011_display,
+    _m0012_value_table_binding,
 ]
 
 

@@ -54,6 +54,7 @@ class _Dataset(_Base):
     kind: Mapped[str] = mapped_column(sa.String(20), default="upload")
     source_path: Mapped[str | None] = mapped_column(sa.Text, nullable=True)
     options: Mapped[str | None] = mapped_column(sa.Text, nullable=True)
+    value_table: Mapped[str | None] = mapped_column(sa.String, nullable=True)  # the table it is priced with (migration 12)
 
 
 class _ValueTable(_Base):
@@ -64,6 +65,7 @@ class _ValueTable(_Base):
     name: Mapped[str] = mapped_column(sa.String, unique=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     display: Mapped[str | None] = mapped_column(sa.String(10), nullable=True)  # "value" | "loss" (migration 11)
+    archived_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)  # hidden from selectors (migration 12)
 
 
 class _ValueTableVersion(_Base):

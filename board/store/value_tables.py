@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
@@ -548,3 +549,95 @@ class _ValueTablesPart:
                 sa.select(_ImpactReport).where(_ImpactReport.table_id == table.id).order_by(_ImpactReport.id.desc())
             )
             return [_impact_record(r) for r in rows]
+
+    # ----------------------------------------------------------------- several tables: create, archive
+
+    def create_value_table(
+        self, name: str, amounts: dict, *, author: str = "", reason: str = "", audit: Audit = None
+    ) -> ValueTableVersionRecord:
+        """Create value table ``name`` with ``amounts`` as its first (open) draft — never an
+        approved version; ``audit`` (an entry, or a callable of the draft) in the same transaction.
+
+        Raises
+        ------
+        evalcore.InputError
+            Blank name, amounts not a JSON dict.
+        board.store.StateError
+            A table named ``name`` exists already (archived ones included: names are kept for history).
+        """
+        problems = ProblemList()
+        _check_text(problems, "name", name, required=True)
+        _check_json(problems, "amounts", amounts, want_dict=True)
+        _check_text(problems, "author", author, required=False)
+        _check_text(problems, "reason", reason, required=False)
+        problems.raise_if_any()
+        now = _now()
+        with self._write() as session:
+            if session.scalar(sa.select(_ValueTable.id).where(_ValueTable.name == name)) is not None:
+                raise StateError(f"A value table named {name!r} exists already; choose another name.")
+            table = _ValueTable(name=name, created_at=now)
+            session.add(table)
+            try:
+                session.flush()
+            except sa.exc.IntegrityError:  # created at the same moment by someone else (PostgreSQL)
+                session.rollback()
+                raise StateError(f"A value table named {name!r} exists already; choose another name.") from None
+            draft = _ValueTableVersion(
+                table_id=table.id,
+                label=DRAFT,
+                status=DRAFT,
+                amounts=_dumps(amounts),
+                effective_date=None,
+                reason=reason,
+                author=author,
+                created_at=now,
+                updated_at=now,
+                row_version=1,
+            )
+            session.add(draft)
+            session.flush()
+            record = _version_record(draft, name)
+            _add_audit(session, audit, record)
+            session.commit()
+        return record
+
+    def list_value_table_infos(self, *, include_archived: bool = True) -> list[ValueTableInfo]:
+        """Every value table with when it was created and archived, sorted by name."""
+        query = sa.select(_ValueTable).order_by(_ValueTable.name)
+        if not include_archived:
+            query = query.where(_ValueTable.archived_at.is_(None))
+        with self._reading() as session:
+            return [
+                ValueTableInfo(name=r.name, created_at=r.created_at, archived_at=r.archived_at, display=r.display)
+                for r in session.scalars(query)
+            ]
+
+    def set_value_table_archived(self, name: str, archived: bool = True, *, audit: Audit = None) -> ValueTableInfo:
+        """Archive value table ``name`` (hidden from selectors; its versions, sign-offs and the
+        boards priced with it are kept) or, with ``archived=False``, restore it; ``audit`` in the
+        same transaction. ``NotFoundError`` if absent."""
+        with self._write() as session:
+            row = session.scalars(sa.select(_ValueTable).where(_ValueTable.name == name)).one_or_none()
+            if row is None:
+                raise NotFoundError(f"No value table named {name!r}.")
+            row.archived_at = (row.archived_at or _now()) if archived else None
+            session.flush()
+            info = ValueTableInfo(name=row.name, created_at=row.created_at, archived_at=row.archived_at, display=row.display)
+            _add_audit(session, audit, info)
+            session.commit()
+        return info
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ValueTableInfo:
+    """One value table (not a version): its name, when it was created, and when it was archived
+    (None = in use: offered by the selectors)."""
+
+    name: str
+    created_at: datetime
+    archived_at: datetime | None
+    display: str | None
+
+    @property
+    def archived(self) -> bool:
+        return self.archived_at is not None

@@ -1,0 +1,98 @@
+"""AppTest of several value tables (issue 16 item 1): an upload is bound to the table chosen at
+upload and its board is priced with it; opening a dataset selects its bound table; the Datasets
+page changes the binding (audited); the Value table page creates, clones and archives tables."""
+
+from __future__ import annotations
+
+import os
+
+from board.access import governance as gov
+from board.services import evaluation as ev
+from board.store import Store
+from tests._board import tiles
+
+CSV = b"label,score\n1,0.9\n0,0.2\n1,0.7\n0,0.4\n0,0.1\n1,0.8\n0,0.3\n0,0.05\n"
+CAR_LOAN = {"tp": 900.0, "fp": -150.0, "fn": -4000.0, "tn": 10.0, "unit": "CHF"}
+
+
+def _store() -> Store:
+    return Store(data_dir=os.environ["EVALBOARD_DATA_DIR"])
+
+
+def _car_loan_table(at) -> None:
+    from board.access.auth import User
+
+    with _store() as s:
+        gov.create_table(s, User(username="test-admin", role="admin"), "car-loan approval", CAR_LOAN)
+
+
+def test_an_upload_bound_to_a_second_table_is_priced_with_it(app):
+    at = app("views/upload.py")
+    _car_loan_table(at)
+    at.run()
+    at.file_uploader(key="upload_file").set_value(("car.csv", CSV, "text/csv")).run()
+    box = at.selectbox(key="upload_value_table")
+    assert box.value == ev.DEFAULT_TABLE_NAME  # nothing bound yet: the default table
+    assert "car-loan approval" in box.options
+    box.set_value("car-loan approval").run()
+    at.button(key="upload_save").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    with _store() as s:
+        rec = next(r for r in s.list_datasets() if r.filename == "car.csv")
+        assert s.get_dataset_value_table(rec.id) == "car-loan approval"
+    at.switch_page("views/board.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.session_state["value_table_name"] == "car-loan approval"
+    values = [value for _, value, _ in tiles(at)]
+    assert values and all("EUR" not in v for v in values), values
+    assert any("CHF" in v for v in values), values
+    assert any("value table “car-loan approval”" in h.value for h in at.html)
+
+
+def test_opening_a_dataset_selects_its_table_and_the_sidebar_is_a_what_if(app):
+    at = app("views/board.py")
+    _car_loan_table(at)
+    with _store() as s:
+        from board.access.auth import User
+
+        car = s.save_dataset(name="cars", filename="car.csv", raw=CSV, mapping={}, report={}, n_rows=8)
+        gov.bind_table(s, User(username="test-admin", role="admin"), car.id, "car-loan approval")
+    demo_id = at.session_state["dataset"]
+    assert at.session_state["value_table_name"] == ev.DEFAULT_TABLE_NAME
+    at.switch_page("views/datasets.py").run()
+    at.button(key=f"datasets_use_{car.id}").click().run()
+    assert at.session_state["value_table_name"] == "car-loan approval"
+    # the sidebar may show another table (a what-if), which never changes the binding
+    at.selectbox(key="value_table_name").set_value(ev.DEFAULT_TABLE_NAME).run()
+    assert any("What-if" in w.value for w in at.sidebar.warning)
+    with _store() as s:
+        assert s.get_dataset_value_table(car.id) == "car-loan approval"
+    at.button(key=f"datasets_use_{demo_id}").click().run()
+    assert at.session_state["value_table_name"] == ev.DEFAULT_TABLE_NAME
+    assert not any("What-if" in w.value for w in at.sidebar.warning)
+
+
+def test_the_datasets_page_changes_the_binding_and_audits_it(app):
+    at = app("views/datasets.py")
+    _car_loan_table(at)
+    at.run()
+    ds = at.session_state["dataset"]
+    at.selectbox(key="datasets_priced_with").set_value("car-loan approval").run()
+    at.button(key="datasets_bind").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.session_state["value_table_name"] == "car-loan approval"  # the sidebar follows
+    with _store() as s:
+        assert s.get_dataset_value_table(ds) == "car-loan approval"
+        assert s.list_audit(limit=1, action="bind_value_table")[0].detail == {"from": None, "to": "car-loan approval"}
+
+
+def test_a_viewer_cannot_change_the_binding(app):
+    at = app("views/datasets.py", user=("vera", "analyst"))
+    assert not at.selectbox(key="datasets_priced_with").disabled  # editors may
+    # a viewer does not even see the Datasets page (navigation); the service refuses anyway
+    import pytest
+
+    from board.access.auth import User
+
+    with _store() as s, pytest.raises(gov.Forbidden):
+        gov.bind_table(s, User(username="v", role="viewer"), at.session_state["dataset"], ev.DEFAULT_TABLE_NAME)
