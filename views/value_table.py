@@ -19,6 +19,134 @@ name = st.session_state.get(state.TABLE_KEY)
 table, row_version = state.committed_table()
 st.title(f"Value table · {ui.md_text(table.name or name)}")
 current = gov.current_version(state.store(), name)
+
+
+# --------------------------------------------------------------------------- the signer's review (issue 16 item 3)
+def _sign(version_id: int, seen_hash: str, label: str) -> None:
+    """on_click: signs the content drawn in the run that showed the button (``seen_hash``), not
+    whatever the store holds at the click's rerun."""
+    try:
+        signoff.sign_version(state.store(), user, version_id, expected_hash=seen_hash)
+        st.session_state["vt_gov_flash"] = f"Signed {ui.md_text(label)}."
+        st.session_state.pop(f"committed_table::{name}", None)
+    except (gov.Forbidden, StoreError, InputError) as err:
+        st.session_state["vt_gov_flash"] = f"ERROR: {ui.md_text(err)}"
+
+
+def _review(v) -> None:
+    """A pending version beside the version in force: every change with the reason, the EV
+    preview on the current dataset, then (for a signer who may) Sign / Reject."""
+    s = state.store()
+    in_force = s.latest_approved_version(name)
+    unit = v.amounts.get("unit", "")
+    money = ui.money_of(unit, signed=True)
+    st.markdown(
+        f"#### Review {ui.md_text(v.label)} (pending) against "
+        f"{ui.md_text(in_force.label) + ' (in force)' if in_force else 'no approved version'}"
+    )
+    st.caption(
+        f"Proposed by {ui.md_text(v.author)}, effective {v.effective_date}. **Reason:** {ui.md_text(v.reason or fmt.DASH)}"
+    )
+    diff = signoff.amounts_diff(v.amounts, None if in_force is None else in_force.amounts)
+    changes = [r for r in diff if r["changed"]]
+    for r in changes:
+        if r["item"] in ("Unit", "Production prevalence"):
+            st.markdown(f"- **{r['item']}**: {ui.md_text(r['in_force'])} → **{ui.md_text(r['proposed'])}**")
+        else:
+            was = fmt.DASH if r["in_force"] is None else money(r["in_force"])
+            by = "" if r["change"] is None else f" ({money(r['change'])})"
+            st.markdown(
+                f"- **{r['item']}**: {was} → **{money(r['proposed'])}**{by}, confidence "
+                f"{fmt.number(r['confidence_proposed'])}. Why: {ui.md_text(v.reason or fmt.DASH)}"
+            )
+    if not changes:
+        st.caption("Same amounts as the version in force.")
+    ui.show_table(
+        st,
+        [{**r, "changed": "changed" if r["changed"] else ""} for r in diff],
+        {
+            "item": ui.Col("Outcome"),
+            "in_force": ui.Col("In force", lambda x: money(x) if isinstance(x, float) else ui.cell(x)),
+            "proposed": ui.Col("Proposed", lambda x: money(x) if isinstance(x, float) else ui.cell(x)),
+            "change": ui.Col("Change", money),
+            "confidence_proposed": ui.Col("Confidence (proposed)", fmt.number),
+            "changed": ui.Col(""),
+            "description": ui.Col("Description"),
+            "source": ui.Col("Data source"),
+        },
+        key=f"vt_review_{v.id}",
+    )
+    data = state.current_data()
+    if data is not None:
+        thresholds = {m: state.deployed_threshold(data, m) for m in data.models}
+        preview = signoff.ev_preview(data, None if in_force is None else in_force.amounts, v.amounts, thresholds)
+        st.caption("Impact preview on the current dataset: expected value per decision at each deployed threshold.")
+        ui.show_table(
+            st,
+            preview,
+            {
+                "model": ui.Col("Model"),
+                "threshold": ui.Col("Deployed threshold", fmt.score, term("best_threshold")),
+                "ev_before": ui.Col("EV per decision, in force", money, term("ev")),
+                "ev_after": ui.Col("EV per decision, proposed", money, term("ev")),
+                "ev_change": ui.Col("Change in EV", money),
+            },
+            key=f"vt_preview_{v.id}",
+        )
+    signed = {x.role for x in s.list_signoffs(v.id)}
+    missing = [r for r in gov.SIGNING_ROLES if r not in signed]
+    st.markdown(f"Waiting for {', '.join(auth.ROLE_LABELS[r] for r in missing)}.")
+    if not (gov.allowed(user, "sign_version") and user.role in missing):
+        return
+    if v.author == user.username and not gov.self_sign_allowed():
+        st.info(
+            f"You proposed {ui.md_text(v.label)}: another {auth.ROLE_LABELS[user.role]} account must sign it (four-eyes rule)."
+        )
+        return
+    c1, c2, c3 = st.columns([1, 2, 1])
+    c1.button(
+        f"Sign {ui.md_text(v.label)} as {auth.ROLE_LABELS[user.role]}",
+        key=f"vt_sign_{v.id}",
+        type="primary",
+        on_click=_sign,
+        args=(v.id, gov.content_hash(v.amounts), v.label),
+        help="Signs exactly the amounts shown above; if they change before you click, nothing is signed.",
+    )
+    comment = c2.text_input(
+        "Rejection comment", key=f"vt_reject_comment_{v.id}", label_visibility="collapsed", placeholder="why it is rejected"
+    )
+    if c3.button(f"Reject {ui.md_text(v.label)}", key=f"vt_reject_{v.id}"):
+        _act(lambda: gov.reject_version(state.store(), user, v.id, comment=comment), f"Rejected {ui.md_text(v.label)}.")
+        st.rerun()
+
+
+def _act(fn, ok: str):
+    try:
+        fn()
+        st.session_state["vt_gov_flash"] = ok
+        st.session_state.pop(f"committed_table::{name}", None)
+    except (gov.Forbidden, StoreError, InputError) as err:
+        st.session_state["vt_gov_flash"] = f"ERROR: {ui.md_text(err)}"
+
+
+def _flash() -> None:
+    gflash = st.session_state.pop("vt_gov_flash", None)
+    if gflash:
+        (st.error if gflash.startswith("ERROR") else st.success)(gflash)
+
+
+_pending = [v for v in state.store().list_value_table_versions(name) if v.status == "pending"]
+if _pending and state.store().get_value_table_draft(name) is None:
+    # nothing to edit: the pending content is reviewed and signed, never edited or saved here
+    st.info("A version is waiting for signatures; review it below. Its amounts cannot be edited while it is pending.")
+    _flash()
+    for v in _pending:
+        _review(v)
+    if gov.allowed(user, "edit_draft") and st.button("Start a new draft from the version in force", key="vt_new_draft"):
+        base = current.amounts if current is not None else table.to_dict()
+        _act(lambda: gov.save_draft(state.store(), user, name, dict(base), expected_row_version=0), "New draft started.")
+        st.rerun()
+    st.stop()
 if current is not None and current.status == "approved":
     st.caption(
         f"In force: **{ui.md_text(current.label)}** (approved, effective {current.effective_date}). Edits below go to the "
@@ -128,19 +256,6 @@ if flash:
 store = state.store()
 
 
-def _reload_table():
-    st.session_state.pop(f"committed_table::{name}", None)
-
-
-def _act(fn, ok: str):
-    try:
-        fn()
-        st.session_state["vt_gov_flash"] = ok
-        _reload_table()
-    except (gov.Forbidden, StoreError, InputError) as err:
-        st.session_state["vt_gov_flash"] = f"ERROR: {ui.md_text(err)}"
-
-
 st.divider()
 st.subheader("How boards show this table", help=term("ev"))
 DISPLAY_LABELS = {
@@ -176,7 +291,12 @@ if draft is not None and gov.allowed(user, "propose_version"):
         c1, c2 = st.columns(2)
         label = c1.text_input("Version label", placeholder="v2026.Q4", key="vt_prop_label")
         eff = c2.date_input("Effective date", value=date.today(), key="vt_prop_date")
-        why = st.text_input("Reason for the change", value=draft.reason, key="vt_prop_reason")
+        why = st.text_input(
+            "Reason for the change",
+            value=draft.reason,
+            key=f"vt_prop_reason_{draft.id}_{draft.row_version}",  # the saved draft's reason, carried over
+            help="Blank keeps the reason saved with the draft.",
+        )
         if st.form_submit_button("Propose version", type="primary"):
             _act(
                 lambda: gov.propose_version(
@@ -210,33 +330,14 @@ if rows:
     st.dataframe(rows, hide_index=True, width="stretch")
 
 for v in (v for v in versions if v.status == "pending"):
-    signed = {s.role for s in store.list_signoffs(v.id)}
-    missing = [r for r in gov.SIGNING_ROLES if r not in signed]
-    st.markdown(f"**{ui.md_text(v.label)}** is pending: waiting for {', '.join(auth.ROLE_LABELS[r] for r in missing)}.")
-    if gov.allowed(user, "sign_version") and user.role in missing:
-        c1, c2, c3 = st.columns([1, 2, 1])
-        if c1.button(f"Sign {ui.md_text(v.label)} as {auth.ROLE_LABELS[user.role]}", key=f"vt_sign_{v.id}", type="primary"):
-            with st.spinner("Signing (the last signature re-evaluates the stored boards) …"):
-                _act(lambda v=v: signoff.sign_version(store, user, v.id), f"Signed {ui.md_text(v.label)}.")
-            st.rerun()
-        comment = c2.text_input(
-            "Rejection comment", key=f"vt_reject_comment_{v.id}", label_visibility="collapsed", placeholder="why it is rejected"
-        )
-        if c3.button(f"Reject {ui.md_text(v.label)}", key=f"vt_reject_{v.id}"):
-            _act(
-                lambda v=v, comment=comment: gov.reject_version(store, user, v.id, comment=comment),
-                f"Rejected {ui.md_text(v.label)}.",
-            )
-            st.rerun()
+    _review(v)
 for v in (v for v in versions if v.status == "rejected"):
     if gov.allowed(user, "reopen_version") and draft is None:
         if st.button(f"Reopen {ui.md_text(v.label)} as the draft (to fix and propose again)", key=f"vt_reopen_{v.id}"):
             _act(lambda v=v: gov.reopen_version(store, user, v.id), f"{ui.md_text(v.label)} reopened as the draft.")
             st.rerun()
 
-gflash = st.session_state.pop("vt_gov_flash", None)
-if gflash:
-    (st.error if gflash.startswith("ERROR") else st.success)(gflash)
+_flash()
 
 reports = store.list_impact_reports(name)
 if reports:

@@ -171,6 +171,16 @@ def deployed_threshold(data, model: str) -> float:
     return services.default_threshold_of(data, model)
 
 
+def _signature_badge(s: Store) -> None:
+    """'Awaiting your signature (n)' for a signing role: the pending versions its account may sign."""
+    from board.access import governance
+
+    user = current_user()
+    if user is not None and user.role in governance.SIGNING_ROLES:
+        n = len(governance.awaiting_signature(s, user))
+        st.badge(f"Awaiting your signature ({n})", icon=":material/signature:", color="orange" if n else "gray")
+
+
 def sidebar() -> None:
     """The shared sidebar: dataset and value table choice (bound to the URL)."""
     s = store()
@@ -194,6 +204,7 @@ def sidebar() -> None:
         st.session_state[DATASET_KEY] = chosen
     _select_bound_table(s)
     with st.sidebar:
+        _signature_badge(s)
         st.selectbox(
             "Dataset",
             ids,
