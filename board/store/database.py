@@ -39,6 +39,7 @@ from board.store._common import _create_engine, default_data_dir, default_url
 from board.store.accounts import _AccountsPart
 from board.store.audit import _AuditPart
 from board.store.datasets import _DatasetsPart
+from board.store.decisions import _DecisionsPart
 from board.store.errors import ConflictError, CorruptFileError, DatasetInUseError, MissingFileError, NotFoundError
 from board.store.evaluations import _EvaluationsPart
 from board.store.meetings import _MeetingsPart
@@ -50,7 +51,16 @@ __all__ = ["Store"]
 # --------------------------------------------------------------------------- the store
 
 
-class Store(_DatasetsPart, _ValueTablesPart, _EvaluationsPart, _AccountsPart, _AuditPart, _MeetingsPart, _SessionsPart):
+class Store(
+    _DatasetsPart,
+    _ValueTablesPart,
+    _EvaluationsPart,
+    _AccountsPart,
+    _AuditPart,
+    _MeetingsPart,
+    _SessionsPart,
+    _DecisionsPart,
+):
     """The evalboard database plus its content-addressed upload directory.
 
     Parameters

@@ -30,6 +30,7 @@ from sqlalchemy.engine import Connection, Engine
 __all__ = [
     "APPEND_ONLY",
     "APPROVED_IMMUTABLE",
+    "DECISIONS_IMMUTABLE",
     "MIGRATIONS",
     "SIGNOFF_IMMUTABLE",
     "SQLITE_BEGIN_OPTION",
@@ -492,6 +493,73 @@ def _m0012_value_table_binding(conn: Connection) -> None:
     _add_column(conn, "value_tables", "archived_at", sa.DateTime(timezone=True), nullable=True)
 
 
+#: Message of the database's refusal to change or delete a recorded decision.
+DECISIONS_IMMUTABLE = "recorded decisions are immutable; record a new decision instead"
+
+
+def _m0013_decisions(conn: Connection) -> None:
+    """The meeting's decision, recorded (issue 16 item 5): ``decisions`` holds what was decided
+    (roll out / keep / hold), for which model at which thresholds (JSON), why (free text), who was
+    present (a JSON list of names), who recorded it and when, on which dataset and value-table
+    version, and the snapshot of the board saved with it (``evaluation_id``).
+
+    Like approved versions, a decision is never changed: UPDATE, DELETE, SQLite's REPLACE
+    (``INSERT OR REPLACE`` deletes the old row without firing DELETE triggers: refused by an INSERT
+    trigger when the id exists), upserts (they fire the UPDATE trigger) and PostgreSQL's TRUNCATE
+    are refused by the database.
+    """
+    meta = sa.MetaData()
+    sa.Table("datasets", meta, sa.Column("id", sa.Integer, primary_key=True))
+    sa.Table("evaluations", meta, sa.Column("id", sa.Integer, primary_key=True))
+    ts = sa.DateTime(timezone=True)
+    sa.Table(
+        "decisions",
+        meta,
+        sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column("dataset_id", sa.Integer, sa.ForeignKey("datasets.id"), nullable=False, index=True),
+        sa.Column("table_name", sa.String, nullable=False),
+        sa.Column("table_version", sa.String, nullable=False),
+        sa.Column("kind", sa.String(20), nullable=False),
+        sa.Column("model", sa.String, nullable=False),
+        sa.Column("thresholds", sa.Text, nullable=False),
+        sa.Column("rationale", sa.Text, nullable=False),
+        sa.Column("present", sa.Text, nullable=False),
+        sa.Column("decided_by", sa.String(100), nullable=False),
+        sa.Column("decided_at", ts, nullable=False),
+        sa.Column("evaluation_id", sa.Integer, sa.ForeignKey("evaluations.id"), nullable=False),
+        sa.CheckConstraint("kind IN ('roll out', 'keep', 'hold')", name="ck_decisions_kind"),
+        sqlite_autoincrement=True,
+    ).create(conn)
+    if conn.dialect.name == "sqlite":
+        for name, when_on, condition in (
+            ("decisions_no_update", "UPDATE ON decisions", ""),
+            ("decisions_no_delete", "DELETE ON decisions", ""),
+            (
+                "decisions_no_replace",
+                "INSERT ON decisions",
+                " FOR EACH ROW WHEN EXISTS (SELECT 1 FROM decisions WHERE id = NEW.id)",
+            ),
+        ):
+            conn.exec_driver_sql(
+                f"CREATE TRIGGER {name} BEFORE {when_on}{condition} BEGIN SELECT RAISE(ABORT, '{DECISIONS_IMMUTABLE}'); END"
+            )
+    elif conn.dialect.name == "postgresql":
+        conn.exec_driver_sql(
+            "CREATE FUNCTION evalboard_refuse_decision_change() RETURNS trigger LANGUAGE plpgsql AS $$ "
+            f"BEGIN RAISE EXCEPTION '{DECISIONS_IMMUTABLE}' USING ERRCODE = 'integrity_constraint_violation'; END $$"
+        )
+        conn.exec_driver_sql(
+            "CREATE TRIGGER decisions_immutable BEFORE UPDATE OR DELETE ON decisions "
+            "FOR EACH ROW EXECUTE FUNCTION evalboard_refuse_decision_change()"
+        )
+        conn.exec_driver_sql(
+            "CREATE TRIGGER decisions_immutable_truncate BEFORE TRUNCATE ON decisions "
+            "FOR EACH STATEMENT EXECUTE FUNCTION evalboard_refuse_decision_change()"
+        )
+    else:  # pragma: no cover - only SQLite and PostgreSQL are supported
+        raise RuntimeError(f"no immutability triggers for the {conn.dialect.name} database")
+
+
 #: The ordered migration steps. Append only.
 MIGRATIONS: list[Migration] = [
     _m0001_initial,
@@ -506,6 +574,7 @@ MIGRATIONS: list[Migration] = [
     _m0010_evaluation_exports,
     _m0011_display,
     _m0012_value_table_binding,
+    _m0013_decisions,
 ]
 
 
