@@ -6,7 +6,7 @@ import streamlit as st
 
 from board.access import auth
 from board.access import governance as gov
-from board.app import state, ui
+from board.app import state, table_catalog_view, ui
 from board.app.valuetable_form import frame_from_table, table_from_frame
 from board.services import signoff
 from board.store import ConflictError, StoreError
@@ -18,6 +18,7 @@ user = state.current_user()
 name = st.session_state.get(state.TABLE_KEY)
 table, row_version = state.committed_table()
 st.title(f"Value table · {ui.md_text(table.name or name)}")
+table_catalog_view.render(user, name)  # new / clone / archive (issue 16 item 1)
 current = gov.current_version(state.store(), name)
 
 

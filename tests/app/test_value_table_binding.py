@@ -96,3 +96,28 @@ def test_a_viewer_cannot_change_the_binding(app):
 
     with _store() as s, pytest.raises(gov.Forbidden):
         gov.bind_table(s, User(username="v", role="viewer"), at.session_state["dataset"], ev.DEFAULT_TABLE_NAME)
+
+
+def test_the_value_table_page_creates_clones_and_archives_tables(app):
+    at = app("views/value_table.py")
+    at.text_input(key="vt_new_name").set_value("car-loan approval")
+    at.radio(key="vt_new_from").set_value("all zeros").run()
+    at.text_input(key="vt_new_unit").set_value("CHF")
+    at.button(key="vt_new_create").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.session_state["value_table_name"] == "car-loan approval"
+    assert any("Created" in m.value for m in at.success)
+    assert "car-loan approval" in at.title[0].value
+    at.text_input(key="vt_new_name").set_value("car-loan 2027")
+    at.radio(key="vt_new_from").set_value("clone").run()
+    at.button(key="vt_new_create").click().run()
+    with _store() as s:
+        assert s.get_value_table_draft("car-loan 2027").amounts["unit"] == "CHF"
+        assert s.get_value_table_draft("car-loan approval").status == "draft"
+    at.button(key="vt_archive").click().run()  # archives the table shown: car-loan 2027
+    assert not at.exception, [e.value for e in at.exception]
+    assert "car-loan 2027" not in at.selectbox(key="value_table_name").options
+    with _store() as s:
+        assert [e.target for e in s.list_audit(limit=3)][:3] == ["car-loan 2027", "car-loan 2027", "car-loan approval"]
+    at.button(key="vt_restore_car-loan 2027").click().run()
+    assert "car-loan 2027" in at.selectbox(key="value_table_name").options

@@ -1,0 +1,81 @@
+"""The Value table page's "New / clone / archive" popover (issue 16 item 1): several value
+tables, one per decision. Creating starts a draft (from the demo's amounts, from zeros in a unit,
+or from another table's current amounts); archiving hides a table from the selectors and keeps
+its versions and the boards priced with it. Editors only, audited (``board.access.governance``)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from board import services
+from board.access import governance as gov
+from board.app import state
+from board.app.text import md_text
+from board.store import StoreError
+from evalcore import InputError
+
+FLASH = "vt_catalog_flash"
+
+
+def _create(user, current: str) -> None:
+    ss = st.session_state
+    new, start = (ss.get("vt_new_name") or "").strip(), ss.get("vt_new_from")
+    try:
+        if start == "clone":
+            gov.clone_table(state.store(), user, current, new)
+        else:
+            amounts = services.evaluation.template_amounts(start, unit=(ss.get("vt_new_unit") or "").strip())
+            gov.create_table(state.store(), user, new, amounts)
+    except (gov.Forbidden, StoreError, InputError) as err:
+        ss[FLASH] = f"ERROR: {md_text(err)}"
+        return
+    ss[state.TABLE_KEY] = new  # open it here; the dataset's binding changes only on the Datasets page
+    ss[FLASH] = f"Created “{md_text(new)}” as a draft; bind a dataset to it on the Datasets page or at upload."
+
+
+def _archive(user, name: str, archived: bool) -> None:
+    try:
+        gov.archive_table(state.store(), user, name, archived=archived)
+    except (gov.Forbidden, StoreError) as err:
+        st.session_state[FLASH] = f"ERROR: {md_text(err)}"
+        return
+    if archived:
+        st.session_state.pop(state.TABLE_KEY, None)  # the sidebar falls back to the dataset's table
+    st.session_state[FLASH] = f"{'Archived' if archived else 'Restored'} “{md_text(name)}”."
+
+
+def render(user, current: str) -> None:
+    """The popover, at the top of the Value table page, for the table ``current`` shown there."""
+    s = state.store()
+    may = gov.allowed(user, "edit_draft")
+    with st.popover("New / clone / archive", icon=":material/library_add:", disabled=not may):
+        st.text_input("Name of the new table (the decision it prices)", key="vt_new_name", placeholder="car-loan approval")
+        start = st.radio(
+            "Start from",
+            ["demo amounts", "all zeros", "clone"],
+            key="vt_new_from",
+            format_func={
+                "demo amounts": "the demo's amounts (loan anti-fraud, EUR)",
+                "all zeros": "all zeros, in a unit",
+                "clone": f"a copy of “{current}” (its current amounts)",
+            }.get,
+        )
+        if start == "all zeros":
+            st.text_input("Currency / unit", key="vt_new_unit", placeholder="EUR")
+        st.button("Create the table (a draft)", key="vt_new_create", on_click=_create, args=(user, current), type="primary")
+        st.divider()
+        bound = state.bound_table()
+        st.button(
+            f"Archive “{current}”",
+            key="vt_archive",
+            on_click=_archive,
+            args=(user, current, True),
+            help="Hidden from the selectors; its versions, sign-offs and the boards priced with it are kept."
+            + (" The dataset in use stays priced with it until you bind another." if bound == current else ""),
+        )
+        archived = [t.name for t in s.list_value_table_infos() if t.archived]
+        for name in archived:
+            st.button(f"Restore “{name}”", key=f"vt_restore_{name}", on_click=_archive, args=(user, name, False))
+    flash = st.session_state.pop(FLASH, None)
+    if flash:
+        (st.error if flash.startswith("ERROR") else st.success)(flash)
