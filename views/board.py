@@ -8,7 +8,6 @@ import streamlit as st
 from board import export
 from board.app import decision_view, meeting, state, ui, verdict_view
 from board.charts.drift import LIGHT_COLORS
-from board.export.onepager import draft_mark_html
 from board.words import fmt
 from board.words.verdict import plain_verdict
 
@@ -62,16 +61,15 @@ meta = (
         else "no bootstrap"
     )
 )
-draft_mark = draft_mark_html(version)  # "DRAFT — not approved" unless priced with an approved version (issue 16 item 1)
 if present:  # small print: the slide is for the verdict
-    st.html(f"<div style='font-size:0.72rem;color:#555;line-height:1.3'>{draft_mark}{ui.html_text(meta)}</div>")
+    st.html(f"<div style='font-size:0.72rem;color:#555;line-height:1.3'>{ui.html_text(meta)}</div>")
     tools = None
 else:
     st.markdown(
         "<h1 style='font-size:1.9rem;font-weight:700;line-height:1.15;padding:0;margin:0'>Decision board</h1>",
         unsafe_allow_html=True,
     )
-    st.html(f"<div style='font-size:0.9rem;color:#555;margin-top:-0.4rem'>{draft_mark}{ui.html_text(meta)}</div>")
+    st.html(f"<div style='font-size:0.9rem;color:#555;margin-top:-0.4rem'>{ui.html_text(meta)}</div>")
     # a wrapping row: each button as wide as its label, never cut (fixed columns cut labels at 1366 px)
     tools = st.container(horizontal=True, gap="small", key="board_tools")
 if tools is not None:
