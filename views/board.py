@@ -6,8 +6,9 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from board import export
-from board.app import decision_view, meeting, state, ui, verdict_view
+from board.app import meeting, state, ui, verdict_view
 from board.charts.drift import LIGHT_COLORS
+from board.export.onepager import draft_mark_html
 from board.words import fmt
 from board.words.verdict import plain_verdict
 
@@ -61,15 +62,16 @@ meta = (
         else "no bootstrap"
     )
 )
+draft_mark = draft_mark_html(version)  # "DRAFT — not approved" unless priced with an approved version (issue 16 item 1)
 if present:  # small print: the slide is for the verdict
-    st.html(f"<div style='font-size:0.72rem;color:#555;line-height:1.3'>{ui.html_text(meta)}</div>")
+    st.html(f"<div style='font-size:0.72rem;color:#555;line-height:1.3'>{draft_mark}{ui.html_text(meta)}</div>")
     tools = None
 else:
     st.markdown(
         "<h1 style='font-size:1.9rem;font-weight:700;line-height:1.15;padding:0;margin:0'>Decision board</h1>",
         unsafe_allow_html=True,
     )
-    st.html(f"<div style='font-size:0.9rem;color:#555;margin-top:-0.4rem'>{ui.html_text(meta)}</div>")
+    st.html(f"<div style='font-size:0.9rem;color:#555;margin-top:-0.4rem'>{draft_mark}{ui.html_text(meta)}</div>")
     # a wrapping row: each button as wide as its label, never cut (fixed columns cut labels at 1366 px)
     tools = st.container(horizontal=True, gap="small", key="board_tools")
 if tools is not None:
@@ -135,7 +137,6 @@ if tools is not None:
     ):
         state.save_snapshot(result, rec, version, version_rec)
     meeting.share_panel(b5, rec, thresholds)
-    decision_view.record_popover(tools, v, result, rec, thresholds, version, version_rec, user, lens)
     shown_as = tools.segmented_control(
         "Show amounts as",
         ["value", "loss"],
@@ -188,7 +189,6 @@ no_heatmap = "No segment columns mapped: map some on the Upload page to see the 
 if present:  # a 16:9 slide: verdict, tiles, reasons beside the lights, then the three charts in one row
     with st.container(key="board_verdict"):
         verdict_view.banner(v, word_size="2.7rem")
-        decision_view.last_line(v, result, lens)  # the meeting's last decision and what changed since
     with st.container(key="board_tiles"):
         verdict_view.tiles(v, extra_notes=deltas)
     with st.container(key="board_row1"):
@@ -222,7 +222,6 @@ if present:  # a 16:9 slide: verdict, tiles, reasons beside the lights, then the
 
 with st.container(key="board_verdict"):
     verdict_view.banner(v)
-    decision_view.last_line(v, result, lens)
     verdict_view.because(v, links=not meeting.active())
 with st.container(key="board_row1"):
     left, right = st.columns([1, 1], gap="medium")

@@ -146,6 +146,25 @@ def _e(text) -> str:
     return html.escape(str(text), quote=True)
 
 
+#: The mark of a board priced with a value table that is not approved (a draft, a pending version or
+#: unsaved edits: the version labels of ``board.services.evaluation.table_version`` say "not approved"),
+#: on the board page and in every export (issue 16 item 1).
+DRAFT_MARK = "DRAFT — not approved"
+DRAFT_MARK_STYLE = "color:#b00020;border:2px solid #b00020;border-radius:4px;padding:0 6px;font-weight:700;letter-spacing:0.04em"
+
+
+def is_draft(table_version: str) -> bool:
+    """Whether a board priced with the version labelled ``table_version`` carries the DRAFT mark."""
+    return "not approved" in (table_version or "")
+
+
+def draft_mark_html(table_version: str) -> str:
+    """The visible DRAFT mark (HTML) for ``table_version``, or "" when it is approved."""
+    return (
+        f"<strong class='draft-mark' style='{DRAFT_MARK_STYLE}'>{_e(DRAFT_MARK)}</strong> · " if is_draft(table_version) else ""
+    )
+
+
 def _meta(result, dataset_name: str, table_version: str, generated_at: datetime) -> str:
     cfg = result.config
     boot = (
@@ -160,7 +179,7 @@ def _meta(result, dataset_name: str, table_version: str, generated_at: datetime)
         boot,
         f"generated {generated_at.astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC",
     ]
-    return " · ".join(_e(p) for p in parts if p)
+    return draft_mark_html(table_version) + " · ".join(_e(p) for p in parts if p)
 
 
 #: Border, background and word colour of the verdict banner per kind: the board page's

@@ -121,3 +121,39 @@ def test_the_value_table_page_creates_clones_and_archives_tables(app):
         assert [e.target for e in s.list_audit(limit=3)][:3] == ["car-loan 2027", "car-loan 2027", "car-loan approval"]
     at.button(key="vt_restore_car-loan 2027").click().run()
     assert "car-loan 2027" in at.selectbox(key="value_table_name").options
+
+
+def test_a_board_priced_with_a_draft_carries_the_draft_mark(app):
+    at = app(None)  # the demo's table is a draft until signed
+    marks = [h.value for h in at.html if "draft-mark" in h.value]
+    assert len(marks) == 1 and "DRAFT — not approved" in marks[0] and "draft r1 (not approved)" in marks[0]
+    at.query_params["present"] = "1"
+    at.run()
+    assert any("DRAFT — not approved" in h.value for h in at.html if "draft-mark" in h.value)
+
+
+def test_a_board_priced_with_an_approved_version_has_no_draft_mark(app, monkeypatch):
+    from datetime import date
+
+    from board.access.auth import User
+    from board.services import signoff
+
+    monkeypatch.setenv("EVALBOARD_ALLOW_SELF_SIGN", "1")
+    with _store() as s:
+        ev.ensure_demo(s)
+        draft = s.get_value_table_draft(ev.DEFAULT_TABLE_NAME)
+        rec = gov.propose_version(
+            s,
+            User(username="ann", role="analyst"),
+            ev.DEFAULT_TABLE_NAME,
+            label="v2026.Q4",
+            effective_date=date(2026, 12, 1),
+            reason="approved amounts",
+            expected_row_version=draft.row_version,
+        )
+        for role in gov.SIGNING_ROLES:
+            signoff.sign_version(s, User(username=f"u_{role}", role=role), rec.id, expected_hash=gov.content_hash(rec.amounts))
+        assert s.latest_approved_version(ev.DEFAULT_TABLE_NAME) is not None
+    at = app(None)
+    assert any("v2026.Q4 (approved)" in h.value for h in at.html)
+    assert not any("draft-mark" in h.value for h in at.html)
