@@ -6,7 +6,7 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from board import export
-from board.app import meeting, state, ui, verdict_view
+from board.app import decision_view, meeting, state, ui, verdict_view
 from board.charts.drift import LIGHT_COLORS
 from board.export.onepager import draft_mark_html
 from board.words import fmt
@@ -137,6 +137,7 @@ if tools is not None:
     ):
         state.save_snapshot(result, rec, version, version_rec)
     meeting.share_panel(b5, rec, thresholds)
+    decision_view.record_popover(tools, v, result, rec, thresholds, version, version_rec, user, lens)
     shown_as = tools.segmented_control(
         "Show amounts as",
         ["value", "loss"],
@@ -189,6 +190,7 @@ no_heatmap = "No segment columns mapped: map some on the Upload page to see the 
 if present:  # a 16:9 slide: verdict, tiles, reasons beside the lights, then the three charts in one row
     with st.container(key="board_verdict"):
         verdict_view.banner(v, word_size="2.7rem")
+        decision_view.last_line(v, result, lens)  # the meeting's last decision and what changed since
     with st.container(key="board_tiles"):
         verdict_view.tiles(v, extra_notes=deltas)
     with st.container(key="board_row1"):
@@ -222,6 +224,7 @@ if present:  # a 16:9 slide: verdict, tiles, reasons beside the lights, then the
 
 with st.container(key="board_verdict"):
     verdict_view.banner(v)
+    decision_view.last_line(v, result, lens)
     verdict_view.because(v, links=not meeting.active())
 with st.container(key="board_row1"):
     left, right = st.columns([1, 1], gap="medium")
