@@ -1,5 +1,6 @@
 """Command line: ``python -m board validate|evaluate …`` for pipelines and the weekly automation,
-``python -m board users add|list|disable|reset-password`` for accounts.
+``python -m board users add|list|disable|reset-password`` for accounts, ``python -m board tables
+list|show|export|import`` for value tables as code.
 
 Exit code 0 on success, 2 on bad input or bad arguments, with every problem printed and
 never a traceback.
@@ -165,7 +166,74 @@ def build_parser() -> argparse.ArgumentParser:
     ur.add_argument("username")
     for p in (ua, ur):
         p.add_argument("--password-stdin", action="store_true", help="read the password from the first line of stdin")
+    t = sub.add_parser("tables", help="value tables as code: list, show, export, import (import makes a draft)")
+    tsub = t.add_subparsers(dest="tables_command", required=True, parser_class=_Parser)
+    tsub.add_parser("list", help="every value table: name, version in force, open draft, archived")
+    for verb, what in (("show", "print a table's current amounts and versions"), ("export", "print its amounts as JSON")):
+        tp = tsub.add_parser(verb, help=what)
+        tp.add_argument("name")
+    ti = tsub.add_parser("import", help="save a JSON table as the open draft (never an approved version)")
+    ti.add_argument("file", type=Path)
+    ti.add_argument("--name", help="the table to save it to (default: the JSON's name)")
+    ti.add_argument("--reason", default="imported with python -m board tables import")
     return parser
+
+
+def _current_amounts(store, name: str) -> tuple[dict, str]:
+    """(amounts, version label) of the version in force of ``name``, else its open draft."""
+    from board.access import governance
+
+    v = governance.current_version(store, name)
+    if v is None:
+        raise InputError(f"no value table named {name!r}; `python -m board tables list` shows them.")
+    return v.amounts, (f"{v.label} (approved)" if v.status == "approved" else f"draft r{v.row_version} (not approved)")
+
+
+def cmd_tables(args) -> int:
+    """Value tables as code on the store of EVALBOARD_DB_URL / EVALBOARD_DATA_DIR: ``import``
+    checks the JSON as the editor does (``ValueTable.from_dict``) and saves it as the open draft,
+    audited as "cli" — signing it stays a person's act in the app."""
+    from board.access import auth, governance
+    from board.store import Store
+
+    with Store() as store:
+        if args.tables_command == "list":
+            for info in store.list_value_table_infos():
+                approved = store.latest_approved_version(info.name)
+                draft = store.get_value_table_draft(info.name)
+                print(
+                    f"{info.name}\t{approved.label + ' (approved)' if approved else 'no approved version'}\t"
+                    f"{'draft r' + str(draft.row_version) if draft else 'no draft'}\t{'archived' if info.archived else 'in use'}"
+                )
+        elif args.tables_command in ("show", "export"):
+            amounts, label = _current_amounts(store, args.name)
+            table = ValueTable.from_dict(amounts)
+            if args.tables_command == "export":
+                print(json.dumps({**table.to_dict(), "name": args.name}, indent=2, ensure_ascii=False))
+            else:
+                print(f"{args.name}: {label}")
+                for cell, v in table.effective().items():
+                    print(f"  {cell.upper()}\t{getattr(table, cell):g} {table.unit}\t(effective {v:g})")
+                for v in store.list_value_table_versions(args.name):
+                    print(f"  version {v.label}\t{v.status}\t{v.updated_at:%Y-%m-%d}")
+        else:
+            try:
+                d = json.loads(args.file.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as err:
+                raise InputError(f"{args.file}: cannot read JSON ({err}).") from None
+            if not isinstance(d, dict):
+                raise InputError(f"{args.file}: expected a JSON object with tp, fp, fn, tn.")
+            name = (args.name or d.get("name") or "").strip()
+            if not name:
+                raise InputError(f"{args.file}: the JSON has no name; give --name.")
+            table = ValueTable.from_dict({**d, "name": name})  # the editor's checks: every problem at once
+            actor = auth.User(username="cli", role="admin")
+            if not store.list_value_table_versions(name):
+                rec = governance.create_table(store, actor, name, table.to_dict(), reason=args.reason)
+            else:
+                rec = governance.save_draft(store, actor, name, table.to_dict(), expected_row_version=None, reason=args.reason)
+            print(f"{name}: saved as draft r{rec.row_version} (not approved; propose and sign it in the app)")
+    return 0
 
 
 def _read_password(args) -> str:
@@ -430,7 +498,7 @@ def text_summary(result, *, display: str = "value") -> str:
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return {"validate": cmd_validate, "evaluate": cmd_evaluate, "users": cmd_users}[args.command](args)
+        return {"validate": cmd_validate, "evaluate": cmd_evaluate, "users": cmd_users, "tables": cmd_tables}[args.command](args)
     except BrokenPipeError:  # e.g. piped into `head`
         return 0
     except InputError as err:
