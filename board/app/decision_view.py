@@ -12,7 +12,7 @@ import streamlit as st
 
 from board import export
 from board.app import state
-from board.app.text import html_text
+from board.app.text import html_text, md_text
 from board.words.decision import decision_word, last_decision_line
 from evalcore import InputError
 
@@ -57,13 +57,13 @@ def record_popover(where, v, result, rec, thresholds: dict, version: str, versio
             "Decision",
             KINDS,
             index=KINDS.index(v.kind) if v.kind in KINDS else KINDS.index("keep"),
-            format_func=lambda k: decision_word(k, _model_of(k, models)),
+            format_func=lambda k: md_text(decision_word(k, _model_of(k, models))),
             horizontal=True,
             key="board_decision_kind",
         )
         model = _model_of(kind, models)
         threshold = st.number_input(
-            f"Threshold of {model}",
+            f"Threshold of {md_text(model)}",
             value=float(thresholds[model]),
             format="%.6g",
             key=f"board_decision_t_{model}",  # one per model: each starts at the board's threshold
@@ -98,7 +98,7 @@ def record_popover(where, v, result, rec, thresholds: dict, version: str, versio
                     snapshot=snapshot,
                 )
             except InputError as err:
-                st.error(str(err))
+                st.error(md_text(err))
             else:
                 st.session_state.pop("board_decision_rationale", None)
                 st.toast(f"Decision recorded (#{d.id}) with a snapshot of this board (#{d.evaluation_id}).")

@@ -128,8 +128,8 @@ class _AccountsPart:
     ) -> UserRecord:
         """Change an account's status, password hash or role; ``NotFoundError`` if absent.
 
-        With ``keep_an_admin`` the change is refused (``StateError``, nothing written) when it would
-        leave no active admin: the active admins' rows are locked first (``FOR UPDATE``; SQLite
+        With ``keep_an_admin`` a change to an active admin is refused (``StateError``, nothing
+        written) when it would leave no active admin: the active admins' rows are locked first (``FOR UPDATE``; SQLite
         writes one at a time), so two admins demoting or disabling each other at the same moment
         cannot both succeed.
 
@@ -147,6 +147,7 @@ class _AccountsPart:
             row = session.scalars(sa.select(_User).where(_User.username == username)).one_or_none()
             if row is None:
                 raise NotFoundError(f"No account named {username!r}.")
+            was_admin = row.role == "admin" and bool(row.active)
             revoke = []
             if active is not None:
                 if row.active and not active:
@@ -162,7 +163,7 @@ class _AccountsPart:
                     revoke.append("role_changed")
                 row.role = role
             session.flush()
-            if keep_an_admin:
+            if keep_an_admin and was_admin:
                 admins = session.scalar(
                     sa.select(sa.func.count()).select_from(_User).where(_User.role == "admin", _User.active.is_(True))
                 )

@@ -27,7 +27,6 @@ from board.store.records import (
 )
 from evalcore._errors import InputError, ProblemList
 
-
 _NO_REASON = "reason must not be empty: write why the table changes (here, or with the saved draft)."
 
 

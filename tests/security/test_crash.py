@@ -25,6 +25,7 @@ from evalcore.drift import DriftConfig
 TABLE = {"name": "loan anti-fraud", "tp": 18500.0, "fp": -3200.0, "fn": -22000.0, "tn": 120.0, "unit": "EUR"}
 ADMIN = User(username="root", role="admin")
 BUSINESS = User(username="u_business", role="business")
+ANALYST = User(username="u_analyst", role="analyst")  # proposes: signers may not sign their own proposal
 RAW = b"label,score\n1,0.9\n0,0.2\n"
 
 # --------------------------------------------------------------------------- F14: stale temporary files
@@ -109,7 +110,7 @@ def _pending(s, label="v1") -> int:
     draft = gov.save_draft(s, BUSINESS, TABLE["name"], dict(TABLE), expected_row_version=None)
     return gov.propose_version(
         s,
-        BUSINESS,
+        ANALYST,  # four eyes: the proposer does not sign
         TABLE["name"],
         label=label,
         effective_date=date(2026, 10, 1),
@@ -179,7 +180,7 @@ CASES = {
         lambda s, tmp: gov.save_draft(s, BUSINESS, TABLE["name"], dict(TABLE), expected_row_version=0),
         lambda s, c: gov.propose_version(
             s,
-            BUSINESS,
+            ANALYST,
             TABLE["name"],
             label="v1",
             effective_date=date(2026, 10, 1),

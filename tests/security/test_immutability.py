@@ -30,7 +30,7 @@ def decided(db_url, data_dir):
         draft = gov.save_draft(s, business, TABLE["name"], dict(TABLE), expected_row_version=0)
         vid = gov.propose_version(
             s,
-            business,
+            User(username="u_analyst", role="analyst"),  # four eyes: the proposer does not sign
             TABLE["name"],
             label="v1",
             effective_date=date(2026, 10, 1),
@@ -165,7 +165,7 @@ def test_signatures_of_a_rejected_version_still_start_over(decided):
     draft = gov.save_draft(s, business, TABLE["name"], {**TABLE, "fn": -30000.0}, expected_row_version=0)
     vid = gov.propose_version(
         s,
-        business,
+        User(username="u_analyst", role="analyst"),  # four eyes: the proposer does not sign
         TABLE["name"],
         label="v2",
         effective_date=date(2026, 12, 1),
