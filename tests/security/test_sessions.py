@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import threading
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -366,7 +367,21 @@ def _asgi(routes, path, *, headers=(), body=b""):
     async def send(message):
         sent.append(message)
 
-    asyncio.run(app(scope, receive, send))
+    # a thread of its own: after the browser tests the main thread may hold a running event loop
+    # (Playwright's sync API), and asyncio.run() cannot start inside one
+    errors = []
+
+    def call():
+        try:
+            asyncio.run(app(scope, receive, send))
+        except BaseException as err:  # noqa: BLE001 - re-raised in the test's thread below
+            errors.append(err)
+
+    worker = threading.Thread(target=call)
+    worker.start()
+    worker.join(60)
+    if errors:
+        raise errors[0]
     start = next(m for m in sent if m["type"] == "http.response.start")
     return start["status"], [(k.decode().lower(), v.decode()) for k, v in start["headers"]]
 
