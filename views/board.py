@@ -71,7 +71,7 @@ else:
         "<h1 style='font-size:1.9rem;font-weight:700;line-height:1.15;padding:0;margin:0'>Decision board</h1>",
         unsafe_allow_html=True,
     )
-    st.html(f"<div style='font-size:0.9rem;color:#555;margin-top:-0.4rem'>{draft_mark}{ui.html_text(meta)}</div>")
+    st.html(f"<div style='font-size:0.9rem;color:#555;margin-top:0.1rem'>{draft_mark}{ui.html_text(meta)}</div>")
     # a wrapping row: each button as wide as its label, never cut (fixed columns cut labels at 1366 px)
     tools = st.container(horizontal=True, gap="small", key="board_tools")
 if tools is not None:
