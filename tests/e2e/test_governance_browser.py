@@ -1,5 +1,7 @@
-"""Browser: real logins (no autologin): business proposes a version, risk and model owner sign it,
-it is approved with its impact report; a viewer has no way to the editor."""
+"""Browser: real logins (no autologin): an analyst proposes a version, risk, model owner and business
+sign it (four eyes: not the proposer), it is approved with its impact report; a viewer has no way to the editor."""
+
+import re
 
 import pytest
 
@@ -14,7 +16,7 @@ PW = "e2e long password"
 @pytest.fixture(scope="module")
 def gov_server(tmp_path_factory):
     data = tmp_path_factory.mktemp("gov-data")
-    for user, role in (("bea", "business"), ("rita", "risk"), ("otto", "model_owner"), ("vera", "viewer")):
+    for user, role in (("ana", "analyst"), ("bea", "business"), ("rita", "risk"), ("otto", "model_owner"), ("vera", "viewer")):
         create_account(data, user, PW, role)
     with running_server(data, autologin=None) as srv:
         yield srv.url
@@ -41,15 +43,16 @@ def close(ctx, page):
 def open_value_table(page):
     page.get_by_test_id("stSidebarNavLink").filter(has_text="Value table").click()
     wait_for_app(page)
-    page.get_by_text("Versions and sign-off").wait_for(timeout=60_000)
+    # the editor's page, or a signer's review while a version is pending (issue 16 item 3)
+    page.get_by_text(re.compile("Versions and sign-off|A version is waiting for signatures")).first.wait_for(timeout=60_000)
 
 
 def test_propose_sign_approve_and_viewer_has_no_editor(browser, gov_server):
-    ctx, page = login(browser, gov_server, "bea")
+    ctx, page = login(browser, gov_server, "ana")  # an analyst proposes: four eyes, signers do not sign their own
     open_value_table(page)
     form = page.locator(".st-key-vt_prop_label")
     form.locator("input").fill("v2026.Q4")
-    page.locator(".st-key-vt_prop_reason").locator("input").fill("fraud costs rose")
+    page.locator("[class*='st-key-vt_prop_reason']").locator("input").fill("fraud costs rose")
     page.get_by_role("button", name="Propose version").click()
     wait_for_app(page)
     page.get_by_text("Version v2026.Q4 proposed").wait_for(timeout=60_000)
