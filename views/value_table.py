@@ -6,7 +6,7 @@ import streamlit as st
 
 from board.access import auth
 from board.access import governance as gov
-from board.app import state, table_catalog_view, ui
+from board.app import state, table_catalog_view, ui, whatif_view
 from board.app.valuetable_form import frame_from_table, table_from_frame
 from board.services import signoff
 from board.store import ConflictError, StoreError
@@ -251,6 +251,18 @@ else:
 flash = st.session_state.pop("vt_flash", None)
 if flash:
     (st.error if flash.startswith("CONFLICT") else st.success)(flash)
+
+# --------------------------------------------------------------------------- live what-if (issue 16 item 2)
+if not problems:
+    _in_force = state.store().latest_approved_version(name) or state.store().get_value_table_draft(name)
+    whatif_view.render(
+        state.current_data(),
+        table,
+        None if _in_force is None else ValueTable.from_dict(_in_force.amounts),
+        "no saved version"
+        if _in_force is None
+        else (f"{_in_force.label} (in force)" if _in_force.status == "approved" else "the saved draft"),
+    )
 
 
 # --------------------------------------------------------------------------- versions and sign-off

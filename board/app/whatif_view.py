@@ -1,0 +1,118 @@
+"""Live what-if of the Value table page (issue 16 item 2).
+
+The edited (unsaved) amounts and the version in force are both priced on the bound dataset's
+counts by score (``evalcore.value.price_curve``; the counts are cached per dataset, so an edit
+re-prices only: no re-sorting, no bootstrap, no board run). Shown: the two curves (the version in
+force as a ghost), EV per decision at each model's deployed threshold and at its optimum, the
+optimum threshold, each with its change, and which model is best at its optimum.
+
+The board's verdict word is not recomputed here: it comes from the whole board (bootstrap
+intervals, drift, evidence) and takes seconds, not the one second an edit may take.
+"""
+
+from __future__ import annotations
+
+import time
+
+import streamlit as st
+
+from board import charts
+from board.app import state, ui
+from board.words import fmt
+from evalcore import ValueTable, price_curve
+
+EDITED, IN_FORCE = "edited", "in force"
+
+
+def curves_of(counts: dict, score_kinds: dict, table: ValueTable) -> dict:
+    """Model → ValueCurve of ``table`` on each model's counts by score (re-pricing only)."""
+    return {m: price_curve(c, table, score_kind=score_kinds[m]) for m, c in counts.items()}
+
+
+def _change(new, old):
+    return None if old is None or fmt.is_undefined(new) or fmt.is_undefined(old) else new - old
+
+
+def compare(edited: dict, in_force: dict | None, deployed: dict) -> list[dict]:
+    """One row per model: EV at the deployed threshold and at the optimum, and the optimum
+    threshold, for the edited curves and those in force (None: no version in force), with changes."""
+    rows = []
+    for m, c in edited.items():
+        o = None if in_force is None else in_force[m]
+        row = {"model": m, "threshold": deployed[m]}
+        for key, new, old in (
+            ("ev_deployed", c.ev_at(deployed[m]), None if o is None else o.ev_at(deployed[m])),
+            ("ev_opt", c.ev_opt, None if o is None else o.ev_opt),
+            ("t_opt", c.t_opt, None if o is None else o.t_opt),
+        ):
+            row[f"{key}_edited"], row[f"{key}_in_force"], row[f"{key}_change"] = new, old, _change(new, old)
+        rows.append(row)
+    return rows
+
+
+def best_model(curves: dict) -> str | None:
+    """The model with the highest EV per decision at its own optimum (None without curves)."""
+    ok = {m: c.ev_opt for m, c in curves.items() if not fmt.is_undefined(c.ev_opt)}
+    return max(ok, key=ok.get) if ok else None
+
+
+def render(data, edited: ValueTable, in_force: ValueTable | None, in_force_label: str) -> None:
+    """The what-if block for ``data`` (the session's aggregate) below the editor."""
+    st.subheader("What-if on the current dataset")
+    if data is None:
+        st.caption("Choose a dataset in the sidebar to see what these amounts do to its models.")
+        return
+    lens = state.current_lens()
+    models = list(data.score_kinds)
+    started = time.perf_counter()
+    counts = {m: state.counts_for(data, m) for m in models}
+    deployed = {m: state.deployed_threshold(data, m) for m in models}
+    new = curves_of(counts, data.score_kinds, edited)
+    old = None if in_force is None else curves_of(counts, data.score_kinds, in_force)
+    rows = compare(new, old, deployed)
+    elapsed = time.perf_counter() - started
+    unit = edited.unit
+    many = len(models) > 1
+    shown = {(f"{m} · {EDITED}" if many else EDITED): c for m, c in new.items()}
+    if old is not None:
+        shown.update({(f"{m} · {IN_FORCE}" if many else IN_FORCE): c for m, c in old.items()})
+    marks = {(f"{m} · {EDITED}" if many else EDITED): deployed[m] for m in models}
+    fig = charts.value_curve_figure(shown, marks, unit=unit, height=360, lens=lens)
+    for tr in fig.data:  # the version in force as a ghost
+        if IN_FORCE in (tr.name or ""):
+            tr.opacity = 0.45
+            if getattr(tr, "mode", None) == "lines":
+                tr.line.dash = "dot"
+    ui.plotly_chart(st, fig, key="vt_whatif_curve")
+    money = lambda x: fmt.DASH if x is None else fmt.money(lens.amount(x), unit, signed=True)  # noqa: E731
+    change = lambda x: fmt.DASH if x is None else fmt.money(lens.amount(x), unit, signed=True)  # noqa: E731
+    q = lens.Quantity
+    ui.show_table(
+        st.container(key="vt_whatif"),
+        rows,
+        {
+            "model": ui.Col("Model"),
+            "threshold": ui.Col("Deployed threshold", fmt.score),
+            "ev_deployed_edited": ui.Col(f"{q} at deployed, edited", money),
+            "ev_deployed_in_force": ui.Col(f"{q} at deployed, {IN_FORCE}", money),
+            "ev_deployed_change": ui.Col("Change at deployed", change),
+            "ev_opt_edited": ui.Col(f"{q} at optimum, edited", money),
+            "ev_opt_in_force": ui.Col(f"{q} at optimum, {IN_FORCE}", money),
+            "ev_opt_change": ui.Col("Change at optimum", change),
+            "t_opt_edited": ui.Col("Best threshold, edited", fmt.score),
+            "t_opt_in_force": ui.Col(f"Best threshold, {IN_FORCE}", fmt.score),
+            "t_opt_change": ui.Col("Move of the best threshold", lambda x: fmt.DASH if x is None else fmt.number(x, signed=True)),
+        },
+        key="vt_whatif_table",
+    )
+    b_new, b_old = best_model(new), None if old is None else best_model(old)
+    if many and b_new is not None:
+        st.markdown(
+            f"Best model at its optimum with the edited amounts: **{ui.md_text(b_new)}**"
+            + ("" if old is None else (" (unchanged)" if b_new == b_old else f" (in force: {ui.md_text(b_old or fmt.DASH)})"))
+        )
+    st.caption(
+        f"Edited amounts against {ui.md_text(in_force_label)}, re-priced on the dataset's counts in "
+        f"{fmt.number(elapsed * 1000, 2)} ms. The board's verdict word is not recomputed here (it needs the board's "
+        "bootstrap intervals); open the Board for it."
+    )
