@@ -190,15 +190,14 @@ edited = st.data_editor(
         "meaning": st.column_config.TextColumn("Meaning"),
         "amount": st.column_config.NumberColumn(
             f"Amount per event{f' ({table.unit})' if table.unit else ''}: gain +, cost −",
-            format="%+,.2f",
-            required=True,
+            format="localized",  # thousands separators (sprintf-js has no "," flag: "%+,.2f" showed -30000.00)
             help="Money gained each time this outcome happens; enter a cost as a negative number.",
         ),
+        # no min/max/required here: the browser would silently revert an out-of-range entry; the
+        # server checks every entry (table_from_frame) and says what is wrong, keeping it as entered
         "confidence": st.column_config.NumberColumn(
             "Confidence (0–1]",
-            min_value=0.0,
-            max_value=1.0,
-            step=0.05,
+            step=0.01,
             format="%.2f",
             help="How well the amount is known: 1 = exactly; the effective amount is amount × confidence.",
         ),
@@ -209,7 +208,9 @@ edited = st.data_editor(
 
 new_table, problems = table_from_frame(edited, unit=unit, prevalence=prevalence, name=table.name or name)
 if problems:
-    st.error("**Not applied — fix these first:**\n\n" + "\n".join(f"- {ui.md_text(p)}" for p in problems))
+    st.error(
+        "**Not applied — your entries stay as typed; fix these first:**\n\n" + "\n".join(f"- {ui.md_text(p)}" for p in problems)
+    )
 else:
     if new_table.to_dict() != table.to_dict():
         state.set_committed_table(new_table, row_version)  # every page re-prices from this, without re-reading rows

@@ -47,6 +47,16 @@ def _num(x):
     return v if math.isfinite(v) else "not a number"
 
 
+def _entered(x) -> str:
+    """An entry as the user typed it (numpy scalars read ``np.float64(1.7)`` under ``repr``)."""
+    if isinstance(x, str):
+        return repr(x)
+    try:
+        return f"{float(x):,g}"
+    except (TypeError, ValueError):
+        return repr(x)
+
+
 def table_from_frame(frame: pd.DataFrame, *, unit: str, prevalence, name: str) -> tuple[ValueTable | None, list[str]]:
     """Validate an edited frame; returns (table, []) or (None, problems with the field named)."""
     problems = []
@@ -57,14 +67,16 @@ def table_from_frame(frame: pd.DataFrame, *, unit: str, prevalence, name: str) -
         if a is None:
             problems.append(f"{cell.upper()} amount is blank: enter the money gained per event (a cost is negative).")
         elif isinstance(a, str):
-            problems.append(f"{cell.upper()} amount {row['amount']!r} is not a number.")
+            problems.append(f"{cell.upper()} amount {_entered(row['amount'])} is not a number.")
         else:
             amounts[cell] = a
         c = _num(row["confidence"])
         if c is None:
             c = 1.0
         if isinstance(c, str) or not (0 < c <= 1):
-            problems.append(f"{cell.upper()} confidence {row['confidence']!r} must be in (0, 1] (1 = amount known exactly).")
+            problems.append(
+                f"{cell.upper()} confidence {_entered(row['confidence'])} must be in (0, 1] (1 = amount known exactly)."
+            )
         else:
             conf[cell] = c
         desc[cell] = "" if pd.isna(row["description"]) else str(row["description"])

@@ -61,3 +61,35 @@ def _figure(at, key):
     import json
 
     return json.loads(next(c for c in at.get("plotly_chart") if c.proto.id.endswith(key)).proto.spec)
+
+
+def _editor_columns(at):
+    import json
+
+    editor = next(d for d in at.dataframe if d.proto.editing_mode)  # the data editor (read-only in AppTest)
+    return json.loads(editor.proto.columns)
+
+
+def test_amounts_show_thousands_separators_and_the_unit(app):
+    at = app(PAGE)
+    cols = _editor_columns(at)
+    amount = next(c for k, c in cols.items() if "amount" in k)
+    assert amount["type_config"]["format"] == "localized"  # "%+,.2f" is not sprintf-js: it showed -30000.00
+    assert "(EUR)" in amount["label"]
+    _edit(at, {2: {"amount": -30000.0}})
+    assert any("FN -30,000 EUR" in c.value for c in at.caption), [c.value for c in at.caption]
+
+
+def test_an_out_of_range_confidence_gets_a_message_and_stays_as_entered(app):
+    at = app(PAGE)
+    name = at.session_state["value_table_name"]
+    before = at.session_state[f"committed_table::{name}"][0]
+    conf = next(c for k, c in _editor_columns(at).items() if "confidence" in k)
+    # no browser-side bounds: the grid would silently revert 1.7 to the old value
+    assert "max_value" not in conf["type_config"] and "min_value" not in conf["type_config"]
+    _edit(at, {1: {"confidence": 1.7}})
+    assert any("FP confidence 1.7 must be in" in e.value for e in at.error), [e.value for e in at.error]
+    assert at.session_state["vt_editor_0"]["edited_rows"] == {1: {"confidence": 1.7}}  # kept as typed
+    assert at.session_state[f"committed_table::{name}"][0].to_dict() == before.to_dict()  # nothing applied
+    at.run()  # and it stays: the message again on the next run, no revert
+    assert any("FP confidence 1.7 must be in" in e.value for e in at.error)
