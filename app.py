@@ -107,7 +107,9 @@ with st.sidebar:
             auth.end_session(state.store(), session_id, username=user.username)
         else:
             state.store().append_audit(user.username, "logout", user.username, {})
-        st.session_state.pop(auth.SESSION_USER_KEY, None)
+        # every per-user key goes (unsaved value-table edits, committed tables, thresholds, what-ifs,
+        # caches of this tab): the next account logging in on this tab starts clean (issue 16 item 6)
+        st.session_state.clear()
         st.session_state[auth.SESSION_CLEAR_COOKIE_KEY] = True  # the login page asks the server to drop the cookie
         st.rerun()
     grant = st.session_state.pop(auth.SESSION_GRANT_KEY, None)

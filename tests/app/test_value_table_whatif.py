@@ -93,3 +93,27 @@ def test_an_out_of_range_confidence_gets_a_message_and_stays_as_entered(app):
     assert at.session_state[f"committed_table::{name}"][0].to_dict() == before.to_dict()  # nothing applied
     at.run()  # and it stays: the message again on the next run, no revert
     assert any("FP confidence 1.7 must be in" in e.value for e in at.error)
+
+
+def test_logout_forgets_the_unsaved_edits_of_the_previous_user(app):
+    from tests.app.conftest import login_state
+
+    at = app(PAGE)
+    name = at.session_state["value_table_name"]
+    _edit(at, {2: {"amount": -60000.0}})
+    assert at.session_state[f"committed_table::{name}"][0].fn == -60000.0  # unsaved, in this tab only
+    at.button(key="auth_logout").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    for key in (f"committed_table::{name}", "vt_editor_0", "vt_epoch", "dataset", "value_table_name"):
+        assert key not in at.session_state, key
+    with Store(data_dir=os.environ["EVALBOARD_DATA_DIR"]) as s:
+        from board.access import auth
+
+        s.create_user("bob", auth.hash_password("bob's password 123"), "analyst")
+    for k, v in login_state("bob", "analyst").items():
+        at.session_state[k] = v
+    at.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception, [e.value for e in at.exception]
+    name = at.session_state["value_table_name"]
+    assert at.session_state[f"committed_table::{name}"][0].fn != -60000.0
