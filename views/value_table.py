@@ -7,7 +7,7 @@ import streamlit as st
 from board.access import auth
 from board.access import governance as gov
 from board.app import state, table_catalog_view, ui, whatif_view
-from board.app.valuetable_form import frame_from_table, table_from_frame
+from board.app.valuetable_form import frame_from_table, reapply_edits, table_from_frame
 from board.services import signoff
 from board.store import ConflictError, StoreError
 from board.words import fmt
@@ -229,6 +229,8 @@ else:
     reference = saved if saved is not None else current
     dirty = reference is None or ValueTable.from_dict(reference.amounts).to_dict() != table.to_dict()
     reason = st.text_input("Reason for this change (kept with the draft)", key=f"vt_reason_{epoch}")
+    if (saved.row_version if saved is not None else 0) == row_version and reference is not None:
+        st.session_state[f"vt_base::{name}"] = dict(reference.amounts)  # what this tab's edits start from
 
     def _save():
         try:
@@ -242,7 +244,10 @@ else:
             )
             state.set_committed_table(table, rec.row_version)
             st.session_state["vt_flash"] = f"Draft saved (revision {rec.row_version})."
-        except (ConflictError, gov.Forbidden) as err:
+        except ConflictError as err:
+            st.session_state["vt_flash"] = f"CONFLICT: {ui.md_text(err)}"
+            st.session_state[f"vt_conflict::{name}"] = {"mine": table.to_dict(), "base": st.session_state.get(f"vt_base::{name}")}
+        except gov.Forbidden as err:
             st.session_state["vt_flash"] = f"CONFLICT: {ui.md_text(err)}"
 
     st.button("Save draft", type="primary", disabled=not dirty, on_click=_save, key="vt_save")
@@ -252,6 +257,71 @@ else:
 flash = st.session_state.pop("vt_flash", None)
 if flash:
     (st.error if flash.startswith("CONFLICT") else st.success)(flash)
+
+
+# --------------------------------------------------------------------------- a save conflict (issue 16 item 6)
+def _reapply(theirs, mine: dict, base) -> None:
+    """on_click: the other person's saved draft with this tab's own changes (against what it
+    started from) applied on top, at the draft's row version: the next save is not a conflict."""
+    merged = reapply_edits(base, mine, dict(theirs.amounts) if theirs is not None else mine)
+    state.set_committed_table(ValueTable.from_dict(merged), theirs.row_version if theirs is not None else 0)
+    st.session_state.pop(f"vt_conflict::{name}", None)
+    st.session_state["vt_epoch"] = st.session_state.get("vt_epoch", 0) + 1  # the editor starts from the merged table
+    st.session_state["vt_flash"] = "Reloaded the saved draft and re-applied your edits: check them, then save."
+
+
+def _discard(theirs) -> None:
+    """on_click: drop this tab's edits and take the saved draft as it is."""
+    if theirs is not None:
+        state.set_committed_table(ValueTable.from_dict(theirs.amounts), theirs.row_version)
+    else:
+        st.session_state.pop(f"committed_table::{name}", None)
+    st.session_state.pop(f"vt_conflict::{name}", None)
+    st.session_state["vt_epoch"] = st.session_state.get("vt_epoch", 0) + 1
+
+
+_conflict = st.session_state.get(f"vt_conflict::{name}")
+if _conflict is not None:
+    theirs = state.store().get_value_table_draft(name)
+    with st.container(key="vt_conflict", border=True):
+        if theirs is None:
+            st.markdown("**The draft you edited is no longer open** (proposed or discarded by someone else).")
+        else:
+            st.markdown(
+                f"**{ui.md_text(theirs.author)} saved the draft (revision {theirs.row_version}) while you were editing.** "
+                f"Their reason: {ui.md_text(theirs.reason or fmt.DASH)}"
+            )
+            money = ui.money_of(_conflict["mine"].get("unit", ""), signed=True)
+            base = _conflict.get("base") or {}
+            ui.show_table(
+                st,
+                [
+                    {
+                        "outcome": c.upper(),
+                        "theirs": theirs.amounts.get(c),
+                        "mine": _conflict["mine"][c],
+                        "started": base.get(c),
+                    }
+                    for c in ("tp", "fp", "fn", "tn")
+                ],
+                {
+                    "outcome": ui.Col("Outcome"),
+                    "started": ui.Col("When you started", lambda x: fmt.DASH if x is None else money(x)),
+                    "theirs": ui.Col("Their saved amount", lambda x: fmt.DASH if x is None else money(x)),
+                    "mine": ui.Col("Your edit", money),
+                },
+                key="vt_conflict_table",
+            )
+        a, b = st.columns(2)
+        a.button(
+            "Reload and re-apply my edits",
+            key="vt_reapply",
+            type="primary",
+            on_click=_reapply,
+            args=(theirs, _conflict["mine"], _conflict.get("base")),
+            help="Their saved draft, with the amounts you changed put back on top; nothing is saved until you save.",
+        )
+        b.button("Discard my edits and load theirs", key="vt_discard", on_click=_discard, args=(theirs,))
 
 # --------------------------------------------------------------------------- live what-if (issue 16 item 2)
 if not problems:

@@ -89,3 +89,27 @@ def table_from_frame(frame: pd.DataFrame, *, unit: str, prevalence, name: str) -
         ), []
     except InputError as err:
         return None, [str(p) for p in err.problems]
+
+
+def reapply_edits(base: dict | None, mine: dict, theirs: dict) -> dict:
+    """``theirs`` (a table saved by someone else) with every field ``mine`` changed against
+    ``base`` (what this tab's edits started from) put back on top; without a base, all of mine.
+
+    Amounts, unit and prevalence are compared field by field, confidence, descriptions and
+    sources outcome by outcome, so a change of theirs to a field this tab left alone survives.
+    """
+    if base is None:
+        return dict(mine)
+    base, theirs = ValueTable.from_dict(base).to_dict(), ValueTable.from_dict(theirs).to_dict()  # defaults filled in
+    out = dict(theirs)
+    for k in (*CELLS, "unit", "prevalence"):
+        if mine.get(k) != base.get(k):
+            out[k] = mine.get(k)
+    for k in ("confidence", "descriptions", "sources"):
+        m, b, t = mine.get(k) or {}, base.get(k) or {}, dict(theirs.get(k) or {})
+        for c in CELLS:
+            if m.get(c) != b.get(c) and c in m:
+                t[c] = m[c]
+        out[k] = t
+    out.pop("effective", None)
+    return out

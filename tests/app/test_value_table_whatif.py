@@ -117,3 +117,45 @@ def test_logout_forgets_the_unsaved_edits_of_the_previous_user(app):
     assert not at.exception, [e.value for e in at.exception]
     name = at.session_state["value_table_name"]
     assert at.session_state[f"committed_table::{name}"][0].fn != -60000.0
+
+
+def test_a_save_conflict_shows_their_change_and_reload_reapply_saves(app):
+    from board.access import governance as gov
+    from board.access.auth import User, hash_password
+
+    at = app(PAGE)
+    name = at.session_state["value_table_name"]
+    _edit(at, {2: {"amount": -60000.0}})  # this tab: FN
+    with Store(data_dir=os.environ["EVALBOARD_DATA_DIR"]) as s:  # meanwhile someone else saves FP
+        s.create_user("carol", hash_password("carol's password 123"), "analyst")
+        draft = s.get_value_table_draft(name)
+        base = dict((draft or s.latest_approved_version(name)).amounts)
+        gov.save_draft(
+            s,
+            User(username="carol", role="analyst"),
+            name,
+            {**base, "fp": -5000.0},
+            reason="complaints cost more",
+            expected_row_version=draft.row_version if draft is not None else 0,
+        )
+    at.button(key="vt_save").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any(e.value.startswith("CONFLICT") for e in at.error), [e.value for e in at.error]
+    panel = at.container(key="vt_conflict")
+    assert any("carol saved the draft" in m.value and "complaints cost more" in m.value for m in panel.markdown)
+    shown = panel.dataframe[0].value.set_index("Outcome")
+    assert shown.loc["FP", "Their saved amount"] == fmt.money(-5000.0, "EUR", signed=True)
+    assert shown.loc["FN", "Your edit"] == fmt.money(-60000.0, "EUR", signed=True)
+    at.button(key="vt_reapply").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    at.button(key="vt_save").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not any(e.value.startswith("CONFLICT") for e in at.error), [e.value for e in at.error]
+    assert any("Draft saved" in m.value for m in at.success), [m.value for m in at.success]
+    with Store(data_dir=os.environ["EVALBOARD_DATA_DIR"]) as s:
+        saved = s.get_value_table_draft(name).amounts
+    assert (saved["fp"], saved["fn"]) == (-5000.0, -60000.0)  # their FP kept, my FN re-applied
+    # and the tab keeps saving: another edit, another save, no conflict
+    _edit(at, {0: {"amount": 20000.0}}, epoch=at.session_state["vt_epoch"])
+    at.button(key="vt_save").click().run()
+    assert any("Draft saved" in m.value for m in at.success), [e.value for e in at.error]
