@@ -78,14 +78,32 @@ with st.form("vt_tools_ahp_form"):
     gains = c1.multiselect("Gains (the others are costs)", ITEMS, default=["TP", "TN"], key="vt_tools_gains")
     mode = c2.radio("Scale by", ["anchor", "money per unit weight"], key="vt_tools_mode", horizontal=True)
     anchor_item = c3.selectbox("Anchor outcome", ITEMS, index=2, key="vt_tools_anchor_item")
-    anchor_amount = c3.number_input("Anchor amount", value=float(table.fn) or -1.0, key="vt_tools_anchor_amount")
-    scale = c4.number_input("Money per unit weight", value=10000.0, min_value=0.0, key="vt_tools_scale")
+    # no default money scale (issue 16 item 6): weights are shares, never money until the user says
+    # how much one outcome is worth; blank or 0 means "not set" and no amounts are proposed
+    anchor_amount = c3.number_input(
+        f"Anchor amount{f' ({table.unit})' if table.unit else ''}",
+        value=None,
+        placeholder="e.g. -22000: you set it",
+        key="vt_tools_anchor_amount",
+        help="The money gained per event of the anchor outcome (a cost negative); the others follow from the weights.",
+    )
+    scale = c4.number_input(
+        f"Money per unit weight{f' ({table.unit})' if table.unit else ''}",
+        value=None,
+        min_value=0.0,
+        placeholder="you set it",
+        key="vt_tools_scale",
+    )
     st.form_submit_button("Compute weights")
 
+money_scale = anchor_amount if mode == "anchor" else scale
+scale_set = money_scale is not None and money_scale != 0
 try:
     res = ahp_weights(pairwise_matrix(judgements, ITEMS), items=ITEMS)
-    amounts = ahp_amounts(
-        res, gains=gains, **({"anchor": (anchor_item, anchor_amount)} if mode == "anchor" else {"scale": scale})
+    amounts = (
+        ahp_amounts(res, gains=gains, **({"anchor": (anchor_item, anchor_amount)} if mode == "anchor" else {"scale": scale}))
+        if scale_set
+        else None
     )
 except InputError as err:
     ui.show_problems(err, title="The judgements cannot be turned into amounts yet")
@@ -121,21 +139,30 @@ if res is not None:
     ui.plotly_chart(right, cvt.ahp_weights_figure(res), key="vt_tools_weights_chart")
     current = {c: float(getattr(table, c.lower())) for c in ITEMS}
     weights = res.weight_of()
+    columns = {
+        "outcome": ui.Col("Outcome", help=AMOUNT_HELP),
+        "weight": ui.Col("Weight", fmt.share, "The outcome's share of the importance (the four weights add up to 100%)."),
+        "role": ui.Col("Role"),
+        "new": ui.Col("Proposed amount", ui.money_of(unit, signed=True), "Money gained per event (costs negative)."),
+        "now": ui.Col("Current amount", ui.money_of(unit, signed=True), "The value table's amount now."),
+    }
+    if amounts is None:
+        columns.pop("new")
     ui.show_table(
         st.container(key="vt_tools_amounts"),
         [
-            {"outcome": c, "weight": weights[c], "role": "gain" if c in gains else "cost", "new": amounts[c], "now": current[c]}
+            {"outcome": c, "weight": weights[c], "role": "gain" if c in gains else "cost", "now": current[c]}
+            | ({} if amounts is None else {"new": amounts[c]})
             for c in ITEMS
         ],
-        {
-            "outcome": ui.Col("Outcome", help=AMOUNT_HELP),
-            "weight": ui.Col("Weight", fmt.share, "The outcome's share of the importance (the four weights add up to 100%)."),
-            "role": ui.Col("Role"),
-            "new": ui.Col("Proposed amount", ui.money_of(unit, signed=True), "Money gained per event (costs negative)."),
-            "now": ui.Col("Current amount", ui.money_of(unit, signed=True), "The value table's amount now."),
-        },
+        columns,
     )
-    if st.button("Use these amounts", key="vt_tools_use", type="primary"):
+    if amounts is None:
+        st.info(
+            "These are weights (shares of importance), not money. To turn them into amounts, set the money scale "
+            "yourself: the anchor outcome's amount, or the money per unit weight, then “Compute weights”."
+        )
+    elif st.button("Use these amounts", key="vt_tools_use", type="primary"):
         sources = {c.lower(): f"AHP pairwise judgement (CR {cr_text})" for c in ITEMS}
         new_table = table.with_amounts(**{c.lower(): v for c, v in amounts.items()}, sources={**table.sources, **sources})
         state.set_committed_table(new_table, row_version)

@@ -56,9 +56,11 @@ def _committed(at):
 def test_equal_judgements_give_equal_weights_and_anchor_amounts(app):
     at = app(PAGE)
     assert at.title[0].value == "Value tools"
-    # all pairs "equal": w = 1/4 each, λmax = 4, CI = CR = 0; anchored on the table's FN (−22,000)
+    # all pairs "equal": w = 1/4 each, λmax = 4, CI = CR = 0; anchored on FN = −22,000 once the user sets it
     assert _metrics(at) == {"Largest eigenvalue λmax": "4.00", "Consistency index": "0", "Consistency ratio CR": "0"}
     assert any("consistent enough" in s.value for s in at.success)
+    at.number_input(key="vt_tools_anchor_amount").set_value(-22000.0)  # the money scale is the user's (issue 16 item 6)
+    _judge(at, {})
     shown = _amounts(at)
     assert shown["Weight"].to_dict() == {"TP": "25.0%", "FP": "25.0%", "FN": "25.0%", "TN": "25.0%"}
     assert shown["Proposed amount"].to_dict() == {
@@ -117,6 +119,8 @@ def test_sensitivity_verdict_is_evalcore_s(app):
     assert badge.markdown[1].value == "\n".join(f"- {ui.md_text(r)}" for r in exp.reasons)  # shown as text
     assert len(at.get("plotly_chart")) == 1 + 2 * len(counts) + 1  # weights, two tornados per model, draws
     # a changed table makes the verdict stale until the check runs again
+    at.number_input(key="vt_tools_anchor_amount").set_value(-22000.0)
+    _judge(at, {})
     at.button(key="vt_tools_use").click().run()
     assert any("changed since the last check" in i.value for i in at.info)
     with pytest.raises(KeyError):
