@@ -1,5 +1,6 @@
 """Value table: price the four outcomes of the decision (money gained per event)."""
 
+import json
 from datetime import date
 
 import streamlit as st
@@ -11,6 +12,7 @@ from board.app.valuetable_form import frame_from_table, reapply_edits, table_fro
 from board.services import signoff
 from board.store import ConflictError, StoreError
 from board.words import fmt
+from board.words import impact as impact_words
 from board.words.glossary import term, terms
 from evalcore import InputError, ValueTable
 
@@ -23,15 +25,59 @@ current = gov.current_version(state.store(), name)
 
 
 # --------------------------------------------------------------------------- the signer's review (issue 16 item 3)
-def _sign(version_id: int, seen_hash: str, label: str) -> None:
+def _sign(version_id: int, seen_hash: str, label: str, thresholds: dict | None = None) -> None:
     """on_click: signs the content drawn in the run that showed the button (``seen_hash``), not
-    whatever the store holds at the click's rerun."""
+    whatever the store holds at the click's rerun; the impact report uses the thresholds the
+    preview used (``thresholds``: dataset id -> {model: threshold})."""
     try:
-        signoff.sign_version(state.store(), user, version_id, expected_hash=seen_hash)
+        signoff.sign_version(state.store(), user, version_id, expected_hash=seen_hash, thresholds=thresholds)
         st.session_state["vt_gov_flash"] = f"Signed {ui.md_text(label)}."
         st.session_state.pop(f"committed_table::{name}", None)
     except (gov.Forbidden, StoreError, InputError) as err:
         st.session_state["vt_gov_flash"] = f"ERROR: {ui.md_text(err)}"
+
+
+@st.cache_data(show_spinner="Computing the impact on each dataset…", max_entries=8)
+def _impact_preview(_store, table_name: str, before: str, after: str, thresholds: str, datasets: str) -> list[dict]:
+    """The impact of the proposed amounts (``after``, JSON) against the version in force
+    (``before``, JSON or "null") on every dataset bound to the table (issue 16 item 4); keyed
+    by the amounts, thresholds and the store's datasets and bindings (``datasets``)."""
+    key = json.loads(thresholds)
+    return signoff.dataset_impacts(
+        _store, table_name, json.loads(before), json.loads(after), thresholds={int(k): v for k, v in key.items()}
+    )
+
+
+def _show_impacts(entries: list[dict], *, key: str) -> None:
+    """Per dataset: the summary line (bold only when the verdict changes), then per model."""
+    if not entries:
+        st.caption("No dataset is priced with this table.")
+    for e in entries:
+        head = ui.md_text(e.get("dataset_name") or f"dataset {e['dataset_id']}")
+        if "error" in e:
+            st.warning(f"{head}: could not be evaluated: {ui.md_text(e['error'])}")
+            continue
+        st.markdown(f"{head}: " + impact_words.summary_markdown(e, ui.md_text))
+        before = ui.money_of(e.get("unit_before") or "", signed=True)
+        after = ui.money_of(e.get("unit_after") or "", signed=True)
+        ui.show_table(
+            st,
+            [{"model": m, **r} for m, r in e["models"].items()],
+            {
+                "model": ui.Col("Model"),
+                "threshold": ui.Col("Deployed threshold", fmt.score, term("best_threshold")),
+                "ev_before": ui.Col("EV per decision, in force", before, term("ev")),
+                "ev_after": ui.Col("EV per decision, proposed", after, term("ev")),
+                "t_opt_before": ui.Col("Best threshold, in force", fmt.score, term("best_threshold")),
+                "t_opt_after": ui.Col("Best threshold, proposed", fmt.score, term("best_threshold")),
+            },
+            key=f"{key}_{e['dataset_id']}",
+        )
+    if entries:
+        st.caption(
+            f"Each dataset's board at its deployed thresholds; verdicts from {signoff.IMPACT_RESAMPLES} bootstrap "
+            "replicates (the board uses 1,000, so a verdict near the line may differ)."
+        )
 
 
 def _review(v) -> None:
@@ -78,22 +124,19 @@ def _review(v) -> None:
         key=f"vt_review_{v.id}",
     )
     data = state.current_data()
-    if data is not None:
-        thresholds = {m: state.deployed_threshold(data, m) for m in data.models}
-        preview = signoff.ev_preview(data, None if in_force is None else in_force.amounts, v.amounts, thresholds)
-        st.caption("Impact preview on the current dataset: expected value per decision at each deployed threshold.")
-        ui.show_table(
-            st,
-            preview,
-            {
-                "model": ui.Col("Model"),
-                "threshold": ui.Col("Deployed threshold", fmt.score, term("best_threshold")),
-                "ev_before": ui.Col("EV per decision, in force", money, term("ev")),
-                "ev_after": ui.Col("EV per decision, proposed", money, term("ev")),
-                "ev_change": ui.Col("Change in EV", money),
-            },
-            key=f"vt_preview_{v.id}",
-        )
+    thresholds = {}
+    if data is not None and state.current_dataset_id() is not None:
+        thresholds = {state.current_dataset_id(): {m: state.deployed_threshold(data, m) for m in data.models}}
+    st.markdown("##### Impact preview on every dataset priced with this table")
+    entries = _impact_preview(
+        s,
+        name,
+        json.dumps(None if in_force is None else in_force.amounts, sort_keys=True),
+        json.dumps(v.amounts, sort_keys=True),
+        json.dumps(thresholds, sort_keys=True),
+        f"{s.url}|{sorted(s.dataset_value_tables().items(), key=lambda kv: kv[0])}",
+    )
+    _show_impacts(entries, key=f"vt_preview_{v.id}")
     signed = {x.role for x in s.list_signoffs(v.id)}
     missing = [r for r in gov.SIGNING_ROLES if r not in signed]
     st.markdown(f"Waiting for {', '.join(auth.ROLE_LABELS[r] for r in missing)}.")
@@ -110,7 +153,7 @@ def _review(v) -> None:
         key=f"vt_sign_{v.id}",
         type="primary",
         on_click=_sign,
-        args=(v.id, gov.content_hash(v.amounts), v.label),
+        args=(v.id, gov.content_hash(v.amounts), v.label, thresholds),
         help="Signs exactly the amounts shown above; if they change before you click, nothing is signed.",
     )
     comment = c2.text_input(
@@ -427,26 +470,34 @@ reports = store.list_impact_reports(name)
 if reports:
     rep = reports[0].report
     st.subheader(f"Impact report: {ui.md_text(rep.get('from_version') or 'unversioned')} → {ui.md_text(rep['to_version'])}")
-    if not rep["evaluations"]:
+    if "datasets" in rep:  # issue 16 item 4: every bound dataset, computed at approval
+        _show_impacts(rep["datasets"], key=f"vt_impact_ds_{reports[0].id}")
+    if rep["evaluations"]:
+        st.markdown("###### Saved boards re-evaluated")
+    elif "datasets" not in rep:
         st.caption("No stored evaluation used the previous version; nothing to re-evaluate.")
+    # a saved board's table keeps its unit (older reports did not store it: the table's own)
+    unit_before = rep.get("unit_before") if rep.get("unit_before") is not None else table.unit
+    unit_after = rep.get("unit_after") if rep.get("unit_after") is not None else table.unit
     for e in rep["evaluations"]:
         if "error" in e:
             st.warning(f"Evaluation #{e['evaluation_id']} could not be re-evaluated: {ui.md_text(e['error'])}")
             continue
         st.markdown(
-            f"Evaluation **#{e['evaluation_id']}** ({ui.md_text(e.get('dataset_name') or 'dataset ' + str(e['dataset_id']))})"
-            + (" — **ranking changed**" if e["rank_changed"] else " — ranking unchanged")
-            + (" — **action changed**" if e["action_changed"] else " — action unchanged")
+            f"Evaluation #{e['evaluation_id']} ({ui.md_text(e.get('dataset_name') or 'dataset ' + str(e['dataset_id']))})"
+            + (" — ranking changed" if e["rank_changed"] else " — ranking unchanged")
+            + (" — the recommendation's wording changed" if e["action_changed"] else "")
         )
-        money = ui.money_of(table.unit, signed=True)  # the unit of this table (a version keeps it)
+        before = ui.money_of(unit_before, signed=True)
+        after = ui.money_of(unit_after, signed=True)
         ui.show_table(
             st,
             [{"model": m, **r} for m, r in e["models"].items()],
             {
                 "model": ui.Col("Model"),
-                "ev_before": ui.Col("EV per decision before", money, term("ev")),
-                "ev_after": ui.Col("EV per decision after", money, term("ev")),
-                "ev_change": ui.Col("Change in EV", money),
+                "ev_before": ui.Col("EV per decision before", before, term("ev")),
+                "ev_after": ui.Col("EV per decision after", after, term("ev")),
+                "ev_change": ui.Col("Change in EV", after if unit_before == unit_after else fmt.number),
                 "rank_before": ui.Col("Rank before", fmt.count),
                 "rank_after": ui.Col("Rank after", fmt.count),
                 "t_opt_before": ui.Col("Best threshold before", fmt.score, term("best_threshold")),
