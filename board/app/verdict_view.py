@@ -10,14 +10,8 @@ from __future__ import annotations
 import streamlit as st
 
 from board.app.text import html_text
+from board.export.onepager import KIND_STYLE  # one palette for the page and its exports
 
-KIND_STYLE = {  # border / background / word colour per verdict kind
-    "roll out": ("#0a7d32", "#eaf6ee", "#0a6b2b"),
-    "keep": ("#0B5FFF", "#eef3ff", "#0b3fa8"),
-    "hold": ("#c25e00", "#fff4e5", "#a34e00"),
-    "single": ("#5b6470", "#f2f4f7", "#2b3340"),
-    "undecided": ("#5b6470", "#f2f4f7", "#2b3340"),
-}
 PAGES = {"uncertainty": "views/uncertainty.py", "drift": "views/drift.py", "threshold": "views/threshold_value.py"}
 
 CSS = """

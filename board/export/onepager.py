@@ -182,8 +182,8 @@ def _meta(result, dataset_name: str, table_version: str, generated_at: datetime)
     return draft_mark_html(table_version) + " · ".join(_e(p) for p in parts if p)
 
 
-#: Border, background and word colour of the verdict banner per kind: the board page's
-#: (``board.app.verdict_view.KIND_STYLE``; tests/board/test_export.py keeps the two equal).
+#: Border, background and word colour of the verdict banner per kind, on the board page
+#: (``board.app.verdict_view`` imports it) and in the exports.
 KIND_STYLE = {
     "roll out": ("#0a7d32", "#eaf6ee", "#0a6b2b"),
     "keep": ("#0B5FFF", "#eef3ff", "#0b3fa8"),

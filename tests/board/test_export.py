@@ -48,12 +48,6 @@ def test_the_verdict_word_is_there_exactly_once(result, page):
     assert 'data-kind="hold"' in page
 
 
-def test_verdict_colours_are_the_board_pages():
-    from board.app.verdict_view import KIND_STYLE
-
-    assert onepager.KIND_STYLE == KIND_STYLE
-
-
 def test_modules_in_the_boards_order(result, page):
     body = _body(page)
     order = ['id="meta"', 'id="verdict"', 'id="because"', 'id="tiles"', 'id="headline"', 'id="lights"']
