@@ -218,6 +218,7 @@ def _user_record(row: _User) -> UserRecord:
         created_at=row.created_at,
         password_changed_at=row.password_changed_at,
         display=row.display,
+        language=row.language,
     )
 
 

@@ -13,7 +13,7 @@ from board.store._common import _check_text, _now, _user_record
 from board.store.audit import Audit, _add_audit
 from board.store.errors import NotFoundError, StateError
 from board.store.models import _FirstAdmin, _LoginClientThrottle, _LoginThrottle, _User
-from board.store.records import DISPLAYS, LoginAttemptRecord, LoginThrottleRecord, UserRecord
+from board.store.records import DISPLAYS, LANGUAGES, LoginAttemptRecord, LoginThrottleRecord, UserRecord
 from board.store.sessions import _revoke_all
 from evalcore._errors import InputError, ProblemList
 
@@ -190,6 +190,22 @@ class _AccountsPart:
             if row is None:
                 raise NotFoundError(f"No account named {username!r}.")
             row.display = display
+            session.flush()
+            record = _user_record(row)
+            _add_audit(session, audit, record)
+            session.commit()
+        return record
+
+    def set_user_language(self, username: str, language: str | None, *, audit: Audit = None) -> UserRecord:
+        """A user's own language ("en", "zh_CN"; None: the deployment's default). Not a security
+        change: sessions stay."""
+        if language is not None and language not in LANGUAGES:
+            raise InputError(f"language must be one of {', '.join(LANGUAGES)} or None, got {language!r}.")
+        with self._write() as session:
+            row = session.scalars(sa.select(_User).where(_User.username == username)).one_or_none()
+            if row is None:
+                raise NotFoundError(f"No account named {username!r}.")
+            row.language = language
             session.flush()
             record = _user_record(row)
             _add_audit(session, audit, record)

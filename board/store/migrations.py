@@ -560,6 +560,13 @@ def _m0013_decisions(conn: Connection) -> None:
         raise RuntimeError(f"no immutability triggers for the {conn.dialect.name} database")
 
 
+def _m0014_user_language(conn: Connection) -> None:
+    """A user's language (issue 15 item 1): ``users.language`` is the language the board is shown
+    in for that account ("en" or "zh_CN"; NULL = the deployment's default, ``EVALBOARD_LANG``, else
+    the browser's)."""
+    _add_column(conn, "users", "language", sa.String(10), nullable=True)
+
+
 #: The ordered migration steps. Append only.
 MIGRATIONS: list[Migration] = [
     _m0001_initial,
@@ -575,6 +582,7 @@ MIGRATIONS: list[Migration] = [
     _m0011_display,
     _m0012_value_table_binding,
     _m0013_decisions,
+    _m0014_user_language,
 ]
 
 

@@ -126,6 +126,7 @@ class _User(_Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     password_changed_at: Mapped[datetime] = mapped_column(UTCDateTime)
     display: Mapped[str | None] = mapped_column(sa.String(10), nullable=True)  # own loss/value choice (migration 11)
+    language: Mapped[str | None] = mapped_column(sa.String(10), nullable=True)  # "en" | "zh_CN" (migration 14)
 
 
 class _LoginThrottle(_Base):

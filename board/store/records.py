@@ -212,6 +212,7 @@ class DatasetSettingsRecord:
         return {"dataset_id": self.dataset_id, "key": self.key, "value": self.value, "updated_at": _iso(self.updated_at)}
 
 
+LANGUAGES = ("en", "zh_CN")  # the languages a user may choose (board.words.i18n.LOCALES)
 DISPLAYS = ("value", "loss")  # how amounts are shown: expected value (gains positive) or expected loss
 
 
@@ -227,6 +228,7 @@ class UserRecord:
     created_at: datetime
     password_changed_at: datetime
     display: str | None = None  # "value" | "loss" over every value table's setting; None: follow the table
+    language: str | None = None  # "en" | "zh_CN"; None: the deployment's default (migration 14)
 
     def to_dict(self) -> dict:  # the hash is deliberately left out
         return {

@@ -129,6 +129,7 @@ ALL_MIGRATIONS = [
     (11, "_m0011_display"),
     (12, "_m0012_value_table_binding"),
     (13, "_m0013_decisions"),
+    (14, "_m0014_user_language"),
 ]
 SCHEMA_VERSIONS = "SELECT version, name FROM schema_version ORDER BY version"
 
@@ -146,8 +147,8 @@ def count_rows(data_dir, table: str) -> int:
 
 def test_fresh_database_gets_latest_version(data_dir):
     with Store(data_dir=data_dir) as s:
-        assert s.applied_migrations == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]
-        assert s.schema_version == migrations.latest_version() == 13
+        assert s.applied_migrations == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]
+        assert s.schema_version == migrations.latest_version() == 14
     assert (data_dir / "evalboard.sqlite").is_file()
     assert (data_dir / "uploads").is_dir()
     assert sqlite_rows(data_dir, SCHEMA_VERSIONS) == ALL_MIGRATIONS
@@ -235,7 +236,7 @@ def test_database_newer_than_the_code_is_refused(data_dir, monkeypatch):
     with Store(data_dir=data_dir):
         pass
     monkeypatch.setattr(migrations, "MIGRATIONS", original)
-    with pytest.raises(migrations.SchemaTooNewError, match="schema version 14, but this evalboard only knows versions up to 13"):
+    with pytest.raises(migrations.SchemaTooNewError, match="schema version 15, but this evalboard only knows versions up to 14"):
         Store(data_dir=data_dir)
 
 
@@ -727,8 +728,8 @@ def test_database_at_version_1_gets_the_settings_table(data_dir, monkeypatch):
                 )
         assert "dataset_settings" not in {r[0] for r in sqlite_rows(data_dir, "SELECT name FROM sqlite_master")}
     with Store(data_dir=data_dir) as s:
-        assert s.applied_migrations == [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]
-        assert s.schema_version == 13
+        assert s.applied_migrations == [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]
+        assert s.schema_version == 14
         back = s.get_dataset(rec.id).to_dict()  # data survives
         assert {k: v for k, v in back.items() if k != "created_at"} == {
             k: v for k, v in rec.to_dict().items() if k != "created_at"
@@ -804,7 +805,7 @@ def test_database_at_version_3_keeps_uploads_as_uploads(data_dir, monkeypatch):
             assert s.schema_version == 3
             rec = legacy_save(s)
     with Store(data_dir=data_dir) as s:
-        assert s.applied_migrations == [4, 5, 6, 7, 8, 9, 10, 11, 12, 13]
+        assert s.applied_migrations == [4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]
         old = s.get_dataset(rec.id)
         assert (old.kind, old.source_path, old.options) == ("upload", None, None)
         assert s.load_bytes(old) == RAW_A
@@ -837,7 +838,7 @@ def test_database_at_version_7_gains_the_meeting_links_table(data_dir, monkeypat
             rec = legacy_save(s)
         assert "meeting_links" not in {r[0] for r in sqlite_rows(data_dir, "SELECT name FROM sqlite_master")}
     with Store(data_dir=data_dir) as s:
-        assert s.applied_migrations == [8, 9, 10, 11, 12, 13]
+        assert s.applied_migrations == [8, 9, 10, 11, 12, 13, 14]
         assert s.load_bytes(s.get_dataset(rec.id)) == RAW_A
         inspector = sa.inspect(s.engine)
         assert {c["name"] for c in inspector.get_columns("meeting_links")} == MEETING_COLUMNS
