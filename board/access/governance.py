@@ -406,6 +406,15 @@ def set_own_display(store: Store, actor: User, display: str | None) -> None:
     )
 
 
+def set_own_language(store: Store, actor: User, language: str | None) -> None:
+    """A user's own language ("en", "zh_CN"; None: the deployment's default). Anyone logged in
+    may choose for themselves; audited like every setting."""
+    require(actor, "view_board")
+    store.set_user_language(
+        actor.username, language, audit=(actor.username, "set_own_language", actor.username, {"language": language})
+    )
+
+
 def record_export(store: Store, actor: User, what: str, detail: dict | None = None) -> None:
     """Check the role for an export (HTML/PDF/PNG/CSV) and log it."""
     require(actor, "export")
