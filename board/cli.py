@@ -153,6 +153,25 @@ def build_parser() -> argparse.ArgumentParser:
         help="score grid of the duckdb/spark aggregate: auto (exact up to 20000 distinct scores, else "
         "1e-4), none (exact) or a number",
     )
+    e.add_argument(
+        "--window",
+        choices=["day", "week"],
+        default=None,
+        help="add value_over_time to the JSON: EV per decision per day or week (needs --time)",
+    )
+    e.add_argument(
+        "--label-known",
+        default=None,
+        metavar="COL",
+        help="column saying whether a row's label has arrived (true/false, 1/0, yes/no; empty = not yet); "
+        "the board uses labelled rows, value_over_time estimates the others",
+    )
+    e.add_argument(
+        "--labels-complete-until",
+        default=None,
+        metavar="DATE",
+        help="labels have arrived for rows up to this day (by --time); later rows are estimated",
+    )
     u = sub.add_parser("users", help="manage accounts (admins): add, list, disable, reset-password")
     usub = u.add_subparsers(dest="users_command", required=True, parser_class=_Parser)
     ua = usub.add_parser("add", help="add an account (the password is asked for, or read from --password-stdin)")
@@ -310,7 +329,29 @@ def _load(args):
     limits = {**(upload_limits() if len(given) < 2 else {}), **given}  # the options win over the environment
     raw = path.read_bytes()
     frame = read_table(raw, path.name, max_bytes=args.max_mb * 2**20, **limits)
+    if getattr(args, "label_known", None) or getattr(args, "labels_complete_until", None):
+        return _load_late_labels(args, frame)
     return validate(frame, _mapping(args))
+
+
+def _load_late_labels(args, frame):
+    """The labelled rows (the board's) and, for value over time, every row with a flag saying
+    whose label has arrived (``args.over_time_rows``)."""
+    import pandas as pd
+
+    from evalcore.over_time import label_known_rows
+
+    mapping = _mapping(args)
+    frame = frame.set_axis(pd.RangeIndex(2, len(frame) + 2, name="row"))  # file row numbers
+    known = label_known_rows(frame, mapping, args.label_known, args.labels_complete_until)
+    filled = frame.copy()
+    seen = frame.loc[known, mapping.label].dropna() if mapping.label in frame.columns else pd.Series([], dtype=object)
+    if len(seen):
+        filled[mapping.label] = filled[mapping.label].astype(object)
+        filled.loc[~known, mapping.label] = seen.iloc[0]  # a placeholder: these labels are never read
+    preds_all = validate(filled, mapping)
+    args.over_time_rows = (preds_all, known.loc[preds_all.row_numbers].to_numpy())
+    return validate(frame[known.to_numpy()], mapping)
 
 
 def _table(args) -> ValueTable:
@@ -417,8 +458,15 @@ def _cmd_evaluate(args, engine_table, *, engine: bool) -> int:
         scheme=scheme,
         strata_column=args.strata,
     )
-    result = _evaluate_engine(args, engine_table, config) if engine else evaluate(preds, table, config)
-    text = json.dumps(result.to_dict(), indent=2, ensure_ascii=False, allow_nan=False)
+    over = _over_time_args(args)
+    if engine:
+        result = _evaluate_engine(args, engine_table, config)
+    else:
+        result = evaluate(preds, table, config)
+    out = result.to_dict()
+    if over:
+        out.update(_value_over_time(args, preds, table or engine_table, config, result))
+    text = json.dumps(out, indent=2, ensure_ascii=False, allow_nan=False)
     if args.json:
         args.json.write_text(text + "\n", encoding="utf-8")
         print(text_summary(result, display=args.display))
@@ -442,6 +490,48 @@ def _cmd_evaluate(args, engine_table, *, engine: bool) -> int:
             except export.ExportError as err:
                 raise InputError(str(err)) from None
     return 0
+
+
+def _over_time_args(args) -> bool:
+    """Whether value_over_time is asked for (--window or a label-known rule); needs --time."""
+    late = bool(getattr(args, "label_known", None) or getattr(args, "labels_complete_until", None))
+    if not (getattr(args, "window", None) or late):
+        return False
+    problems = []
+    if not args.time:
+        problems.append("--window, --label-known and --labels-complete-until need --time COL.")
+    if args.label_known and args.labels_complete_until:
+        problems.append("give either --label-known or --labels-complete-until, not both.")
+    if late and getattr(args, "engine", "pandas") != "pandas":
+        problems.append("labels that arrive late (--label-known, --labels-complete-until) need --engine pandas for now.")
+    if problems:
+        raise InputError("\n".join(problems))
+    return True
+
+
+def _value_over_time(args, preds, table, config, result) -> dict:
+    """``value_over_time`` (the windows) and ``value_over_time_info`` for the JSON."""
+    from evalcore.over_time import value_over_time_of
+
+    light = result.drift.lights["calibration"].color if result.drift is not None else None
+    thresholds = {name: m.threshold for name, m in result.models.items()}
+    if getattr(args, "engine", "pandas") != "pandas":
+        from board.engines.aggregation import over_time_source
+
+        tables = over_time_source(str(args.predictions), args, thresholds, config)
+    else:
+        from evalcore.over_time import time_tables
+
+        rows, known = getattr(args, "over_time_rows", (preds, None))
+        tables = time_tables(
+            rows,
+            thresholds=thresholds,
+            label_known=known,
+            strata_column=config.strata_column if config.scheme == "stratified" else None,
+            groups=config.scheme == "cluster",
+        )
+    vot = value_over_time_of(tables, table, config, window=args.window or "week", calibration_light=light)
+    return {"value_over_time": vot.to_dict(), "value_over_time_info": vot.info()}
 
 
 def text_summary(result, *, display: str = "value") -> str:
