@@ -203,14 +203,63 @@ def _label_text(v) -> str:
     return str(int(f)) if f is not None and f == int(f) else str(v).strip().lower()
 
 
+# Words that name the event of a two-valued label (the positive class) when the pair is no known
+# family: a value is the event when its text (trimmed, case-insensitive) is one of EVENT_WORDS, or
+# holds one of EVENT_STEMS and none of NEGATIONS (逾期 and 已逾期 are events, 未逾期 is not).
+EVENT_WORDS = ("是", "违约", "逾期", "欺诈", "坏", "bad", "yes", "true", "y", "t")
+EVENT_STEMS = ("违约", "逾期", "欺诈", "坏")
+NEGATIONS = ("未", "不", "非", "无", "没", "否", "正常", "好")
+
+
+def event_word(v) -> str | None:
+    """The event word a label value names (see :data:`EVENT_WORDS`), or None; numbers never do
+    (1/0 is a family of its own, 1/2 must be chosen)."""
+    if _label_number(v) is not None:
+        return None
+    text = str(v).strip().lower()
+    if text in EVENT_WORDS:
+        return text
+    if any(n in text for n in NEGATIONS):
+        return None
+    return next((stem for stem in EVENT_STEMS if stem in text), None)
+
+
+def positive_rule(values) -> tuple[int, str, str] | None:
+    """Why the default positive class of two-valued ``values`` is what it is: ``(index, rule,
+    word)`` with rule ``"family"`` (a known pair such as 1/0, yes/no, 是/否; word = the positive's
+    canonical spelling) or ``"event"`` (exactly one value names the event; word = the event word
+    it names), or None when the user must choose.
+
+    Examples
+    --------
+    >>> positive_rule(["否", "是"]), positive_rule(["正常", "违约"]), positive_rule(["未逾期", "已逾期"])
+    ((1, 'family', '是'), (1, 'event', '违约'), (1, 'event', '逾期'))
+    >>> positive_rule(["good", "Bad"]), positive_rule(["ok", "fraud"]), positive_rule([1, 2])
+    ((1, 'event', 'bad'), None, None)
+    """
+    values = list(values)
+    canon = [_label_text(v) for v in values]
+    for pos, neg in BINARY_FAMILIES:
+        if sorted(canon) == sorted([pos, neg]):
+            return canon.index(pos), "family", pos
+    if len(values) != 2 or any(_label_number(v) is not None for v in values):
+        return None  # a number beside a word ("yes"/"1") is no pair the user meant: ask
+    words = [event_word(v) for v in values]
+    hits = [i for i, w in enumerate(words) if w is not None]
+    if len(hits) == 1:
+        return hits[0], "event", words[hits[0]]
+    return None
+
+
 def positive_index(values, positive=None) -> int | None:
     """Which of a label's distinct ``values`` is the positive class, or None when undecided.
 
     ``positive`` given (the user's choice): the value equal to it as text, else equal
     ignoring case, else equal as a number ("1.0" picks the label 1) — None when no single
     value matches. ``positive`` None: the positive of a known two-value family
-    (:data:`BINARY_FAMILIES`: 1/0, true/false, yes/no, y/n, t/f, 是/否) — None for any
-    other pair (e.g. "fraud"/"ok", 1/2), which the user must choose.
+    (:data:`BINARY_FAMILIES`: 1/0, true/false, yes/no, y/n, t/f, 是/否), else the one value
+    that names the event (:func:`event_word`: 违约/正常, 逾期/未逾期, 坏/好, bad/good) — None
+    for any other pair (e.g. "fraud"/"ok", 1/2), which the user must choose.
 
     Examples
     --------
@@ -221,11 +270,8 @@ def positive_index(values, positive=None) -> int | None:
     """
     texts = [str(v).strip() for v in values]
     if positive is None:
-        canon = [_label_text(v) for v in values]
-        for pos, neg in BINARY_FAMILIES:
-            if sorted(canon) == sorted([pos, neg]):
-                return canon.index(pos)
-        return None
+        rule = positive_rule(values)
+        return None if rule is None else rule[0]
     p = str(positive).strip()
     num = _label_number(p)
     for same in (lambda v: v == p, lambda v: v.lower() == p.lower(), lambda v: num is not None and _label_number(v) == num):

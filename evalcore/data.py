@@ -26,9 +26,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ._checks import POSITIVE_SPELLINGS, positive_index
+from ._checks import POSITIVE_SPELLINGS, positive_index, positive_rule
 from ._errors import InputError, ProblemList
 from ._json import json_float as _json_float
+from .drift.timewindows import granularity as _granularity
 
 __all__ = [
     "SCORE_KINDS",
@@ -43,6 +44,7 @@ __all__ = [
     "default_positive",
     "binary_label",
     "POSITIVE_SPELLINGS",
+    "NOTE_MESSAGES",
 ]
 
 SCORE_KINDS = ("auto", "probability", "score", "decision")
@@ -100,6 +102,23 @@ PROBLEM_CODES = {
     "time_missing": "a time value is missing",
     "group_missing": "a group id is missing",
     "segment_too_many_levels": "a segment column has too many distinct levels to be a segment",
+}
+
+#: What :meth:`Predictions.summary` says about the choices made for the user, in English: each
+#: note in ``summary()["notes"]`` is ``{"code": key, "params": {...}}``, and the presentation layer
+#: renders ``NOTE_MESSAGES[code]`` with the params through its translation function.
+NOTE_MESSAGES = {
+    "positive_chosen": "{positive} is the positive class (the event to act on), as chosen; {negative} is the negative class.",
+    "positive_family": "{positive} is the positive class (the event to act on): of the label values {positive} and "
+    "{negative}, it is the one that means yes.",
+    "positive_event": "{positive} is the positive class (the event to act on): it names the event ({word}); "
+    "{negative} is the negative class.",
+    "time_year": "{column} holds years ({first} to {last}): each row counts as 1 January of its year, and drift "
+    "windows are whole years.",
+    "time_month": "{column} holds year-months ({first} to {last}): each row counts as the 1st of its month, and "
+    "drift windows are whole months.",
+    "time_day": "{column} holds dates ({first} to {last}); drift windows are whole days.",
+    "time_timestamp": "{column} holds timestamps ({first} to {last}); drift windows are whole days.",
 }
 
 _DELIMITERS = ",;\t|"
@@ -257,6 +276,12 @@ class Predictions:
     dropped_rows : int
         Rows dropped because their label was missing (only with the user's confirmation).
     mapping : ColumnMapping
+    positive_note : dict or None
+        Why ``positive_label`` is the positive class: a note of :data:`NOTE_MESSAGES`
+        (``positive_chosen``, ``positive_family`` or ``positive_event``) with its params.
+    time_granularity : str or None
+        How finely the time column is dated (:func:`evalcore.drift.timewindows.granularity`:
+        year, month, day or timestamp); None without a time column.
     """
 
     y_true: np.ndarray
@@ -271,6 +296,8 @@ class Predictions:
     positive_label: str
     dropped_rows: int
     mapping: ColumnMapping
+    positive_note: dict | None = None
+    time_granularity: str | None = None
 
     @property
     def n_rows(self) -> int:
@@ -325,15 +352,33 @@ class Predictions:
             "n_groups": None,
             "features": list(self.features.columns),
             "dropped_rows": int(self.dropped_rows),
+            # why the positive class is what it is and how finely the time is dated: codes of
+            # NOTE_MESSAGES with their params, rendered in the user's language by the presentation
+            "notes": [] if self.positive_note is None else [self.positive_note],
+            "positive_rule": None if self.positive_note is None else self.positive_note["code"].removeprefix("positive_"),
+            "time_granularity": None,
         }
         if self.time is not None and len(self.time):
             first, last = self.time.min(), self.time.max()
+            gran = self.time_granularity or _granularity(self.time)
             out["time"] = {
                 "column": self.mapping.time,
                 "first": str(pd.Timestamp(first).isoformat()),
                 "last": str(pd.Timestamp(last).isoformat()),
                 "days": float((last - first) / np.timedelta64(1, "D")),
             }
+            out["time_granularity"] = gran
+            form = {"year": "%Y", "month": "%Y-%m", "day": "%Y-%m-%d"}.get(gran, "%Y-%m-%d %H:%M:%S")
+            out["notes"].append(
+                {
+                    "code": f"time_{gran}",
+                    "params": {
+                        "column": self.mapping.time,
+                        "first": pd.Timestamp(first).strftime(form),
+                        "last": pd.Timestamp(last).strftime(form),
+                    },
+                }
+            )
         for col, levels in self.segments.items():
             vc = pd.Series(levels).value_counts(sort=True)
             out["segments"][col] = {str(k): int(v) for k, v in vc.items()}
@@ -1041,9 +1086,10 @@ def validate(frame: pd.DataFrame, mapping: ColumnMapping) -> Predictions:
     keep = np.ones(n, dtype=bool)
     y_true = None
     positive_label = None
+    positive_note = None
     label = col(mapping.label)
     if label is not None:
-        y_true, positive_label, keep = _check_label(label, mapping, rows, problems)
+        y_true, positive_label, keep, positive_note = _check_label(label, mapping, rows, problems)
     n_dropped = int(n - keep.sum())
     krows = rows[keep]
 
@@ -1138,6 +1184,8 @@ def validate(frame: pd.DataFrame, mapping: ColumnMapping) -> Predictions:
         positive_label=positive_label,
         dropped_rows=n_dropped,
         mapping=mapping,
+        positive_note=positive_note,
+        time_granularity=None if time is None else _granularity(time),
     )
 
 
@@ -1257,7 +1305,7 @@ def _check_label(series: pd.Series, m: ColumnMapping, rows: np.ndarray, problems
             rows=rows[:_N_EXAMPLES],
             n_rows=n,
         )
-        return None, None, keep
+        return None, None, keep, None
     if n_missing and not m.drop_missing_labels:
         ex, cnt = _examples(rows, missing)
         problems.add(
@@ -1272,9 +1320,29 @@ def _check_label(series: pd.Series, m: ColumnMapping, rows: np.ndarray, problems
     counts = np.bincount(codes[codes >= 0], minlength=len(levels))
     pos_code = binary_label(levels, counts, m.positive, cname, problems)
     if pos_code is None:
-        return None, None, keep
+        return None, None, keep, None
     y = (codes == pos_code).astype(np.int8)
-    return y, str(levels[pos_code]), keep
+    return y, str(levels[pos_code]), keep, positive_note(levels, pos_code)
+
+
+def positive_note(levels, pos_code: int) -> dict:
+    """Why ``levels[pos_code]`` is the positive class of a two-valued label, as a note of
+    :data:`NOTE_MESSAGES`: the rule's own choice (a known pair, or the value naming the event)
+    or, when the rule would pick otherwise or nothing, the user's.
+
+    Examples
+    --------
+    >>> positive_note(["否", "是"], 1)["code"], positive_note(["正常", "违约"], 1)["params"]["word"]
+    ('positive_family', '违约')
+    >>> positive_note(["ok", "fraud"], 1)
+    {'code': 'positive_chosen', 'params': {'positive': 'fraud', 'negative': 'ok'}}
+    """
+    values = [str(v) for v in levels]
+    params = {"positive": values[pos_code], "negative": values[1 - pos_code]}
+    rule = positive_rule(values)
+    if rule is None or rule[0] != pos_code:
+        return {"code": "positive_chosen", "params": params}
+    return {"code": f"positive_{rule[1]}", "params": {**params, "word": rule[2]}}
 
 
 def binary_label(levels, counts, positive, cname: str, problems: ProblemList) -> int | None:
@@ -1496,8 +1564,8 @@ def _check_time(series, cname, rows, problems):
             "time_unparseable",
             f"The time column {cname!r} has {cnt} value(s) that cannot be read as dates "
             f"({how}), e.g. {_value_examples(series, failed)}.",
-            "Write every date in one format, e.g. 2025-01-31 or 2025-01-31 14:05:00 (dates must lie "
-            "between 1678 and 2261), or unmap the time column.",
+            "Write every time in one form: a year (2015), a year-month (202401 or 2024-01) or a date "
+            "(2025-01-31, 2025-01-31 14:05:00, 20250131 or 2025年1月31日), between 1678 and 2261; or unmap the time column.",
             column=cname,
             rows=ex,
             n_rows=cnt,
@@ -1531,14 +1599,25 @@ def _parse_time(series: pd.Series):
     if pd.api.types.is_numeric_dtype(dtype):
         v = series.to_numpy(dtype=np.float64, na_value=np.nan)
         fin = v[np.isfinite(v)]
-        if fin.size and np.all(fin == np.round(fin)) and np.all((fin >= 19000101) & (fin <= 22611231)):
+        whole = bool(fin.size) and bool(np.all(fin == np.round(fin)))
+        if whole and np.all((fin >= 1678) & (fin <= 2261)):
+            years = pd.to_datetime(pd.Series(v).astype("Int64").astype("str"), format="%Y", errors="coerce").to_numpy()
+            return years, present & np.isnat(years), "numbers read as years (yyyy)"
+        if whole and np.all((fin >= 167801) & (fin <= 226112)):
+            ym = pd.to_datetime(pd.Series(v).astype("Int64").astype("str"), format="%Y%m", errors="coerce").to_numpy()
+            return ym, present & np.isnat(ym), "numbers read as year-months (yyyymm)"
+        if whole and np.all((fin >= 19000101) & (fin <= 22611231)):
             ymd = pd.to_datetime(pd.Series(v).astype("Int64").astype("str"), format="%Y%m%d", errors="coerce").to_numpy()
             return ymd, present & np.isnat(ymd), "numbers read as yyyymmdd"
         if fin.size and np.all((fin >= 1e8) & (fin <= 4.1e9)):
             secs = np.where(np.isfinite(v), v, 0).astype(np.int64).astype("datetime64[s]")
             secs = np.where(np.isfinite(v), secs, np.datetime64("NaT"))
             return secs, np.isinf(v), "numbers read as epoch seconds"
-        return None, present, "numbers that are neither epoch seconds (1973–2099) nor yyyymmdd dates"
+        return (
+            None,
+            present,
+            "numbers that are neither epoch seconds (1973–2099) nor yyyymmdd dates, years (yyyy) or year-months (yyyymm)",
+        )
     text = (
         series.astype("str").str.strip()
         if pd.api.types.is_object_dtype(dtype) or not pd.api.types.is_string_dtype(dtype)
@@ -1546,6 +1625,9 @@ def _parse_time(series: pd.Series):
     )
     text = text.where(present & (text.fillna("") != "").to_numpy(), None)
     present = text.notna().to_numpy()
+    period = _parse_period_text(text, present)
+    if period is not None:
+        return period
     best = None
     for fmt in (None, "ISO8601"):
         parsed = _to_datetime(text, fmt)
@@ -1569,6 +1651,43 @@ def _parse_time(series: pd.Series):
         else ("ISO 8601 format" if fmt == "ISO8601" else "no date format could be inferred")
     )
     return parsed, failed, how
+
+
+# Years, year-months and Chinese dates written as text (the forms pandas does not read itself):
+# (pattern, ISO replacement, pandas format, what the message calls them)
+_PERIOD_TEXT = (
+    (re.compile(r"^(\d{4})\s*年?$"), r"\1", "%Y", "years (yyyy)"),
+    (re.compile(r"^(\d{4})(0[1-9]|1[0-2])$"), r"\1-\2", "%Y-%m", "year-months (yyyymm)"),
+    (re.compile(r"^(\d{4})\s*[-/.年]\s*(\d{1,2})\s*月?$"), r"\1-\2", "%Y-%m", "year-months (yyyy-mm)"),
+    (re.compile(r"^(\d{4})(\d{2})(\d{2})$"), r"\1-\2-\3", "%Y-%m-%d", "dates (yyyymmdd)"),
+    (
+        re.compile(r"^(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]?$"),
+        r"\1-\2-\3",
+        "%Y-%m-%d",
+        "dates (yyyy年m月d日)",
+    ),
+)
+
+
+def _parse_period_text(text: pd.Series, present: np.ndarray):
+    """A text column of years, year-months or Chinese dates: ``(parsed, failed, how)`` when most
+    present values take one of the forms of :data:`_PERIOD_TEXT` (the others fail, so the message
+    names the form), else None (the general date reader takes over)."""
+    values = text[present].astype(str)
+    if values.empty:
+        return None
+    for pattern, iso, fmt, what in _PERIOD_TEXT:
+        hit = values.str.match(pattern)
+        if hit.mean() < 0.5:
+            continue
+        out = np.full(len(text), np.datetime64("NaT"), dtype="datetime64[ns]")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            parsed = pd.to_datetime(values[hit].str.replace(pattern, iso, regex=True), format=fmt, errors="coerce")
+        where = np.flatnonzero(present)
+        out[where[hit.to_numpy()]] = parsed.to_numpy(dtype="datetime64[ns]")
+        return out, present & np.isnat(out), f"text read as {what}"
+    return None
 
 
 def _to_datetime(text: pd.Series, fmt):
@@ -1672,8 +1791,35 @@ _LABEL_NAMES = (
     "is_bad",
     "flag",
     "event",
+    "标签",
+    "目标",
+    "目标变量",
+    "结果",
+    "表现",
 )
-_LABEL_HINTS = ("label", "target", "fraud", "default", "churn", "outcome", "is_bad", "_flag", "overdue", "逾期", "标签")
+# Name parts of a label (the event), strongest first after the exact names; "is_"/"是否" (a yes/no
+# column of any kind, such as 是否新客) only when no column names an event.
+_LABEL_HINTS = (
+    "label",
+    "target",
+    "fraud",
+    "default",
+    "churn",
+    "outcome",
+    "is_bad",
+    "_flag",
+    "overdue",
+    "delinq",
+    "标签",
+    "违约",
+    "逾期",
+    "欺诈",
+    "坏",
+    "拒付",
+    "流失",
+    "目标",
+)
+_LABEL_PREFIXES = ("is_", "是否")
 _SCORE_HINTS = (
     "score",
     "prob",
@@ -1689,8 +1835,49 @@ _SCORE_HINTS = (
     "y_pred",
     "评分",
     "分数",
+    "得分",
+    "打分",
+    "概率",
+    "预测",
+    "模型",
 )
-_TIME_HINTS = ("date", "time", "timestamp", "_dt", "dt_", "day", "month", "_at", "created", "日期", "时间")
+_TIME_HINTS = (
+    "date",
+    "time",
+    "timestamp",
+    "_dt",
+    "dt_",
+    "day",
+    "month",
+    "year",
+    "period",
+    "_at",
+    "created",
+    "日期",
+    "时间",
+    "年份",
+    "年度",
+    "月份",
+    "年月",
+)
+# a number is only a time (a year 2015, a year-month 202401, a date 20240105) under one of these
+# names: a count of days or an income can hold the same numbers
+_NUMERIC_TIME_HINTS = (
+    "date",
+    "time",
+    "year",
+    "month",
+    "period",
+    "vintage",
+    "cohort",
+    "yyyymm",
+    "日期",
+    "时间",
+    "年份",
+    "年度",
+    "月份",
+    "年月",
+)
 _GROUP_HINTS = (
     "customer",
     "cust",
@@ -1705,13 +1892,43 @@ _GROUP_HINTS = (
     "group",
     "客户",
     "用户",
+    "账户",
+    "商户",
+    "设备",
 )
-_WEIGHT_NAMES = ("weight", "weights", "sample_weight", "w", "wt", "wgt", "权重")
-_ID_HINT = re.compile(r"(^id$|_id$|^id_|uuid|_no$|编号)", re.IGNORECASE)
+# a numeric column with a few levels under one of these names is a segment (a coded channel or
+# region), not a feature
+_SEGMENT_HINTS = (
+    "channel",
+    "region",
+    "segment",
+    "band",
+    "tier",
+    "grade",
+    "渠道",
+    "地区",
+    "区域",
+    "区间",
+    "类型",
+    "类别",
+    "等级",
+    "分群",
+    "分组",
+    "城市",
+    "省",
+)
+_WEIGHT_NAMES = ("weight", "weights", "sample_weight", "w", "wt", "wgt", "权重", "样本权重")
+_ID_HINT = re.compile(r"(^id$|_id$|^id_|uuid|_no$|编号|[\u4e00-\u9fff](id|号|号码)$)", re.IGNORECASE)
 
 
 def guess_mapping(frame: pd.DataFrame) -> dict:
     """Guess column roles from names and dtypes (a suggestion for the mapping form).
+
+    English and Chinese names are understood (是否违约 is a label, 现行模型分数 a score, 申请时间
+    a time, 客户编号 a group, 渠道 a segment). A column is guessed for one role only, and a
+    guessed time column reads as times, so the guess never fails validation for being a guess:
+    any problem validating it lists is about the data (a label with three values, a text score).
+    Columns whose name appears twice are left out (they cannot be mapped).
 
     Returns
     -------
@@ -1726,10 +1943,16 @@ def guess_mapping(frame: pd.DataFrame) -> dict:
     >>> g = guess_mapping(frame)
     >>> g["label"], g["scores"], g["segments"], g["features"]
     ('is_fraud', ['score_old'], ['channel'], ['income'])
+    >>> g = guess_mapping(pd.DataFrame({"是否违约": ["是", "否"], "现行模型分数": [0.7, 0.2], "收入区间": ["高", "低"],
+    ...                                 "申请时间": [202401, 202402]}))
+    >>> g["label"], g["scores"], g["segments"], g["time"]
+    ('是否违约', ['现行模型分数'], ['收入区间'], '申请时间')
     """
     sample = frame.head(100_000)
-    cols = [str(c) for c in frame.columns]
+    names = [str(c) for c in frame.columns]
+    dups = set(_duplicates(names))
     by_name = {str(c): c for c in frame.columns}
+    cols = [c for c in dict.fromkeys(names) if c not in dups]
     lower = {c: c.lower().strip() for c in cols}
     nunique = {c: int(sample[by_name[c]].nunique(dropna=True)) for c in cols}
     dtypes = {c: sample[by_name[c]].dtype for c in cols}
@@ -1742,32 +1965,33 @@ def guess_mapping(frame: pd.DataFrame) -> dict:
         d = dtypes[c]
         return d.kind == "M" or isinstance(d, pd.DatetimeTZDtype)
 
+    def has(c, hints):
+        return any(h in lower[c] for h in hints)
+
     used: set = set()
-    label = next((c for c in cols if lower[c] in _LABEL_NAMES and nunique[c] == 2), None)
-    if label is None:
-        label = next(
-            (c for c in cols if (lower[c].startswith("is_") or any(h in lower[c] for h in _LABEL_HINTS)) and nunique[c] == 2),
-            None,
-        )
-    if label is None:
+    two = [c for c in cols if nunique[c] == 2]
+    label = (
+        next((c for c in two if lower[c] in _LABEL_NAMES), None)
+        or next((c for h in _LABEL_HINTS for c in two if h in lower[c]), None)
+        or next((c for c in two if lower[c].startswith(_LABEL_PREFIXES)), None)
         # a column plainly named as the label is still the label when its values are wrong:
         # guessing it lets validation say what is wrong with it instead of hiding it
-        label = next((c for c in cols if lower[c] in _LABEL_NAMES), None)
+        or next((c for c in cols if lower[c] in _LABEL_NAMES), None)
+    )
     if label:
         used.add(label)
-    named_score = [
-        c for c in cols if c not in used and any(h in lower[c] for h in _SCORE_HINTS) and not _ID_HINT.search(lower[c])
-    ]
+    named_score = [c for c in cols if c not in used and has(c, _SCORE_HINTS) and not _ID_HINT.search(lower[c])]
     # numeric score columns first; a named score column holding text is still offered (validation explains it)
     scores = ([c for c in named_score if is_num(c) and nunique[c] > 1] + [c for c in named_score if not is_num(c)])[:2]
     used.update(scores)
     time = next((c for c in cols if c not in used and is_time(c)), None)
     if time is None:
         for c in cols:
-            if c in used or not any(h in lower[c] for h in _TIME_HINTS):
+            if c in used or not has(c, _TIME_HINTS) or (is_num(c) and not has(c, _NUMERIC_TIME_HINTS)):
                 continue
-            s = sample[by_name[c]].dropna().head(200)
-            if len(s) and not is_num(c):
+            s = sample[by_name[c]].dropna()
+            s = s if is_num(c) else s.head(200)  # a number's reading depends on the range of the whole column
+            if len(s):
                 parsed, failed, _ = _parse_time(s)
                 if parsed is not None and not failed.any():
                     time = c
@@ -1777,9 +2001,7 @@ def guess_mapping(frame: pd.DataFrame) -> dict:
     weight = next((c for c in cols if c not in used and lower[c] in _WEIGHT_NAMES and is_num(c)), None)
     if weight:
         used.add(weight)
-    group = next(
-        (c for c in cols if c not in used and _ID_HINT.search(lower[c]) and any(h in lower[c] for h in _GROUP_HINTS)), None
-    )
+    group = next((c for c in cols if c not in used and _ID_HINT.search(lower[c]) and has(c, _GROUP_HINTS)), None)
     if group is None:
         group = next((c for c in cols if c not in used and lower[c] in ("group", "group_id", "cluster", "cluster_id")), None)
     if group:
@@ -1794,8 +2016,8 @@ def guess_mapping(frame: pd.DataFrame) -> dict:
         if not is_num(c) and not is_time(c):
             if k <= 20:
                 segments.append(c)
-        elif k == 2:
-            segments.append(c)  # a 0/1 flag such as new_user
+        elif k == 2 or (is_num(c) and k <= 20 and has(c, _SEGMENT_HINTS)):
+            segments.append(c)  # a 0/1 flag such as new_user, a coded channel
         elif is_num(c):
             features.append(c)
     return {

@@ -6,8 +6,9 @@ from board import services
 from board.app import state, ui
 from board.services.limits import upload_limits
 from board.words import fmt
+from board.words.i18n import t
 from evalcore import InputError
-from evalcore.data import ColumnMapping, guess_mapping, label_values, read_table, validate
+from evalcore.data import NOTE_MESSAGES, ColumnMapping, guess_mapping, label_values, read_table, validate
 
 MAX_MB = st.get_option("server.maxUploadSize")
 
@@ -89,6 +90,8 @@ st.success(
     + "."
 )
 ui.show_validation(summary)
+for note in summary["notes"]:  # the positive class and the time's granularity, said in words
+    st.caption(t(NOTE_MESSAGES[note["code"]], **{k: ui.md_text(str(v)) for k, v in note["params"].items()}))
 
 name = st.text_input("Dataset name", value=up.name.rsplit(".", 1)[0], key="upload_dsname")
 tables = services.evaluation.active_table_names(state.store())

@@ -1,5 +1,11 @@
 """Time windows: rows cut into calendar days, the reference window and the sliding current
-windows (:class:`Window`, :func:`windows`), and the time-column reader."""
+windows (:class:`Window`, :func:`windows`), and the time-column reader.
+
+Data dated by whole years or months (every row on 1 January, or on the 1st of a month, at
+midnight: an uploaded year such as 2015 or a year-month such as 202401) gets windows of whole
+periods: the day counts of :class:`~evalcore.drift.DriftConfig` are read as that many periods
+(rounded, at least one: 7 days → 1 month, 90 days → 3 months, 365 days → 1 year), so a window
+never splits or skips a period (:func:`granularity`)."""
 
 from __future__ import annotations
 
@@ -34,13 +40,14 @@ class Window:
     day_start: int
     day_end: int
     n: int
+    granularity: str = "day"
 
     @property
     def label(self) -> str:
         last = self.end - pd.Timedelta(days=1)
-        if last == self.start:
-            return f"{self.start:%Y-%m-%d}"
-        return f"{self.start:%Y-%m-%d} – {last:%Y-%m-%d}"
+        form = {"year": "%Y", "month": "%Y-%m"}.get(self.granularity, "%Y-%m-%d")
+        first_text, last_text = self.start.strftime(form), last.strftime(form)
+        return first_text if first_text == last_text else f"{first_text} – {last_text}"
 
     def to_dict(self) -> dict:
         return {
@@ -59,6 +66,87 @@ class _Days:
     n_days: int  # day numbers are 0..n_days-1
     ref: Window
     cur: tuple  # of Window
+    granularity: str = "day"  # "year" or "month" when the windows are whole periods
+
+
+#: What :func:`granularity` can say, finest last.
+GRANULARITIES = ("year", "month", "day", "timestamp")
+_PERIOD_DAYS = {"year": 365.25, "month": 30.4375}
+
+
+def granularity(time) -> str:
+    """How finely a time column is dated: ``"year"`` when its values are at least two distinct
+    1 Januaries at midnight, ``"month"`` when at least two distinct 1sts of a month at midnight,
+    ``"day"`` when every value is a midnight, else ``"timestamp"`` (missing values are ignored).
+
+    Examples
+    --------
+    >>> granularity(pd.to_datetime(["2015-01-01", "2016-01-01"])), granularity(pd.to_datetime(["2024-01-01", "2024-02-01"]))
+    ('year', 'month')
+    >>> granularity(pd.to_datetime(["2024-01-01", "2024-01-02"])), granularity(pd.to_datetime(["2024-01-01 08:30"]))
+    ('day', 'timestamp')
+    """
+    t = pd.DatetimeIndex(pd.to_datetime(np.asarray(time).ravel(), errors="coerce")).dropna()
+    if len(t) == 0:
+        return "day"
+    if not (t == t.normalize()).all():
+        return "timestamp"
+    if t.nunique() >= 2 and (t.day == 1).all():
+        return "year" if (t.month == 1).all() else "month"
+    return "day"
+
+
+def _period_starts(day0: pd.Timestamp, unit: str, j0: int, j1: int) -> np.ndarray:
+    """Day numbers (from ``day0``, itself a period start) of the period starts j0..j1."""
+    months = 12 if unit == "year" else 1
+    starts = [day0 + pd.DateOffset(months=months * j) for j in range(j0, j1 + 1)]
+    return np.array([(x - day0) // pd.Timedelta(days=1) for x in starts], np.int64)
+
+
+def _periods_of_counts(day0: pd.Timestamp, counts: np.ndarray, config: DriftConfig, unit: str, day) -> _Days:
+    """The windows of :func:`_days_of_counts` in whole years or months."""
+    n_days = len(counts)
+    cum = np.concatenate([[0], np.cumsum(counts)])
+
+    def n_in(ds, de):
+        a, b = min(max(ds, 0), n_days), min(max(de, 0), n_days)
+        return int(cum[b] - cum[a])
+
+    def k(days):
+        return max(1, int(round(days / _PERIOD_DAYS[unit])))
+
+    months = 12 if unit == "year" else 1
+    last = day0 + pd.Timedelta(days=n_days - 1)
+    n_periods = ((last.year - day0.year) * 12 + last.month - day0.month) // months + 1
+    p0 = 0
+    if config.reference_start is not None:
+        rs = pd.Timestamp(config.reference_start)
+        p0 = ((rs.year - day0.year) * 12 + rs.month - day0.month) // months
+    k_ref, k_win, k_step = k(config.reference_days), k(config.window_days), k(config.step_days)
+    lo = min(p0, 0)
+    b = _period_starts(day0, unit, lo, max(n_periods, p0 + k_ref) + 1)
+
+    def at(j):
+        return int(b[j - lo])
+
+    def window(kind, j0, j1):
+        return Window(
+            kind=kind,
+            start=day0 + pd.Timedelta(days=at(j0)),
+            end=day0 + pd.Timedelta(days=at(j1)),
+            day_start=at(j0),
+            day_end=at(j1),
+            n=n_in(at(j0), at(j1)),
+            granularity=unit,
+        )
+
+    ref = window("reference", p0, p0 + k_ref)
+    cur = []
+    e = n_periods
+    while e - k_win >= p0 + k_ref:
+        cur.append(window("current", e - k_win, e))
+        e -= k_step
+    return _Days(day=day, day0=day0, n_days=n_days, ref=ref, cur=tuple(cur[::-1]), granularity=unit)
 
 
 def _as_time(time, n_expected=None, problems=None) -> pd.DatetimeIndex | None:
@@ -114,7 +202,11 @@ def _days(t: pd.DatetimeIndex, config: DriftConfig) -> _Days:
 
 
 def _days_of_counts(day0: pd.Timestamp, counts: np.ndarray, config: DriftConfig, *, day=None) -> _Days:
-    """Windows from rows per day (day 0 = ``day0``, a midnight); ``day`` per row when rows exist."""
+    """Windows from rows per day (day 0 = ``day0``, a midnight); ``day`` per row when rows exist.
+    Whole years or months when every day with rows starts one (:func:`granularity`)."""
+    unit = granularity(day0 + pd.to_timedelta(np.flatnonzero(np.asarray(counts) > 0), unit="D"))
+    if unit in _PERIOD_DAYS:
+        return _periods_of_counts(day0, counts, config, unit, day)
     n_days = len(counts)
     cum = np.concatenate([[0], np.cumsum(counts)])
 
