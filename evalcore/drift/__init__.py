@@ -29,7 +29,9 @@ Noise floors (95%)
     ``(1/n + 1/m) * chi2(k - 1)`` under no drift).
 
 Grading (per window, one ``level``)
-    -1 "too few rows": the noise floor is above the (yellow) threshold, or a sample is empty.
+    -1 "too few rows": the noise floor is above the (yellow) threshold and the statistic is
+    below its noise floor (indistinguishable from noise), or a sample is empty. A statistic
+    above its noise floor is graded as any other, however few the rows.
     0 "ok"; 1 "moderate" (PSI above ``psi_yellow`` only); 2 "high": KS above ``ks_threshold``
     (KS has one threshold) or PSI above ``psi_red``. Comparisons are strict (``>``).
 

@@ -161,9 +161,10 @@ def _feature_reason(name, kind, stats_row, floor_row, lv, color, k, yellow, red,
         if lv.size == 0:
             return f"{name}: no current window"
         return (
-            f"{name}: too few rows — latest window {int(cur_n[-1])} rows, {sname} noise floor {floor_row[-1]:.2f} above {thr}"
-            if np.isfinite(floor_row[-1])
-            else f"{name}: too few rows — latest window empty"
+            f"{name}: too few rows — latest window {int(cur_n[-1])} rows, {sname} {stats_row[-1]:.2f} below its noise "
+            f"floor {floor_row[-1]:.2f}, which is above {thr}"
+            if np.isfinite(floor_row[-1]) and np.isfinite(stats_row[-1])
+            else f"{name}: too few rows — {sname} undefined in the latest window ({int(cur_n[-1])} rows)"
         )
     if color == "red":
         return f"{name}: {sname} {_fmt_series(stats_row[-k:])} in the last {k} {_windows_word(step_days)}, {thr}"
@@ -347,7 +348,9 @@ def _grade_features(cols, per, d: _Days, config: DriftConfig, *, binned: bool) -
                 stat[i] = exact
             floor[i] = noise_floor(ref.n, n_cur[i], config.noise_c)
             with np.errstate(invalid="ignore"):
-                too_few = ~(floor[i] <= config.ks_threshold) | np.isnan(stat[i])
+                # too few rows to judge only while the statistic is within its noise floor: a KS
+                # above a floor that is itself above the threshold is a real drift, not grey
+                too_few = (~(floor[i] <= config.ks_threshold) & ~(stat[i] >= floor[i])) | np.isnan(stat[i])
                 lv = np.where(stat[i] > config.ks_threshold, 2, 0)
         else:
             ythr[i], rthr[i] = config.psi_yellow, config.psi_red
@@ -357,7 +360,7 @@ def _grade_features(cols, per, d: _Days, config: DriftConfig, *, binned: bool) -
                 floor[i, j] = psi_noise_floor(ref.n, n_cur[i, j], k_seen)
                 chi_p[i, j] = chi_square(ref.counts, wc[j])[1]
             with np.errstate(invalid="ignore"):
-                too_few = ~(floor[i] <= config.psi_yellow) | np.isnan(stat[i])
+                too_few = (~(floor[i] <= config.psi_yellow) & ~(stat[i] >= floor[i])) | np.isnan(stat[i])
                 lv = np.where(stat[i] > config.psi_red, 2, np.where(stat[i] > config.psi_yellow, 1, 0))
         level[i] = np.where(too_few, -1, lv)
         color = consecutive_rule(level[i], config.consecutive_red)

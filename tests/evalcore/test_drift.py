@@ -292,6 +292,27 @@ def test_small_windows_say_too_few_rows_not_red():
     assert set(fd.status.ravel()) == {"too few rows"}
 
 
+def test_drift_above_its_noise_floor_is_judged_even_on_few_rows():
+    # issue 19 item 4: 140 rows per 7-day window (floor 1.36*sqrt(2/140) = 0.1626 > 0.15), the
+    # current windows shifted by 1.5 sd: KS far above the floor is a real drift, not "too few rows"
+    rng = np.random.default_rng(5)
+    t = _times(20, 21)
+    shift = np.where(np.asarray(t) >= np.datetime64(START + pd.Timedelta(days=7)), 1.5, 0.0)
+    x = pd.DataFrame({"x": rng.normal(size=t.size) + shift})
+    fd = feature_drift(x, t)
+    assert fd.noise_floor[0, -1] == pytest.approx(1.36 * math.sqrt(2 / 140))
+    ref, cur = x["x"].to_numpy()[:140], x["x"].to_numpy()[-140:]
+    res = stats.ks_2samp(ref, cur)  # SciPy: the same statistic, and its p-value
+    assert fd.statistic[0, -1] == pytest.approx(res.statistic)
+    assert fd.statistic[0, -1] > 0.4 and res.pvalue < 1e-10
+    assert fd.level[0, -3:].tolist() == [2, 2, 2]
+    assert fd.color == "red"
+    # the same windows without the shift stay "too few rows" wherever KS is below its floor
+    quiet = feature_drift(pd.DataFrame({"x": rng.normal(size=t.size)}), t)
+    below = quiet.statistic[0] < quiet.noise_floor[0]
+    assert below.any() and (quiet.level[0][below] == -1).all()
+
+
 def test_identical_windows_give_zero_and_green():
     rng = np.random.default_rng(0)
     day_x = rng.normal(size=300)
