@@ -36,6 +36,14 @@ def quantity_title(lens: Lens, unit: str = "", *, br: str = " ") -> str:
     return f"{lens.Quantity}{br}({inside})"
 
 
+# plotly's own Latin fonts first, then CJK fonts (Debian fonts-noto-cjk, macOS, Windows) so Chinese
+# segment and model names render as characters, not boxes, in the app and the exports
+FONT_FAMILY = (
+    '"Open Sans", verdana, arial, "Noto Sans CJK SC", "Source Han Sans SC", "PingFang SC", "Microsoft YaHei", '
+    '"WenQuanYi Micro Hei", sans-serif'
+)
+
+
 def small(font_size: int) -> int:
     """Secondary text (annotations, notes): a little smaller, never below 10 px."""
     return max(10, round(0.85 * font_size))
@@ -47,7 +55,7 @@ def title_size(font_size: int) -> int:
 
 def apply_font(fig: go.Figure, font_size: int) -> go.Figure:
     """Every text that does not set its own size (ticks, legend, colour bar, hover) follows ``font_size``."""
-    fig.update_layout(font=dict(size=font_size), hoverlabel=dict(font_size=font_size))
+    fig.update_layout(font=dict(size=font_size, family=FONT_FAMILY), hoverlabel=dict(font_size=font_size))
     return fig
 
 

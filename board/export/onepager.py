@@ -254,7 +254,8 @@ def _statistics_html(v) -> str:
 _CSS = """
 * { box-sizing: border-box; }
 html, body { margin: 0; padding: 0; background: #fff; color: #1a1a1a;
-  font-family: "DejaVu Sans", "Liberation Sans", Arial, sans-serif; }
+  font-family: "DejaVu Sans", "Liberation Sans", Arial, "Noto Sans CJK SC", "Source Han Sans SC", "PingFang SC",
+    "Microsoft YaHei", "WenQuanYi Micro Hei", sans-serif; }
 .board { display: flex; flex-direction: column; gap: 10px; padding: 14px 24px; max-width: __WIDTH__px; margin: 0 auto; }
 header { display: flex; justify-content: space-between; align-items: baseline; gap: 6px 24px; flex-wrap: wrap; }
 h1 { font-size: 24px; margin: 0; white-space: nowrap; }
