@@ -8,7 +8,7 @@
   be paired fold by fold.
 - :func:`summarize` gives the distribution of scores (mean, sample std, SEM, mean ± 1.96·SEM,
   quartiles, min, max, the alert line mean − 2·std).
-- :func:`sample_size_plan` — how many times more evaluation data a change δ needs: (σ/δ)².
+- :func:`sample_size_plan` — (σ/δ)² makes the standard error equal δ; detecting δ (80% power, 5% two-sided) needs ≈ 7.85× that for one sample, ≈ 15.7× for two.
 - :func:`paired_test` / :func:`compare_cv` — the Nadeau–Bengio corrected paired t-test on
   matched folds, beside the simple (conservative) interval-overlap view.
 - :func:`fold_profile` and :func:`diagnostics` — the worst fold's rows, and the checklist
@@ -260,11 +260,23 @@ class SampleSizePlan:
     sigma, delta : float
         The current standard deviation of the score and the change to detect.
     factor : float
-        ``(sigma / delta)**2``: how many times the current evaluation data.
+        ``(sigma / delta)**2``: how many times the current evaluation data make the standard
+        error equal δ (not enough to *detect* δ).
     n_eval : int or None
         Current number of evaluation rows, if given.
     n_needed : int or None
         ``ceil(factor · n_eval)``.
+    factor_detect_one, factor_detect_two : float
+        To detect δ with 80% power at 5% two-sided: ``(z_0.975 + z_0.8)² ≈ 7.85`` times
+        ``factor`` for one sample (a change against a known value), twice that (≈ 15.7×) for
+        two independent samples (before against after, each measured with spread σ).
+    n_detect_one, n_detect_two : int or None
+        ``ceil(factor_detect_* · n_eval)``.
+
+    Notes
+    -----
+    σ from repeated cross-validation folds includes the variance of training (each fold
+    trains a new model), so it overstates the spread of one fixed model's score on new data.
     """
 
     sigma: float
@@ -272,6 +284,10 @@ class SampleSizePlan:
     factor: float
     n_eval: int | None = None
     n_needed: int | None = None
+    factor_detect_one: float = float("nan")
+    factor_detect_two: float = float("nan")
+    n_detect_one: int | None = None
+    n_detect_two: int | None = None
 
     def to_dict(self) -> dict:
         return {
@@ -280,20 +296,34 @@ class SampleSizePlan:
             "factor": _f(self.factor),
             "n_eval": self.n_eval,
             "n_needed": self.n_needed,
+            "factor_detect_one": _f(self.factor_detect_one),
+            "factor_detect_two": _f(self.factor_detect_two),
+            "n_detect_one": self.n_detect_one,
+            "n_detect_two": self.n_detect_two,
         }
 
 
-def sample_size_plan(sigma: float, delta: float, *, n_eval: int | None = None) -> SampleSizePlan:
-    """The evaluation-size multiplier ``(σ/δ)²`` for detecting a change δ.
+#: (z_{0.975} + z_{0.80})²: detecting δ with 80% power at 5% two-sided needs the standard error
+#: at δ / 2.80, i.e. 7.85 times the data that make it δ.
+POWER_80_ALPHA_05 = float((stats.norm.ppf(0.975) + stats.norm.ppf(0.80)) ** 2)
 
-    The standard error of a mean shrinks as 1/√n, so bringing today's spread σ down to δ takes
-    ``(σ/δ)²`` times the evaluation data (a factor below 1 means the data already suffice).
+
+def sample_size_plan(sigma: float, delta: float, *, n_eval: int | None = None) -> SampleSizePlan:
+    """How much evaluation data a change δ needs: ``(σ/δ)²`` and the multiples that detect it.
+
+    The standard error of a mean shrinks as 1/√n, so ``(σ/δ)²`` times the evaluation data make
+    the standard error equal δ. That is not enough to *detect* a change δ: with 80% power at 5%
+    two-sided it takes ``(1.96 + 0.84)² ≈ 7.85`` times that for one sample, and ≈ 15.7 times for
+    two independent samples (each with spread σ). σ estimated from cross-validation folds
+    includes the variance of training, so these are upper estimates for one fixed model.
 
     Examples
     --------
     >>> p = sample_size_plan(0.0118, 0.005, n_eval=1000)
     >>> round(p.factor, 4), p.n_needed
     (5.5696, 5570)
+    >>> round(p.factor_detect_one / p.factor, 2), round(p.factor_detect_two / p.factor, 2)
+    (7.85, 15.7)
     """
     problems = ProblemList()
     sigma_f = float(sigma) if np.isscalar(sigma) else float("nan")
@@ -318,8 +348,17 @@ def sample_size_plan(sigma: float, delta: float, *, n_eval: int | None = None) -
     factor = (sigma_f / delta_f) ** 2
     # round before ceil: 5.5696 * 1000 is 5569.600000000001 in floating point, never 5570.0000001
     needed = int(np.ceil(round(factor * n_eval, 9))) if n_eval is not None else None
+    one, two = POWER_80_ALPHA_05 * factor, 2 * POWER_80_ALPHA_05 * factor
     return SampleSizePlan(
-        sigma=sigma_f, delta=delta_f, factor=factor, n_eval=None if n_eval is None else int(n_eval), n_needed=needed
+        sigma=sigma_f,
+        delta=delta_f,
+        factor=factor,
+        n_eval=None if n_eval is None else int(n_eval),
+        n_needed=needed,
+        factor_detect_one=one,
+        factor_detect_two=two,
+        n_detect_one=int(np.ceil(round(one * n_eval, 9))) if n_eval is not None else None,
+        n_detect_two=int(np.ceil(round(two * n_eval, 9))) if n_eval is not None else None,
     )
 
 

@@ -8,6 +8,7 @@ from board.app import stability_view as sv
 from board.app import state, ui
 from board.charts import stability as cs
 from board.words import fmt
+from board.words.i18n import t
 from evalcore import InputError, read_table
 from evalcore.stability import CLASSIFIERS, CONSERVATIVE_NOTE, METRICS, diagnostics, fold_profile, sample_size_plan, summarize
 
@@ -154,7 +155,14 @@ ui.plotly_chart(right, cs.mean_ci_figure({n: s for n, (_, s) in runs.items()}, m
 t1, t2 = st.columns([1, 1.3])
 t1.dataframe(sv.summary_table({n: s for n, (_, s) in runs.items()}), hide_index=True, width="stretch", key="stab_summary")
 with t2:
-    st.markdown("**Sample-size planner** — to detect a change δ, evaluation data must grow by (σ/δ)².")
+    st.markdown(
+        t(
+            "**Sample-size planner** — (σ/δ)² times the evaluation data make the standard error equal δ; "
+            "detecting a change δ with 80% power at 5% two-sided needs ≈ 7.85× that for one sample, "
+            "≈ 15.7× for two independent samples. σ from CV folds includes training variance.",
+            state.current_locale(),
+        )
+    )
     p, q = st.columns(2)
     sigma = p.number_input(
         "σ (std of the score)", 0.0, 1e6, float(round(s_a.std, 6)) if s_a.n > 1 else 0.01, format="%.5f", key="stab_sigma"
@@ -165,6 +173,13 @@ with t2:
     st.markdown(
         f"(σ/δ)² = **{ui.fmt(plan.factor)}×** the current evaluation data"
         + (f" — about **{fmt.count(plan.n_needed)} test rows** per evaluation instead of {fmt.count(n_eval)}." if n_eval else ".")
+        + " "
+        + t(
+            "To detect δ: ≈ {one}× (one sample), ≈ {two}× (two samples).",
+            state.current_locale(),
+            one=ui.fmt(plan.factor_detect_one),
+            two=ui.fmt(plan.factor_detect_two),
+        )
     )
 
 if s_a.needs_diagnostics or st.toggle("Show the diagnostics checklist anyway", key="stab_diag_toggle"):

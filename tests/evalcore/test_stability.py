@@ -107,6 +107,11 @@ def test_sample_size_plan():
     p = sample_size_plan(0.01, 0.005, n_eval=1000)  # (0.01/0.005)² = 4
     assert p.factor == pytest.approx(4.0) and p.n_needed == 4000
     assert sample_size_plan(0.002, 0.004).factor == pytest.approx(0.25)  # already enough data
+    # detecting δ, 80% power, 5% two-sided: n = (z_.975 + z_.8)² σ²/δ² (one sample), twice that
+    # for two independent samples; (1.959964 + 0.841621)² = 7.8489 by hand
+    assert p.factor_detect_one == pytest.approx(4.0 * 7.8489, rel=1e-4)
+    assert p.factor_detect_two == pytest.approx(2 * 4.0 * 7.8489, rel=1e-4)
+    assert p.n_detect_one == 31396 and p.n_detect_two == 62792  # ceil(31395.6), ceil(62791.2)
     with pytest.raises(InputError) as e:
         sample_size_plan(-1, 0)
     assert {p.code for p in e.value.problems} == {"sigma_invalid", "delta_invalid"}
