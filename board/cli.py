@@ -13,8 +13,7 @@ import json
 import sys
 from pathlib import Path
 
-from evalcore import InputError, ValueTable
-from evalcore.data import ColumnMapping, read_table, validate
+from evalcore._errors import InputError  # the rest of evalcore (numpy, pandas, SciPy) loads when a command needs it
 
 EXIT_BAD_INPUT = 2
 
@@ -214,6 +213,7 @@ def cmd_tables(args) -> int:
     audited as "cli" — signing it stays a person's act in the app."""
     from board.access import auth, governance
     from board.store import Store
+    from evalcore import ValueTable
 
     with Store() as store:
         if args.tables_command == "list":
@@ -294,7 +294,9 @@ def cmd_users(args) -> int:
     return 0
 
 
-def _mapping(args) -> ColumnMapping:
+def _mapping(args):
+    from evalcore.data import ColumnMapping
+
     scores = dict(args.score)
     problems = []
     if len(scores) != len(args.score):
@@ -327,6 +329,8 @@ def _load(args):
 
     given = {k: getattr(args, k) for k in ("max_rows", "max_columns") if getattr(args, k) is not None}
     limits = {**(upload_limits() if len(given) < 2 else {}), **given}  # the options win over the environment
+    from evalcore.data import read_table, validate
+
     raw = path.read_bytes()
     frame = read_table(raw, path.name, max_bytes=args.max_mb * 2**20, **limits)
     if getattr(args, "label_known", None) or getattr(args, "labels_complete_until", None):
@@ -339,6 +343,8 @@ def _load_late_labels(args, frame):
     whose label has arrived (``args.over_time_rows``)."""
     import pandas as pd
 
+    _imports_ready()  # evalcore.over_time imports what the import thread may be importing
+    from evalcore.data import validate
     from evalcore.over_time import label_known_rows
 
     mapping = _mapping(args)
@@ -354,7 +360,9 @@ def _load_late_labels(args, frame):
     return validate(frame[known.to_numpy()], mapping)
 
 
-def _table(args) -> ValueTable:
+def _table(args):
+    from evalcore import ValueTable
+
     cells = {c: getattr(args, c) for c in ("tp", "fp", "fn", "tn")}
     if args.value_table is not None:
         if any(v is not None for v in cells.values()):
@@ -426,9 +434,44 @@ def cmd_evaluate(args) -> int:
     return _cmd_evaluate(args, None, engine=False)
 
 
-def _cmd_evaluate(args, engine_table, *, engine: bool) -> int:
-    from evalcore.board import BoardConfig, evaluate
+def _warm_imports():
+    """Start importing what the board needs (evalcore's board, SciPy's stats for the drift tests,
+    scikit-learn for the calibration slope: about a second) on the other core while this thread
+    reads and checks the file — pyarrow's CSV parser releases the GIL, so the two overlap. numpy,
+    pandas and evalcore.data are imported here first, so no module is imported by both threads at
+    once; join it (:func:`_imports_ready`) before importing any other evalcore module."""
+    import threading
 
+    global _WARM
+
+    import evalcore.data  # noqa: F401 (numpy, pandas: loaded before the thread starts)
+
+    def run():
+        try:
+            import scipy.stats  # noqa: F401
+            import sklearn.linear_model  # noqa: F401
+
+            import evalcore.board  # noqa: F401
+            import evalcore.calibration  # noqa: F401
+        except Exception:  # noqa: BLE001 - the main thread imports them again and reports any error
+            pass
+
+    _WARM = threading.Thread(target=run, name="evalboard-imports", daemon=True)
+    _WARM.start()
+
+
+_WARM = None  # the thread of _warm_imports, while it may still run
+
+
+def _imports_ready() -> None:
+    global _WARM
+    if _WARM is not None:
+        _WARM.join()
+        _WARM = None
+
+
+def _cmd_evaluate(args, engine_table, *, engine: bool) -> int:
+    _warm_imports()
     problems = []
     preds = table = None
     for step in () if engine else (_load, _table):
@@ -441,6 +484,9 @@ def _cmd_evaluate(args, engine_table, *, engine: bool) -> int:
             preds = out
         else:
             table = out
+    _imports_ready()
+    from evalcore.board import BoardConfig, evaluate
+
     if problems:
         raise InputError(problems)
     thresholds = {}
@@ -516,9 +562,30 @@ def _value_over_time(args, preds, table, config, result) -> dict:
     light = result.drift.lights["calibration"].color if result.drift is not None else None
     thresholds = {name: m.threshold for name, m in result.models.items()}
     if getattr(args, "engine", "pandas") != "pandas":
+        from board.engines import Query
         from board.engines.aggregation import over_time_source
 
-        tables = over_time_source(str(args.predictions), args, thresholds, config)
+        m = _mapping(args)
+        query = Query(
+            label=m.label,
+            scores=dict(m.scores),
+            positive=m.positive,
+            segments=tuple(m.segments),
+            group=m.group,
+            weight=m.weight,
+            time=m.time,
+        )
+        tables = over_time_source(
+            str(args.predictions),
+            query,
+            engine=args.engine,
+            thresholds=thresholds,
+            score_kinds={name: mr.score_kind for name, mr in result.models.items()},
+            resolution=(result.aggregate or {}).get("resolution"),
+            strata_column=config.strata_column if config.scheme == "stratified" else None,
+            groups=config.scheme == "cluster",
+            memory_limit=args.memory_limit,
+        )
     else:
         from evalcore.over_time import time_tables
 

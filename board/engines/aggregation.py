@@ -49,6 +49,7 @@ __all__ = [
     "duckdb_runner",
     "parquet_files",
     "spark_runner",
+    "over_time_source",
 ]
 
 ENGINES = ("duckdb", "spark")
@@ -739,4 +740,93 @@ def _with_paired(agg: Aggregate, query: Query, base: str, run, thresholds, schem
         p[c] = p[c].astype(np.int64)
     return dataclasses.replace(
         agg, paired=p, paired_thresholds=t, strata_column=strata_column if scheme == "stratified" else None
+    )
+
+
+# --------------------------------------------------------------------------------------
+# value over time: the per-day decision and score tables (evalcore.over_time.TimeTables)
+# --------------------------------------------------------------------------------------
+
+
+def over_time_sql(q: Query, thresholds: tuple, strata_index: int | None, by_group: bool) -> tuple[str, list[str]]:
+    """(decisions, [scores per model]) SELECTs over ``b2``: the decisions at the deployed
+    thresholds per (day, stratum, group, act_a, act_b, label), and per model the rows per
+    (day, score bin, label) — the tables of :func:`evalcore.over_time.time_tables`."""
+    st = f"g{strata_index}" if strata_index is not None else "''"
+    gr = "grp" if by_group else "''"
+    act_b = f"CASE WHEN bin1 >= {thresholds[1]!r} THEN 1 ELSE 0 END" if len(thresholds) > 1 else "0"
+    dec = (
+        f"SELECT day AS date, {st} AS stratum, {gr} AS group_, CASE WHEN bin0 >= {thresholds[0]!r} THEN 1 ELSE 0 END AS act_a, "
+        f"{act_b} AS act_b, y AS label, count(*) AS rows_, sum(w) AS weight FROM b2 GROUP BY 1, 2, 3, 4, 5, 6"
+    )
+    scores = [
+        f"SELECT day AS date, bin{j} AS score, y AS label, count(*) AS rows_, sum(w) AS weight FROM b2 GROUP BY 1, 2, 3"
+        for j in range(len(thresholds))
+    ]
+    return dec, scores
+
+
+def over_time_source(
+    source: str,
+    query: Query,
+    *,
+    engine: str = "duckdb",
+    thresholds: dict,
+    score_kinds: dict,
+    resolution: dict | None = None,
+    strata_column: str | None = None,
+    groups: bool = False,
+    spark=None,
+    runner=None,
+    memory_limit: str | None = None,
+    files=None,
+):
+    """The :class:`evalcore.over_time.TimeTables` of a Parquet source (or Spark table), for
+    :func:`evalcore.over_time.value_over_time_of` — equal to the rows' ``time_tables``.
+
+    ``thresholds``, ``score_kinds`` and ``resolution`` are the board's (e.g. from the
+    aggregate the board was evaluated from), so scores fall in the same bins. Every label
+    must be present here (labels that arrive late need the pandas path for now).
+    """
+    from evalcore.over_time import TimeTables
+
+    if engine not in ENGINES:
+        raise InputError(f"engine must be one of {ENGINES}; got {engine!r}.")
+    if not query.time:
+        raise InputError("value over time needs a time column (--time).")
+    if groups and not query.group:
+        raise InputError("the cluster bootstrap needs a group id column (--group).")
+    if strata_column is not None and strata_column not in query.segments:
+        raise InputError(f"stratified bootstrap by {strata_column!r}: pass it as a --segment column too.")
+    if runner is None:
+        runner = (
+            duckdb_runner(source, files=files, memory_limit=memory_limit)
+            if engine == "duckdb"
+            else spark_runner(source, spark=spark)
+        )
+    src, quote, run = runner
+    problems = ProblemList()
+    query = _resolve_positive(query, src, quote, run, problems)
+    problems.raise_if_any()
+    models = list(query.scores)
+    res = {m: (resolution or {}).get(m) for m in models}
+    base = _base_sql(query, src, quote, res)
+    si = query.segments.index(strata_column) if strata_column is not None else None
+    dec_sql, score_sqls = over_time_sql(query, tuple(float(thresholds[m]) for m in models), si, groups)
+    dec = run(base + dec_sql).rename(columns={"group_": "group", "rows_": "rows"})
+    parts = []
+    for j, m in enumerate(models):
+        f = run(base + score_sqls[j]).rename(columns={"rows_": "rows"})
+        f.insert(0, "model", m)
+        parts.append(f)
+    return TimeTables.from_frames(
+        dec,
+        pd.concat(parts, ignore_index=True),
+        models=tuple(models),
+        thresholds={m: float(thresholds[m]) for m in models},
+        score_kinds=dict(score_kinds),
+        resolution=res,
+        strata_column=strata_column,
+        groups=bool(groups),
+        weighted=bool(query.weight),
     )
