@@ -527,6 +527,19 @@ def archive_table(store: Store, actor: User, name: str, *, archived: bool = True
     )
 
 
+def rename_table(store: Store, actor: User, name: str, new_name: str, *, default: bool = False):
+    """Rename value table ``name`` to ``new_name`` with its bindings and meeting links, in one
+    transaction (editors; audited with the old name). ``default``: ``name`` is the table datasets
+    never bound are priced with, so they are bound to it under its new name."""
+    require(actor, "edit_draft")
+    return store.rename_value_table(
+        name,
+        new_name,
+        bind_unbound=default,
+        audit=lambda info: (actor.username, "rename_table", info.name, {"from": name, "to": info.name}),
+    )
+
+
 def bind_table(store: Store, actor: User, dataset_id: int, name: str | None) -> None:
     """Price dataset ``dataset_id`` with value table ``name`` (None: the default table): it changes
     everyone's board of that dataset, so it is a setting (editors; audited with the old binding)."""
@@ -537,7 +550,7 @@ def bind_table(store: Store, actor: User, dataset_id: int, name: str | None) -> 
     )
 
 
-__all__ += ["archive_table", "bind_table", "clone_table", "create_table"]
+__all__ += ["archive_table", "bind_table", "clone_table", "create_table", "rename_table"]
 
 
 def record_decision(

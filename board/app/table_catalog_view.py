@@ -1,7 +1,8 @@
-"""The Value table page's "New / clone / archive" popover (issue 16 item 1): several value
-tables, one per decision. Creating starts a draft (from the demo's amounts, from zeros in a unit,
-or from another table's current amounts); archiving hides a table from the selectors and keeps
-its versions and the boards priced with it. Editors only, audited (``board.access.governance``)."""
+"""The Value table page's "New / clone / rename / archive" popover (issue 16 item 1): several
+value tables, one per decision. Creating starts a draft (from the demo's amounts, from zeros in a
+unit, or from another table's current amounts); renaming moves the bindings and meeting links with
+the table, in one transaction; archiving hides a table from the selectors and keeps its versions
+and the boards priced with it. Editors only, audited (``board.access.governance``)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,24 @@ def _create(user, current: str) -> None:
     ss[FLASH] = f"Created “{md_text(new)}” as a draft; bind a dataset to it on the Datasets page or at upload."
 
 
+def _rename(user, current: str) -> None:
+    ss = st.session_state
+    new = (ss.get("vt_rename_to") or "").strip()
+    try:
+        info = gov.rename_table(state.store(), user, current, new, default=current == services.DEFAULT_TABLE_NAME)
+    except (gov.Forbidden, StoreError, InputError) as err:
+        ss[FLASH] = f"ERROR: {md_text(err)}"
+        return
+    for key in [k for k in ss if isinstance(k, str) and k.endswith(f"::{current}")]:
+        del ss[key]  # this tab's copy of the table under its old name: loaded again under the new one
+    ss[state.TABLE_KEY] = info.name
+    ss.pop("vt_rename_to", None)
+    ss[FLASH] = (
+        f"Renamed “{md_text(current)}” to “{md_text(info.name)}”: the datasets priced with it and its meeting links "
+        "follow; its versions and sign-offs are kept."
+    )
+
+
 def _archive(user, name: str, archived: bool) -> None:
     try:
         gov.archive_table(state.store(), user, name, archived=archived)
@@ -48,7 +67,7 @@ def render(user, current: str) -> None:
     """The popover, at the top of the Value table page, for the table ``current`` shown there."""
     s = state.store()
     may = gov.allowed(user, "edit_draft")
-    with st.popover("New / clone / archive", icon=":material/library_add:", disabled=not may):
+    with st.popover("New / clone / rename / archive", icon=":material/library_add:", disabled=not may):
         st.text_input("Name of the new table (the decision it prices)", key="vt_new_name", placeholder="car-loan approval")
         start = st.radio(
             "Start from",
@@ -63,6 +82,15 @@ def render(user, current: str) -> None:
         if start == "all zeros":
             st.text_input("Currency / unit", key="vt_new_unit", placeholder="EUR")
         st.button("Create the table (a draft)", key="vt_new_create", on_click=_create, args=(user, current), type="primary")
+        st.divider()
+        st.text_input(f"New name for “{current}”", key="vt_rename_to", placeholder="car-loan approval")
+        st.button(
+            f"Rename “{current}”",
+            key="vt_rename",
+            on_click=_rename,
+            args=(user, current),
+            help="The datasets priced with it, its meeting links, versions and sign-offs follow the new name.",
+        )
         st.divider()
         bound = state.bound_table()
         st.button(

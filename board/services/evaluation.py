@@ -54,10 +54,11 @@ def ensure_demo(store, which: str = demo.DEFAULT_DEMO):
                 uploader="evalboard demo",
             )
         records[d.key] = rec
-    if not store.list_value_table_versions(DEFAULT_TABLE_NAME):  # once: never over an approved history
+    if not store.list_value_tables():  # once: never over an approved history, nor after a rename
         store.save_value_table_draft(
             DEFAULT_TABLE_NAME, dict(demo.DEMO_VALUE_TABLE), author="evalboard demo", reason="SPEC §2.2 example amounts"
         )
+    demo.ensure_chinese(store)  # Demo 3, in Chinese, bound to its own value table in 元 (stored after the default table)
     return records[which]
 
 

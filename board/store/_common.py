@@ -176,6 +176,16 @@ def _dataset_record(row: _Dataset) -> DatasetRecord:
     )
 
 
+def _amounts_named(raw: str, table_name: str) -> dict:
+    """A version's stored amounts under the table's current name: a renamed table's older versions
+    keep the name they were signed under in their (immutable) row; everything that reads them --
+    the editor, the board, the signer's content hash -- sees the current name."""
+    amounts = json.loads(raw)
+    if isinstance(amounts, dict) and "name" in amounts and amounts["name"] != table_name:
+        amounts["name"] = table_name
+    return amounts
+
+
 def _version_record(row: _ValueTableVersion, table_name: str) -> ValueTableVersionRecord:
     return ValueTableVersionRecord(
         id=row.id,
@@ -183,7 +193,7 @@ def _version_record(row: _ValueTableVersion, table_name: str) -> ValueTableVersi
         table_name=table_name,
         label=row.label,
         status=row.status,
-        amounts=json.loads(row.amounts),
+        amounts=_amounts_named(row.amounts, table_name),
         effective_date=row.effective_date,
         reason=row.reason,
         author=row.author,

@@ -11,7 +11,16 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from board.store._common import _check_count, _check_json, _check_text, _dumps, _impact_record, _now, _version_record
+from board.store._common import (
+    _amounts_named,
+    _check_count,
+    _check_json,
+    _check_text,
+    _dumps,
+    _impact_record,
+    _now,
+    _version_record,
+)
 from board.store.audit import Audit, _add_audit
 from board.store.errors import ConflictError, NotFoundError, StateError
 from board.store.models import _ImpactReport, _Signoff, _ValueTable, _ValueTableVersion
@@ -421,7 +430,7 @@ class _ValueTablesPart:
                 raise StateError(
                     f"Version {row.label!r} of {table.name!r} is {row.status}, not pending; only a pending version can be signed."
                 )
-            if expected_hash is not None and content_hash(json.loads(row.amounts)) != expected_hash:
+            if expected_hash is not None and content_hash(_amounts_named(row.amounts, table.name)) != expected_hash:
                 raise StateError(
                     f"Version {row.label!r} of {table.name!r} changed after your page showed it (it was proposed "
                     f"again at {row.submitted_at.isoformat() if row.submitted_at else 'an unknown time'} by "
@@ -599,6 +608,53 @@ class _ValueTablesPart:
             _add_audit(session, audit, record)
             session.commit()
         return record
+
+    def rename_value_table(self, name: str, new_name: str, *, bind_unbound: bool = False, audit: Audit = None) -> ValueTableInfo:
+        """Rename value table ``name`` to ``new_name`` in one transaction, with everything keyed by
+        the name: the datasets bound to it, the meeting links showing it, and -- with
+        ``bind_unbound`` (the default table being renamed) -- the datasets never bound, which
+        were priced with it by default. Versions, sign-offs and impact reports follow by id; an
+        approved version's stored amounts keep the name they were signed under, and are read
+        under the current name. Recorded decisions keep the name they were taken under.
+        ``audit`` in the same transaction.
+
+        Raises
+        ------
+        evalcore.InputError
+            A blank new name.
+        NotFoundError
+            No table named ``name``.
+        StateError
+            A table named ``new_name`` exists already (archived ones included).
+        """
+        from board.store.models import _Dataset, _MeetingLink
+
+        problems = ProblemList()
+        _check_text(problems, "new_name", new_name, required=True)
+        problems.raise_if_any()
+        new_name = new_name.strip()
+        taken = f"A value table named {new_name!r} exists already; choose another name."
+        with self._write() as session:
+            row = session.scalars(sa.select(_ValueTable).where(_ValueTable.name == name).with_for_update()).one_or_none()
+            if row is None:
+                raise NotFoundError(f"No value table named {name!r}.")
+            if new_name == name or session.scalar(sa.select(_ValueTable.id).where(_ValueTable.name == new_name)) is not None:
+                raise StateError(taken)
+            row.name = new_name
+            try:
+                session.flush()
+            except sa.exc.IntegrityError:  # renamed to the same name by someone else at the same moment
+                session.rollback()
+                raise StateError(taken) from None
+            bound = _Dataset.value_table == name
+            if bind_unbound:
+                bound = sa.or_(bound, _Dataset.value_table.is_(None))
+            session.execute(sa.update(_Dataset).where(bound).values(value_table=new_name))
+            session.execute(sa.update(_MeetingLink).where(_MeetingLink.table_name == name).values(table_name=new_name))
+            info = ValueTableInfo(name=row.name, created_at=row.created_at, archived_at=row.archived_at, display=row.display)
+            _add_audit(session, audit, info)
+            session.commit()
+        return info
 
     def list_value_table_infos(self, *, include_archived: bool = True) -> list[ValueTableInfo]:
         """Every value table with when it was created and archived, sorted by name."""

@@ -4,6 +4,8 @@ and, with EVALBOARD_TEST_PG_URL, on PostgreSQL (the ``store`` fixture of test_go
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 
 from board.access import governance as gov
@@ -124,3 +126,98 @@ def test_a_new_upload_defaults_to_the_last_table_used_for_that_kind_of_data(stor
     assert ev.default_binding(store, label="other") == "card fraud"  # else the last one used
     gov.archive_table(store, as_role("analyst"), "card fraud")
     assert ev.default_binding(store, label="is_fraud") == "car-loan approval"  # never an archived one
+
+
+def test_rename_moves_bindings_links_and_history_in_one_step(store):  # noqa: F811
+    from datetime import datetime, timedelta, timezone
+
+    from board.services import signoff
+    from tests.board.test_governance import approve
+
+    ds, other = upload(store), upload(store, b"label,score\n0,0.3\n1,0.8\n")
+    gov.create_table(store, as_role("analyst"), "car loans", CAR_LOAN)
+    gov.create_table(store, as_role("analyst"), "card fraud", CAR_LOAN)
+    gov.bind_table(store, as_role("analyst"), ds.id, "car loans")
+    gov.bind_table(store, as_role("analyst"), other.id, "card fraud")
+    draft = store.get_value_table_draft("car loans")
+    v1 = gov.propose_version(
+        store,
+        as_role("analyst"),
+        "car loans",
+        label="v1",
+        effective_date=date(2026, 12, 1),
+        reason="r",
+        expected_row_version=draft.row_version,
+    )
+    approve(store, v1.id, reevaluate=lambda ev, a: {})
+    now = datetime.now(timezone.utc)
+    link = store.create_meeting_link(
+        token_sha256="ab" * 32,
+        dataset_id=ds.id,
+        table_name="car loans",
+        thresholds={},
+        created_by="u_admin",
+        expires_at=now + timedelta(days=1),
+    )
+    gov.save_draft(
+        store, as_role("analyst"), "car loans", {**CAR_LOAN, "name": "car loans", "fn": -5000.0}, expected_row_version=None
+    )
+    vid = gov.propose_version(
+        store,
+        as_role("analyst"),
+        "car loans",
+        label="v2",
+        effective_date=date(2026, 12, 1),
+        reason="r2",
+        expected_row_version=store.get_value_table_draft("car loans").row_version,
+    ).id
+
+    info = gov.rename_table(store, as_role("risk"), "car loans", "car-loan approval")
+
+    assert info.name == "car-loan approval"
+    assert store.list_value_tables() == ["car-loan approval", "card fraud"]
+    assert store.get_dataset_value_table(ds.id) == "car-loan approval"
+    assert store.get_dataset_value_table(other.id) == "card fraud"  # another table's binding is untouched
+    assert store.get_meeting_link(link.id).table_name == "car-loan approval"
+    approved = store.latest_approved_version("car-loan approval")
+    assert approved.id == v1.id  # the history follows the table
+    assert ValueTable.from_dict(approved.amounts).name == "car-loan approval"  # read under the current name
+    # the pending version is signed against what the signer sees now: the current name
+    seen = store.get_value_table_version(vid)
+    for role in gov.SIGNING_ROLES:
+        signoff.sign_version(store, as_role(role), vid, expected_hash=gov.content_hash(seen.amounts), reevaluate=lambda ev, a: {})
+    assert store.latest_approved_version("car-loan approval").id == vid
+    assert store.list_value_table_versions("car loans") == []
+    entry = store.list_audit(limit=1, action="rename_table")[0]
+    assert (entry.username, entry.target, entry.detail) == (
+        "u_risk",
+        "car-loan approval",
+        {"from": "car loans", "to": "car-loan approval"},
+    )
+
+
+def test_rename_is_refused_for_viewers_taken_and_blank_names_and_writes_nothing(store):  # noqa: F811
+    ds = upload(store)
+    gov.create_table(store, as_role("analyst"), "car loans", CAR_LOAN)
+    gov.create_table(store, as_role("analyst"), "card fraud", CAR_LOAN)
+    gov.bind_table(store, as_role("analyst"), ds.id, "car loans")
+    with pytest.raises(gov.Forbidden):
+        gov.rename_table(store, as_role("viewer"), "car loans", "x")
+    with pytest.raises(StateError, match="exists already"):
+        gov.rename_table(store, as_role("analyst"), "car loans", "card fraud")
+    with pytest.raises(InputError, match="new_name"):
+        gov.rename_table(store, as_role("analyst"), "car loans", "  ")
+    with pytest.raises(NotFoundError, match="nothing"):
+        gov.rename_table(store, as_role("analyst"), "nothing", "y")
+    assert store.list_value_tables() == ["car loans", "card fraud"]
+    assert store.get_dataset_value_table(ds.id) == "car loans"
+    assert store.list_audit(limit=5, action="rename_table") == []
+
+
+def test_renaming_the_default_table_keeps_unbound_datasets_priced_with_it(store):  # noqa: F811
+    demo_ds = ev.ensure_demo(store)
+    assert store.get_dataset_value_table(demo_ds.id) is None  # priced with the default table, unbound
+    gov.rename_table(store, as_role("analyst"), ev.DEFAULT_TABLE_NAME, "anti-fraud (EU)", default=True)
+    assert ev.bound_table_name(store, demo_ds.id) == "anti-fraud (EU)"
+    ev.ensure_demo(store)  # the next start does not bring the old default table back
+    assert store.list_value_tables() == ["anti-fraud (EU)"]
