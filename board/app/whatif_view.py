@@ -6,8 +6,11 @@ re-prices only: no re-sorting, no bootstrap, no board run). Shown: the two curve
 force as a ghost), EV per decision at each model's deployed threshold and at its optimum, the
 optimum threshold, each with its change, and which model is best at its optimum.
 
-The board's verdict word is not recomputed here: it comes from the whole board (bootstrap
-intervals, drift, evidence) and takes seconds, not the one second an edit may take.
+The verdict word comes from the whole board (bootstrap intervals, drift, evidence), so it is
+shown last, after the curve and the table: the board of the edited amounts is computed with the
+board's own settings (and cached by amounts, like the board), the version in force's board is
+usually already cached by the Board page. The curve and the EV table appear at once; the verdict
+fills in a few seconds later, under a spinner.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import streamlit as st
 from board import charts
 from board.app import state, ui
 from board.words import fmt
+from board.words.verdict import plain_verdict
 from evalcore import ValueTable, price_curve
 
 EDITED, IN_FORCE = "edited", "in force"
@@ -113,6 +117,23 @@ def render(data, edited: ValueTable, in_force: ValueTable | None, in_force_label
         )
     st.caption(
         f"Edited amounts against {ui.md_text(in_force_label)}, re-priced on the dataset's counts in "
-        f"{fmt.number(elapsed * 1000, 2)} ms. The board's verdict word is not recomputed here (it needs the board's "
-        "bootstrap intervals); open the Board for it."
+        f"{fmt.number(elapsed * 1000, 2)} ms."
     )
+    verdict_change(data, edited, in_force, deployed)
+
+
+def verdict_change(data, edited: ValueTable, in_force: ValueTable | None, deployed: dict) -> None:
+    """The board's verdict word with the edited amounts, beside the one with the version in force
+    (the board's configuration and thresholds; both boards cached by amounts)."""
+    config = state.board_config(data, deployed)
+    lens = state.current_lens()
+    with st.spinner("Computing the verdict with the edited amounts (bootstrap intervals, drift) …"):
+        new = plain_verdict(state.board_result(data, edited, config), lens=lens).word
+        old = None if in_force is None else plain_verdict(state.board_result(data, in_force, config), lens=lens).word
+    if old is None:
+        text = f"Verdict with the edited amounts: **{new}** (no version in force to compare with)."
+    elif old == new:
+        text = f"Verdict: **{old} → {new}** (unchanged by the edit)."
+    else:
+        text = f"Verdict: **{old} → {new}** — the edit changes the decision."
+    st.markdown(text, help="The board's verdict at the deployed thresholds, in force → edited.")

@@ -159,3 +159,25 @@ def test_a_save_conflict_shows_their_change_and_reload_reapply_saves(app):
     _edit(at, {0: {"amount": 20000.0}}, epoch=at.session_state["vt_epoch"])
     at.button(key="vt_save").click().run()
     assert any("Draft saved" in m.value for m in at.success), [e.value for e in at.error]
+
+
+def test_the_what_if_ends_with_the_verdict_in_force_and_edited(app):
+    """The verdict words equal the board's, computed by evalcore from the rows with the board's
+    settings (1000 cluster replicates by customer, seed 0, the demo's deployed thresholds)."""
+    from board.words.verdict import plain_verdict
+    from evalcore.board import BoardConfig, evaluate
+    from evalcore.data import ColumnMapping, validate
+
+    at = app(PAGE, dataset=None)  # Demo 1, the stable weeks: ROLL OUT with the version in force
+    name = at.session_state["value_table_name"]
+    with Store(data_dir=os.environ["EVALBOARD_DATA_DIR"]) as s:
+        rec = s.latest_approved_version(name) or s.get_value_table_draft(name)
+        in_force = ValueTable.from_dict(rec.amounts)
+    edited = in_force.with_amounts(tp=-5000.0)  # catching fraud now costs: acting on no one is best
+    _edit(at, {0: {"amount": -5000.0}})
+    preds = validate(demo.demo_frame(drift=False), ColumnMapping.from_dict(demo.DEMO_MAPPING))
+    config = BoardConfig(thresholds={m: 0.5 for m in demo.DEMO_MAPPING["scores"]}, n_resamples=1000, seed=0, scheme="cluster")
+    old, new = (plain_verdict(evaluate(preds, t, config)).word for t in (in_force, edited))
+    shown = [m.value for m in at.markdown if m.value.startswith("Verdict")]
+    assert old != new  # the edit changes the decision (so the test can tell in force from edited)
+    assert shown == [f"Verdict: **{old} → {new}**" + (" (unchanged by the edit)." if old == new else " — the edit changes the decision.")]
