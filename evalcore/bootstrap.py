@@ -53,9 +53,8 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 import pandas as pd
-from scipy import sparse
+from scipy import sparse  # light once scipy.special is in (the board needs both); scipy.stats loads lazily
 from scipy.special import ndtr, ndtri
-from scipy.stats import rankdata
 
 from ._checks import as_generator, check_binary_scores, check_level
 from ._errors import InputError, ProblemList
@@ -450,6 +449,8 @@ def _delong_components(y: np.ndarray, scores: np.ndarray):
     pos = scores[:, y == 1]
     neg = scores[:, y == 0]
     m, n = pos.shape[1], neg.shape[1]
+    from scipy.stats import rankdata
+
     tx = rankdata(pos, axis=1)
     ty = rankdata(neg, axis=1)
     tz = rankdata(np.concatenate([pos, neg], axis=1), axis=1)

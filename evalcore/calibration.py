@@ -20,12 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-from scipy import optimize, special, stats
-from scipy.linalg import LinAlgWarning
-from sklearn.exceptions import ConvergenceWarning
-from sklearn.isotonic import IsotonicRegression
-from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import StratifiedKFold
+from scipy import special  # SciPy's optimize and stats and scikit-learn load where they are used
 
 from ._checks import as_generator, check_binary_scores, check_level
 from ._errors import InputError, Problem, ProblemList
@@ -383,12 +378,6 @@ def ece(y_true, y_prob, *, sample_weight=None, n_bins=10, strategy="uniform") ->
     return _ece_from_sums(*_bin_sums(y, p, w, _bin_index(p, edges), k))
 
 
-def _logistic_model() -> LogisticRegression:
-    # C=inf is scikit-learn's unpenalised fit (penalty=None is deprecated since 1.8);
-    # Newton-Cholesky converges in a handful of iterations for one feature.
-    return LogisticRegression(C=np.inf, solver="newton-cholesky", tol=1e-10, max_iter=1000)
-
-
 def _logistic_fit(x, y, w):
     """Unpenalised weighted logistic regression of y on x -> (slope, intercept, reason).
 
@@ -416,13 +405,28 @@ def _logistic_fit(x, y, w):
     return float(b), float(a), None
 
 
+def _logistic_model():
+    from sklearn.linear_model import LogisticRegression  # loaded on first fit, not with evalcore
+
+    # C=inf is scikit-learn's unpenalised fit (penalty=None is deprecated since 1.8);
+    # Newton-Cholesky converges in a handful of iterations for one feature.
+    return LogisticRegression(C=np.inf, solver="newton-cholesky", tol=1e-10, max_iter=1000)
+
+
 def _fit_standardised(z, y, w):
     """Fit on a standardised feature; judge convergence by the score equations.
 
     scikit-learn's Newton solver may warn and fall back to L-BFGS near the optimum (line
     search at float precision); the warning alone says nothing about the answer, so we
     silence it and check the gradient of the mean log-likelihood ourselves instead.
+
+    Kept on scikit-learn on purpose: a Newton iteration of our own reaches the maximum-likelihood
+    estimate to the last bit, but scikit-learn stops once its gradient is below ``tol`` and so
+    lands up to ~1e-9 (relative) away from it, which would move the pinned boards' slopes.
     """
+    from scipy.linalg import LinAlgWarning
+    from sklearn.exceptions import ConvergenceWarning
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         warnings.simplefilter("ignore", LinAlgWarning)
@@ -708,7 +712,7 @@ def _wald_slope_intercept(x, y, w, level) -> dict:
     # Fisher information of (intercept, slope): Xᵀ diag(v) X with X = [1, x]
     info = np.array([[v.sum(), (v * x).sum()], [(v * x).sum(), (v * x * x).sum()]])
     cov = np.linalg.inv(info)
-    z = stats.norm.ppf(0.5 + level / 2.0)
+    z = special.ndtri(0.5 + level / 2.0)  # scipy.stats.norm.ppf
     se_a, se_b = np.sqrt(np.diag(cov))
     return {"slope": (float(b - z * se_b), float(b + z * se_b)), "intercept": (float(a - z * se_a), float(a + z * se_a))}
 
@@ -870,6 +874,8 @@ def _fit_map(y, s, w, method, score_kind) -> CalibrationMap:
     y, s, w = y[keep], s[keep], w[keep]
     common = dict(method=method, score_kind=score_kind, score_min=float(s.min()), score_max=float(s.max()), n=float(w.sum()))
     if method == "isotonic":
+        from sklearn.isotonic import IsotonicRegression
+
         iso = IsotonicRegression(out_of_bounds="clip", y_min=0.0, y_max=1.0, increasing=True).fit(s, y, sample_weight=w)
         return CalibrationMap(
             x_knots=np.array(iso.X_thresholds_, dtype=np.float64), y_knots=np.array(iso.y_thresholds_, dtype=np.float64), **common
@@ -884,6 +890,8 @@ def _fit_map(y, s, w, method, score_kind) -> CalibrationMap:
         def loss(log_t):
             z = x / np.exp(log_t)
             return np.sum(w * (y * np.logaddexp(0.0, -z) + (1 - y) * np.logaddexp(0.0, z))) / np.sum(w)
+
+        from scipy import optimize
 
         res = optimize.minimize_scalar(loss, bounds=(np.log(1e-3), np.log(1e3)), method="bounded", options={"xatol": 1e-10})
         t = float(np.exp(res.x))
@@ -1069,6 +1077,8 @@ def cross_fit_calibration(
     if n_min < k:
         notes.append(f"folds reduced from {k} to {n_min}: the smaller class has only {n_min} rows")
         k = n_min
+    from sklearn.model_selection import StratifiedKFold
+
     splitter = StratifiedKFold(n_splits=k, shuffle=True, random_state=_seed(rng))
     calibrated = np.full(len(y), np.nan)
     fold = np.full(len(y), -1, dtype=np.int64)

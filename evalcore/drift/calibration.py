@@ -7,7 +7,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd  # noqa: F401 (calibration_drift's doctest)
-from scipy import stats
 
 from .._checks import check_binary_scores
 from .._errors import InputError, ProblemList
@@ -18,6 +17,13 @@ from .features import _fmt_series, _windows_word
 from .label import _window_sums
 from .primitives import _run_length, consecutive_rule
 from .timewindows import Window, _as_time, _Days, _days
+
+
+def _stats():
+    """scipy.stats, imported on first use (it costs half a second; evalcore loads without it)."""
+    from scipy import stats
+
+    return stats
 
 
 @dataclass(frozen=True, slots=True, kw_only=True, eq=False)
@@ -190,14 +196,17 @@ def _calibration_drift_days(cnt, sy, sp, d: _Days, config):
         ratio = oe / roe
         pi0 = e / (e + re)
     tot = o_int + ro_int
-    lo_pi = np.where(o_int > 0, stats.beta.ppf(a / 2, np.maximum(o_int, 1), tot - o_int + 1), 0.0)
-    hi_pi = np.where(o_int < tot, stats.beta.ppf(1 - a / 2, o_int + 1, np.maximum(tot - o_int, 1)), 1.0)
+    lo_pi = np.where(o_int > 0, _stats().beta.ppf(a / 2, np.maximum(o_int, 1), tot - o_int + 1), 0.0)
+    hi_pi = np.where(o_int < tot, _stats().beta.ppf(1 - a / 2, o_int + 1, np.maximum(tot - o_int, 1)), 1.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         scale = re / e
         r_lo = lo_pi / (1 - lo_pi) * scale
         r_hi = np.where(hi_pi < 1, hi_pi / (1 - hi_pi) * scale, np.inf)
     pv = np.array(
-        [stats.binomtest(int(k), int(m), float(q)).pvalue if m > 0 and 0 < q < 1 else np.nan for k, m, q in zip(o_int, tot, pi0)],
+        [
+            _stats().binomtest(int(k), int(m), float(q)).pvalue if m > 0 and 0 < q < 1 else np.nan
+            for k, m, q in zip(o_int, tot, pi0)
+        ],
         dtype=np.float64,
     )
     lo_b, hi_b = config.oe_band

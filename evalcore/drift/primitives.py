@@ -4,10 +4,16 @@ and two-proportion tests, Wilson intervals and the consecutive-window rule."""
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats
 
 from .._errors import ProblemList
 from ..bootstrap import wilson_interval
+
+
+def _stats():
+    """scipy.stats, imported on first use (it costs half a second; evalcore loads without it)."""
+    from scipy import stats
+
+    return stats
 
 
 def ks_statistic(ref, cur) -> float:
@@ -159,7 +165,7 @@ def psi_noise_floor(n, m, k) -> float:
         return float("nan")
     if k < 2:
         return 0.0
-    return float((1 / n + 1 / m) * stats.chi2.ppf(0.95, k - 1))
+    return float((1 / n + 1 / m) * _stats().chi2.ppf(0.95, k - 1))
 
 
 def chi_square(ref_counts, cur_counts) -> tuple[float, float]:
@@ -183,7 +189,7 @@ def chi_square(ref_counts, cur_counts) -> tuple[float, float]:
     obs = np.vstack([r, c])
     exp = obs.sum(axis=1, keepdims=True) * obs.sum(axis=0, keepdims=True) / obs.sum()
     stat = float(((obs - exp) ** 2 / exp).sum())
-    return stat, float(stats.chi2.sf(stat, r.size - 1))
+    return stat, float(_stats().chi2.sf(stat, r.size - 1))
 
 
 def two_proportion_test(x1, n1, x2, n2) -> tuple[float, float]:
@@ -203,7 +209,7 @@ def two_proportion_test(x1, n1, x2, n2) -> tuple[float, float]:
         pool = (x1 + x2) / (n1 + n2)
         se = np.sqrt(pool * (1 - pool) * (1 / n1 + 1 / n2))
         z = np.where((n1 > 0) & (n2 > 0) & (se > 0), (x1 / n1 - x2 / n2) / se, np.nan)
-    pval = np.where(np.isfinite(z), 2 * stats.norm.sf(np.abs(np.nan_to_num(z))), np.nan)
+    pval = np.where(np.isfinite(z), 2 * _stats().norm.sf(np.abs(np.nan_to_num(z))), np.nan)
     if z.ndim == 0:
         return float(z), float(pval)
     return z, pval
