@@ -123,6 +123,24 @@ def test_the_value_table_page_creates_clones_and_archives_tables(app):
     assert "car-loan 2027" in at.selectbox(key="value_table_name").options
 
 
+def test_the_value_table_page_renames_the_table_and_its_dataset_follows(app):
+    at = app("views/value_table.py")  # Demo 2, priced with the default table (never bound)
+    ds = at.session_state["dataset"]
+    at.text_input(key="vt_rename_to").set_value("anti-fraud (EU)")
+    at.button(key="vt_rename").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("Renamed" in m.value for m in at.success), [m.value for m in at.success]
+    assert at.session_state["value_table_name"] == "anti-fraud (EU)"
+    options = at.selectbox(key="value_table_name").options
+    assert "anti-fraud (EU)" in options and ev.DEFAULT_TABLE_NAME not in options
+    assert not [w for w in at.warning if "What-if" in w.value]  # the dataset is bound to the renamed table
+    with _store() as s:
+        assert s.get_dataset_value_table(ds) == "anti-fraud (EU)"
+    at.text_input(key="vt_rename_to").set_value("anti-fraud (EU)")
+    at.button(key="vt_rename").click().run()  # the same name again: refused, said
+    assert any("exists already" in e.value for e in at.error), [e.value for e in at.error]
+
+
 def test_a_board_priced_with_a_draft_carries_the_draft_mark(app):
     at = app(None)  # the demo's table is a draft until signed
     marks = [h.value for h in at.html if "draft-mark" in h.value]
