@@ -96,6 +96,12 @@ def build_parser() -> argparse.ArgumentParser:
     e = sub.add_parser("evaluate", help="compute the board and write JSON (and HTML/PDF)")
     _add_data_args(e)
     e.add_argument("--value-table", type=Path, default=None, help="JSON with tp, fp, fn, tn (and unit, confidence, prevalence)")
+    e.add_argument(
+        "--table",
+        default=None,
+        metavar="NAME",
+        help="price with the store's value table NAME: its version in force (else its open draft, marked not approved)",
+    )
     for cell in ("tp", "fp", "fn", "tn"):
         e.add_argument(f"--{cell}", type=float, default=None, help=f"value per {cell.upper()} event (gain +, cost −)")
     e.add_argument("--unit", default="")
@@ -361,19 +367,33 @@ def _load_late_labels(args, frame):
 
 
 def _table(args):
+    """The value table of ``evaluate``; sets ``args.table_info`` (name, version, approved) for the JSON."""
     from evalcore import ValueTable
 
     cells = {c: getattr(args, c) for c in ("tp", "fp", "fn", "tn")}
+    given = [o for o, v in (("--table", args.table), ("--value-table", args.value_table)) if v is not None]
+    if any(v is not None for v in cells.values()):
+        given.append("--tp/--fp/--fn/--tn")
+    if len(given) > 1:
+        raise InputError(f"give one of --table, --value-table or --tp/--fp/--fn/--tn, not {' and '.join(given)}.")
+    if args.table is not None:
+        from board.store import Store
+
+        with Store() as store:
+            amounts, version = _current_amounts(store, args.table)
+        table = ValueTable.from_dict(amounts)
+        args.table_info = {"name": table.name, "version": version, "approved": version.endswith("(approved)")}
+        return table
     if args.value_table is not None:
-        if any(v is not None for v in cells.values()):
-            raise InputError("give either --value-table or --tp/--fp/--fn/--tn, not both.")
         try:
             d = json.loads(args.value_table.read_text(encoding="utf-8"))
         except (OSError, ValueError) as err:
             raise InputError(f"--value-table {args.value_table}: cannot read JSON ({err}).") from None
         if not isinstance(d, dict):
             raise InputError(f"--value-table {args.value_table}: expected a JSON object with tp, fp, fn, tn.")
-        return ValueTable.from_dict(d)
+        table = ValueTable.from_dict(d)
+        args.table_info = {"name": table.name, "version": f"file {args.value_table.name}", "approved": False}
+        return table
     missing = [c for c, v in cells.items() if v is None]
     if missing:
         raise InputError(
@@ -381,7 +401,9 @@ def _table(args):
             + ", ".join(f"--{c}" for c in missing)
             + "."
         )
-    return ValueTable(**cells, unit=args.unit, prevalence=args.prevalence)
+    table = ValueTable(**cells, unit=args.unit, prevalence=args.prevalence)
+    args.table_info = {"name": table.name, "version": "command-line amounts", "approved": False}
+    return table
 
 
 def cmd_validate(args) -> int:
@@ -510,6 +532,10 @@ def _cmd_evaluate(args, engine_table, *, engine: bool) -> int:
     else:
         result = evaluate(preds, table, config)
     out = result.to_dict()
+    # which table priced the board, and whether it is a signed-off version (issue 16 item 1); only
+    # the store's approved versions are: a file or command-line amounts never are
+    info = getattr(args, "table_info", None) or {}
+    out["value_table"].update({k: v for k, v in info.items() if k != "name"})
     if over:
         out.update(_value_over_time(args, preds, table or engine_table, config, result))
     text = json.dumps(out, indent=2, ensure_ascii=False, allow_nan=False)
@@ -525,7 +551,7 @@ def _cmd_evaluate(args, engine_table, *, engine: bool) -> int:
 
         meta = dict(
             dataset_name=args.predictions.name,
-            table_version=args.value_table.name if args.value_table else "CLI amounts",
+            table_version=_version_words(args),
             lens=Lens(args.display),
         )
         if args.html:
@@ -536,6 +562,15 @@ def _cmd_evaluate(args, engine_table, *, engine: bool) -> int:
             except export.ExportError as err:
                 raise InputError(str(err)) from None
     return 0
+
+
+def _version_words(args) -> str:
+    """The version label the exports show: "(not approved)" on anything but an approved version,
+    so the HTML/PDF carry the DRAFT mark."""
+    info = getattr(args, "table_info", None) or {"version": "CLI amounts", "approved": False}
+    if info["approved"] or "not approved" in info["version"]:
+        return info["version"]
+    return f"{info['version']} (not approved)"
 
 
 def _over_time_args(args) -> bool:

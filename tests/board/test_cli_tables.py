@@ -56,3 +56,50 @@ def test_import_is_checked_like_the_editor(data_dir, capsys):
     with Store() as s:
         assert "x" not in s.list_value_tables()
     assert cli.main(["tables", "export", "nope"]) == cli.EXIT_BAD_INPUT
+
+
+def test_evaluate_with_a_stored_table_names_its_version_and_whether_it_is_approved(data_dir, capsys):
+    from board.services import demo
+    from tests.board.test_governance import approve, as_role
+
+    csv = data_dir / "demo.csv"
+    csv.write_bytes(demo.demo_csv_bytes())
+    run = ["evaluate", "--predictions", str(csv), "--label", "is_fraud", "--score", "new=score_new", "--n-resamples", "0"]
+
+    def board(*extra):
+        out = data_dir / "b.json"
+        assert cli.main([*run, *extra, "--json", str(out)]) == 0
+        capsys.readouterr()
+        return json.loads(out.read_text(encoding="utf-8"))["value_table"]
+
+    # the demo table is an open draft: priced with it, the JSON says so
+    vt = board("--table", ev.DEFAULT_TABLE_NAME)
+    assert (vt["name"], vt["version"], vt["approved"]) == (ev.DEFAULT_TABLE_NAME, "draft r1 (not approved)", False)
+    assert vt["fn"] == demo.DEMO_VALUE_TABLE["fn"]
+    with Store() as s:  # propose and sign it: the same command now prices with the approved version
+        from datetime import date
+
+        from board.access import governance as gov
+
+        draft = s.get_value_table_draft(ev.DEFAULT_TABLE_NAME)
+        v = gov.propose_version(
+            s,
+            as_role("analyst"),
+            ev.DEFAULT_TABLE_NAME,
+            label="v1",
+            effective_date=date(2026, 12, 1),
+            reason="r",
+            expected_row_version=draft.row_version,
+        )
+        approve(s, v.id, reevaluate=lambda e, a: {})
+    vt = board("--table", ev.DEFAULT_TABLE_NAME)
+    assert (vt["version"], vt["approved"]) == ("v1 (approved)", True)
+    # amounts from a file or the command line are never an approved version
+    path = data_dir / "t.json"
+    path.write_text(json.dumps(demo.DEMO_VALUE_TABLE), encoding="utf-8")
+    assert board("--value-table", str(path))["approved"] is False
+    assert board("--tp", "1", "--fp", "-1", "--fn", "-1", "--tn", "0")["version"] == "command-line amounts"
+    assert cli.main([*run, "--table", "nope"]) == cli.EXIT_BAD_INPUT
+    assert "no value table named 'nope'" in capsys.readouterr().err
+    assert cli.main([*run, "--table", ev.DEFAULT_TABLE_NAME, "--tp", "1"]) == cli.EXIT_BAD_INPUT
+    assert "give one of --table" in capsys.readouterr().err
