@@ -9,6 +9,8 @@ import streamlit as st
 from board.access import auth, governance
 from board.app import drift_view, server, state, ui
 from board.app.meeting import run_if_requested as meeting_board_if_requested
+from board.app.ui import role_label
+from board.words.i18n import t
 
 # a local favicon: a ":material/…:" page icon makes every browser fetch it from fonts.gstatic.com (no internet on an intranet)
 FAVICON = str(Path(__file__).resolve().parent / "board" / "app" / "favicon.png")
@@ -18,14 +20,15 @@ st.set_page_config(page_title="evalboard", page_icon=FAVICON, layout="wide", ini
 def _session_ended(reason: str | None) -> None:
     """Forget this tab's login; say why when it was not the tab's own choice."""
     ss = st.session_state
+    L = state.current_locale()
     for key in (auth.SESSION_USER_KEY, auth.SESSION_ID_KEY, auth.SESSION_GRANT_KEY):
         ss.pop(key, None)
     if reason == "idle":
-        ss["auth_notice"] = f"You were logged out after {auth.idle_minutes():g} minutes without activity."
+        ss["auth_notice"] = t("You were logged out after {n} minutes without activity.", L, n=f"{auth.idle_minutes():g}")
     elif reason == "expired":
-        ss["auth_notice"] = f"Your session ended after {auth.session_hours():g} hours; please log in again."
+        ss["auth_notice"] = t("Your session ended after {n} hours; please log in again.", L, n=f"{auth.session_hours():g}")
     elif reason == "revoked":
-        ss["auth_notice"] = "Your session was ended (a logout, or a change of your account); please log in again."
+        ss["auth_notice"] = t("Your session was ended (a logout, or a change of your account); please log in again.", L)
 
 
 def current_user():
@@ -79,15 +82,17 @@ def current_user():
     return auth.User(username=rec.username, role=rec.role)  # the role as stored now, not as at login
 
 
+state.init_locale()  # ?lang=zh-CN, the tab's choice, EVALBOARD_LANG or the browser's language
 meeting_board_if_requested()  # ?meeting=<token>: only that link's board, read-only, and stop (board/app/meeting.py)
 user = current_user()
+L = state.current_locale()
 if user is None:
     first = state.store().count_users() == 0
     st.navigation(
         [
             st.Page(
                 "views/login.py",
-                title="Create the admin account" if first else "Log in",
+                title=t("Create the admin account", L) if first else t("Log in", L),
                 icon=":material/login:",
                 url_path="login",
                 default=True,
@@ -98,10 +103,13 @@ if user is None:
     st.stop()
 
 state.restore_link()  # the address the tab was opened with, before its login
+state.apply_user_locale(user.username)  # the account's stored language, unless the address names one
+L = state.current_locale()
 state.sidebar()
 with st.sidebar:
-    st.caption(f"Signed in as **{ui.md_text(user.username)}** · {auth.ROLE_LABELS.get(user.role, user.role)}")
-    if st.button("Log out", key="auth_logout", icon=":material/logout:"):
+    state.language_switch()
+    st.caption(t("Signed in as **{user}** · {role}", L, user=ui.md_text(user.username), role=role_label(user.role, L)))
+    if st.button(t("Log out", L), key="auth_logout", icon=":material/logout:"):
         session_id = st.session_state.pop(auth.SESSION_ID_KEY, None)
         if session_id is not None:  # revoked in the store: no tab or reload of this browser is logged in by it
             auth.end_session(state.store(), session_id, username=user.username)
@@ -123,33 +131,33 @@ def can(action: str) -> bool:
 
 inputs = []
 if can("edit_draft"):
-    inputs.append(st.Page("views/value_table.py", title="Value table", icon=":material/payments:", url_path="value-table"))
+    inputs.append(st.Page("views/value_table.py", title=t("Value table", L), icon=":material/payments:", url_path="value-table"))
 if can("use_value_tools"):
-    inputs.append(st.Page("views/value_tools.py", title="Value tools", icon=":material/balance:", url_path="value-tools"))
+    inputs.append(st.Page("views/value_tools.py", title=t("Value tools", L), icon=":material/balance:", url_path="value-tools"))
 if can("upload_dataset"):
-    inputs.append(st.Page("views/upload.py", title="Upload", icon=":material/upload_file:", url_path="upload"))
+    inputs.append(st.Page("views/upload.py", title=t("Upload", L), icon=":material/upload_file:", url_path="upload"))
 if can("save_evaluation"):
-    inputs.append(st.Page("views/datasets.py", title="Datasets", icon=":material/folder_open:", url_path="datasets"))
+    inputs.append(st.Page("views/datasets.py", title=t("Datasets", L), icon=":material/folder_open:", url_path="datasets"))
 pages = {
-    "Decide": [
-        st.Page("views/board.py", title="Board", icon=":material/dashboard:", default=True, url_path="board"),
-        st.Page("views/threshold_value.py", title="Threshold–value", icon=":material/show_chart:", url_path="threshold"),
-        st.Page("views/uncertainty.py", title="Uncertainty", icon=":material/error_med:", url_path="uncertainty"),
-        st.Page("views/calibration.py", title="Calibration", icon=":material/tune:", url_path="calibration"),
-        st.Page("views/drift.py", title="Drift", icon=":material/traffic:", url_path="drift"),
-        st.Page("views/stability.py", title="Stability", icon=":material/stacked_line_chart:", url_path="stability"),
-        st.Page("views/data_conditions.py", title="Data conditions", icon=":material/dataset:", url_path="data-conditions"),
+    t("Decide", L): [
+        st.Page("views/board.py", title=t("Board", L), icon=":material/dashboard:", default=True, url_path="board"),
+        st.Page("views/threshold_value.py", title=t("Threshold–value", L), icon=":material/show_chart:", url_path="threshold"),
+        st.Page("views/uncertainty.py", title=t("Uncertainty", L), icon=":material/error_med:", url_path="uncertainty"),
+        st.Page("views/calibration.py", title=t("Calibration", L), icon=":material/tune:", url_path="calibration"),
+        st.Page("views/drift.py", title=t("Drift", L), icon=":material/traffic:", url_path="drift"),
+        st.Page("views/stability.py", title=t("Stability", L), icon=":material/stacked_line_chart:", url_path="stability"),
+        st.Page("views/data_conditions.py", title=t("Data conditions", L), icon=":material/dataset:", url_path="data-conditions"),
     ],
 }
 if inputs:
-    pages["Inputs"] = inputs
+    pages[t("Inputs", L)] = inputs
 admin = []
 if can("manage_users"):
-    admin.append(st.Page("views/accounts.py", title="Accounts", icon=":material/manage_accounts:", url_path="accounts"))
+    admin.append(st.Page("views/accounts.py", title=t("Accounts", L), icon=":material/manage_accounts:", url_path="accounts"))
 if can("view_audit"):
-    admin.append(st.Page("views/audit.py", title="Audit log", icon=":material/history_edu:", url_path="audit"))
+    admin.append(st.Page("views/audit.py", title=t("Audit log", L), icon=":material/history_edu:", url_path="audit"))
 if admin:
-    pages["Admin"] = admin
+    pages[t("Admin", L)] = admin
 page = st.navigation(pages)
 drift_view.banner()  # on every page while a drift light is red (after navigation, so it can link the Drift page)
 page.run()

@@ -10,9 +10,13 @@ from board.app import decision_view, meeting, state, ui, verdict_view
 from board.charts.drift import LIGHT_COLORS
 from board.export.onepager import draft_mark_html
 from board.words import fmt
+from board.words.clauses import clause_text
+from board.words.i18n import t
 from board.words.verdict import plain_verdict
+from board.words.vocab import word
 
 present = st.query_params.get("present") == "1"
+L = state.current_locale()
 preds = state.current_data()  # the dataset's aggregate (rows counted, or a registered path's stored counts)
 if preds is None:
     st.stop()
@@ -24,7 +28,7 @@ version, version_rec = state.table_version(table)
 user = state.current_user()
 unit = table.unit
 lens = state.current_lens()  # expected value or expected loss, as this reader thinks (board/words/lens.py)
-v = plain_verdict(result, lens=lens)  # the verdict in plain words (board/words/verdict.py), shared with the exports
+v = plain_verdict(result, locale=L, lens=lens)  # the verdict in plain words (board/words/verdict.py), shared with the exports
 figs = export.board_figures(result, segment_column=v.segment_column, font_size=17 if present else 13, lens=lens)
 if present:
     st.html(
@@ -53,44 +57,53 @@ else:
     )
 
 meta = (
-    f"{rec.name}{' (' + state.lake_describe(rec) + ')' if rec.is_aggregate else ''} · value table “{table.name}” {version} · "
-    f"{fmt.count(result.n_rows)} decisions · "
+    f"{rec.name}{' (' + state.lake_describe(rec) + ')' if rec.is_aggregate else ''} · "
+    + t("value table “{table}” {version}", L, table=table.name, version=version)
+    + " · "
+    + t("{n} decisions", L, n=fmt.count(result.n_rows))
+    + " · "
     + (
-        f"{fmt.share(result.config.level, 0)} {result.config.method} bootstrap, {result.config.scheme} scheme, "
-        f"{fmt.count(result.config.n_resamples)} replicates"
+        t(
+            "{level} {method} bootstrap, {scheme} scheme, {n} replicates",
+            L,
+            level=fmt.share(result.config.level, 0),
+            method=word(result.config.method, L),
+            scheme=word(result.config.scheme, L),
+            n=fmt.count(result.config.n_resamples),
+        )
         if result.config.n_resamples
-        else "no bootstrap"
+        else t("no bootstrap", L)
     )
 )
-draft_mark = draft_mark_html(version)  # "DRAFT — not approved" unless priced with an approved version (issue 16 item 1)
+draft_mark = draft_mark_html(version, L)  # "DRAFT — not approved" unless priced with an approved version (issue 16 item 1)
 if present:  # small print: the slide is for the verdict
     st.html(f"<div style='font-size:0.72rem;color:#555;line-height:1.3'>{draft_mark}{ui.html_text(meta)}</div>")
     tools = None
 else:
     st.markdown(
-        "<h1 style='font-size:1.9rem;font-weight:700;line-height:1.15;padding:0;margin:0'>Decision board</h1>",
+        "<h1 style='font-size:1.9rem;font-weight:700;line-height:1.15;padding:0;margin:0'>" + t("Decision board", L) + "</h1>",
         unsafe_allow_html=True,
     )
     st.html(f"<div style='font-size:0.9rem;color:#555;margin-top:0.1rem'>{draft_mark}{ui.html_text(meta)}</div>")
     # a wrapping row: each button as wide as its label, never cut (fixed columns cut labels at 1366 px)
     tools = st.container(horizontal=True, gap="small", key="board_tools")
 if tools is not None:
-    from board.access import auth, governance
+    from board.access import governance
 
     export_meta = {"dataset_id": rec.id, "table_version": version}
     may_export = governance.allowed(user, "export")
     b1 = b2 = b3 = b4 = b5 = tools
     b1.link_button(
-        "Present",
+        t("Present", L),
         "?" + urlencode({"present": 1, "dataset": rec.id, **{f"t_{m}": f"{t:.6g}" for m, t in thresholds.items()}}),
         icon=":material/slideshow:",
-        help="The same board full-screen without controls (URL + present=1).",
+        help=t("The same board full-screen without controls (URL + present=1).", L),
     )
     if may_export:
 
         def page_html(result=result, name=rec.name, version=version, lens=lens) -> str:
             """The board's HTML, made only when a download asks for it (not on every rerun)."""
-            return export.board_html(result, dataset_name=name, table_version=version, lens=lens)
+            return export.board_html(result, dataset_name=name, table_version=version, lens=lens, locale=L)
 
         ui.export_button(
             b2,
@@ -102,11 +115,11 @@ if tools is not None:
             key="board_html",
             what="board HTML",
             detail=export_meta,
-            help="A self-contained file that opens offline.",
+            help=t("A self-contained file that opens offline.", L),
         )
         for kind, mime in (("pdf", "application/pdf"), ("png", "image/png")):
             if not Path(export.CHROMIUM).exists():
-                b3.caption(f"{kind.upper()}: needs Chromium on the server (apt-get install chromium).")
+                b3.caption(t("{kind}: needs Chromium on the server (apt-get install chromium).", L, kind=kind.upper()))
                 continue
             ui.export_button(  # deferred: rendered only on click, by the one warm Chromium (a few seconds)
                 b3,
@@ -118,35 +131,41 @@ if tools is not None:
                 key=f"board_{kind}",
                 what=f"board {kind.upper()}",
                 detail=export_meta,
-                help="The board as one 16:9 page, rendered by Chromium on the server (a few seconds).",
+                help=t("The board as one 16:9 page, rendered by Chromium on the server (a few seconds).", L),
             )
     else:  # no file at all: a disabled download button would still serve its file at its media URL
-        b2.caption(ui.NO_EXPORT.format(role=auth.ROLE_LABELS.get(user.role, user.role) if user else "none"))
+        b2.caption(ui.no_export(user.role if user else None))
     saveable = version_rec is not None and governance.allowed(user, "save_evaluation")
     if b4.button(
-        "Snapshot",
+        t("Snapshot", L),
         icon=":material/history:",
         key="board_save",
         disabled=not saveable,
         help=(
-            "Keep this board (inputs, numbers and the value-table version) so next week can be compared with it."
+            t("Keep this board (inputs, numbers and the value-table version) so next week can be compared with it.", L)
             if saveable
-            else "Save the value table first (a snapshot records a stored version), "
-            "or ask an analyst: your role cannot save boards."
+            else t(
+                "Save the value table first (a snapshot records a stored version), "
+                "or ask an analyst: your role cannot save boards.",
+                L,
+            )
         ),
     ):
         state.save_snapshot(result, rec, version, version_rec)
     meeting.share_panel(b5, rec, thresholds)
     decision_view.record_popover(tools, v, result, rec, thresholds, version, version_rec, user, lens)
     shown_as = tools.segmented_control(
-        "Show amounts as",
+        t("Show amounts as", L),
         ["value", "loss"],
         default=lens.display,
-        format_func={"value": "Value", "loss": "Loss"}.get,
+        format_func={"value": t("Value", L), "loss": t("Loss", L)}.get,
         key="board_display",
         label_visibility="collapsed",
-        help="Expected value per decision (gains positive) or expected loss per decision (positive = money "
-        "lost): the same numbers, as you think of them. Your choice; the value table's editors set the default.",
+        help=t(
+            "Expected value per decision (gains positive) or expected loss per decision (positive = money "
+            "lost): the same numbers, as you think of them. Your choice; the value table's editors set the default.",
+            L,
+        ),
     )
     if shown_as and shown_as != lens.display:
         state.set_own_display(shown_as)
@@ -157,23 +176,26 @@ deltas = {}  # tile index → change since the last snapshot
 for i, n in enumerate(result.models):
     prev = state.snapshot_value(previous, f"models.{n}.at_threshold.ev")
     if prev is not None:
-        deltas[i] = f"{fmt.money(result.models[n].ev - prev, unit, signed=True, compact=True)} vs last saved"
+        deltas[i] = t(
+            "{diff} vs last saved", L, diff=fmt.money(result.models[n].ev - prev, unit, signed=True, compact=True, locale=L)
+        )
 
 
 def drift_lights(*, reasons: bool) -> None:
     """Module 4: the three drift lights (with their statistical reason off the meeting screen)."""
     if result.drift is None:
-        st.info(f"Drift lights: {ui.md_text(result.drift_undefined)}.")
+        st.info(t("Drift lights: {why}.", L, why=ui.md_text(result.drift_undefined)))
         return
     for fam in ("feature", "label", "calibration"):
         light = result.drift.lights[fam]
         was = state.snapshot_value(previous, f"drift.{fam}.light")
-        change = f" (last saved: {was})" if was and was != light.color else ""
+        change = t(" (last saved: {color})", L, color=word(was, L)) if was and was != light.color else ""
         reason = f"<br><span style='font-size:0.85em;color:#444'>{ui.html_text(light.reason)}</span>" if reasons else ""
         st.html(
             f"<div title='{ui.html_text(light.reason)}' style='padding:4px 10px;border:1px solid #ddd;border-radius:8px'>"
             f"<span style='display:inline-block;width:0.9em;height:0.9em;border-radius:50%;vertical-align:-0.1em;"
-            f"background:{LIGHT_COLORS[light.color]}'></span> <b>{fam.title()} drift: {light.color}</b>{change}{reason}</div>"
+            f"background:{LIGHT_COLORS[light.color]}'></span> <b>{ui.html_text(ui.drift_light_title(fam, light.color, L))}</b>"
+            f"{ui.html_text(change)}{reason}</div>"
         )
 
 
@@ -186,7 +208,7 @@ def chart(where, name: str, height: int) -> None:
     )
 
 
-no_heatmap = "No segment columns mapped: map some on the Upload page to see the threshold × segment heatmap."
+no_heatmap = t("No segment columns mapped: map some on the Upload page to see the threshold × segment heatmap.", L)
 if present:  # a 16:9 slide: verdict, tiles, reasons beside the lights, then the three charts in one row
     with st.container(key="board_verdict"):
         verdict_view.banner(v, word_size="2.7rem")
@@ -201,16 +223,24 @@ if present:  # a 16:9 slide: verdict, tiles, reasons beside the lights, then the
         drift_lights(reasons=False)
     # a third of a slide holds a short title only: the slide's text above says the rest
     focus = next(iter(result.models)) if v.kind != "roll out" else list(result.models)[-1]
-    figs["headline"].update_layout(title_text=f"{lens.Quantity} ({lens.convention})")
+    figs["headline"].update_layout(
+        title_text=t("{quantity} ({convention})", L, quantity=lens.Quantity, convention=lens.convention)
+    )
     figs["headline"].update_xaxes(title_text=unit)  # the title says the rest
     if "heatmap" in figs:
         segs = result.models[focus].segments
         col = v.segment_column if v.segment_column in segs else next(iter(segs))
-        figs["heatmap"].update_layout(title_text=f"{'Loss' if lens.loss else 'Value'} by {col}: {focus}")
+        figs["heatmap"].update_layout(
+            title_text=t("Loss by {column}: {model}", L, column=col, model=focus)
+            if lens.loss
+            else t("Value by {column}: {model}", L, column=col, model=focus)
+        )
         figs["heatmap"].update_traces(showscale=False, selector=dict(type="heatmap"))  # no room for a colour bar
     if result.comparison is not None:
         figs["waterfall"].update_layout(
-            title_text=f"{'Loss' if lens.loss else 'Value'}: {result.comparison.a} → {result.comparison.b}, per decision"
+            title_text=t("Loss: {a} → {b}, per decision", L, a=result.comparison.a, b=result.comparison.b)
+            if lens.loss
+            else t("Value: {a} → {b}, per decision", L, a=result.comparison.a, b=result.comparison.b)
         )
     with st.container(key="board_row2"):
         c1, c2, c3 = st.columns(3, gap="small")
@@ -235,7 +265,7 @@ with left:  # module 1: the KPI tiles and the headline CI bars
 with right:
     drift_lights(reasons=True)
     if not meeting.active():  # a meeting link's screen routes to no other page
-        st.page_link("views/drift.py", label="Drill down on the Drift page", icon=":material/arrow_forward:")
+        st.page_link("views/drift.py", label=t("Drill down on the Drift page", L), icon=":material/arrow_forward:")
 with st.container(key="board_row2"):
     h1, h2 = st.columns(2, gap="medium")
 if "heatmap" in figs:  # module 2
@@ -245,16 +275,16 @@ else:
 chart(h2, "waterfall", 300)
 
 # module 5: the statistics behind the verdict (KS, O/E, CI, p), one click away
-with st.expander("Statistics behind the verdict", expanded=False), st.container(key="board_action"):
+with st.expander(t("Statistics behind the verdict", L), expanded=False), st.container(key="board_action"):
     for c in result.action.clauses:
         tip = "; ".join(f"{k} = {val}" for k, val in c.evidence.items())
-        st.markdown(f"- {ui.md_text(c.text)}", help=tip or None)
+        st.markdown(f"- {ui.md_text(clause_text(c, L, result))}", help=tip or None)
 
-with st.expander("Details: data conditions of the training data"):
+with st.expander(t("Details: data conditions of the training data", L)):
     from board.app.stability_view import DC_LAST_KEY, data_conditions_card
 
     if st.session_state.get(DC_LAST_KEY) is not None:
         data_conditions_card(st.session_state[DC_LAST_KEY])
     else:
-        st.write("No training table has been scored in this session yet.")
-        st.page_link("views/data_conditions.py", label="Open Data conditions", icon=":material/dataset:")
+        st.write(t("No training table has been scored in this session yet.", L))
+        st.page_link("views/data_conditions.py", label=t("Open Data conditions", L), icon=":material/dataset:")

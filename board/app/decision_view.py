@@ -14,6 +14,8 @@ from board import export
 from board.app import state
 from board.app.text import html_text, md_text
 from board.words.decision import decision_word, last_decision_line
+from board.words.i18n import t
+from board.words.problems import problem_line
 from evalcore import InputError
 
 __all__ = ["last_line", "record_popover", "split_names"]
@@ -37,16 +39,20 @@ def record_popover(where, v, result, rec, thresholds: dict, version: str, versio
     and for unsaved value tables (a decision keeps a snapshot, which records a stored version)."""
     from board.access import governance
 
+    L = state.current_locale()
     saveable = version_rec is not None and governance.allowed(user, "save_evaluation")
     pop = where.popover(
-        "Record decision",
+        t("Record decision", L),
         icon=":material/gavel:",
         disabled=not saveable,
         help=(
-            "Record what the meeting decided, with a snapshot of this board: the next board shows it."
+            t("Record what the meeting decided, with a snapshot of this board: the next board shows it.", L)
             if saveable
-            else "Save the value table first (a decision keeps a snapshot of a stored version), "
-            "or ask an analyst: your role cannot record decisions."
+            else t(
+                "Save the value table first (a decision keeps a snapshot of a stored version), "
+                "or ask an analyst: your role cannot record decisions.",
+                L,
+            )
         ),
     )
     if not saveable:
@@ -54,23 +60,23 @@ def record_popover(where, v, result, rec, thresholds: dict, version: str, versio
     models = list(result.models)
     with pop:
         kind = st.radio(
-            "Decision",
+            t("Decision", L),
             KINDS,
             index=KINDS.index(v.kind) if v.kind in KINDS else KINDS.index("keep"),
-            format_func=lambda k: md_text(decision_word(k, _model_of(k, models))),
+            format_func=lambda k: md_text(decision_word(k, _model_of(k, models), L)),
             horizontal=True,
             key="board_decision_kind",
         )
         model = _model_of(kind, models)
         threshold = st.number_input(
-            f"Threshold of {md_text(model)}",
+            t("Threshold of {model}", L, model=md_text(model)),
             value=float(thresholds[model]),
             format="%.6g",
             key=f"board_decision_t_{model}",  # one per model: each starts at the board's threshold
         )
-        rationale = st.text_area("Rationale (required)", key="board_decision_rationale", height=90)
-        present = st.text_input("Present (comma separated)", key="board_decision_present")
-        if st.button("Record", type="primary", key="board_decision_record", icon=":material/gavel:"):
+        rationale = st.text_area(t("Rationale (required)", L), key="board_decision_rationale", height=90)
+        present = st.text_input(t("Present (comma separated)", L), key="board_decision_present")
+        if st.button(t("Record", L), type="primary", key="board_decision_record", icon=":material/gavel:"):
             snapshot = {
                 "models": models,
                 "config": result.config.to_dict(),
@@ -81,7 +87,7 @@ def record_popover(where, v, result, rec, thresholds: dict, version: str, versio
                     "verdict": {"kind": v.kind, "word": v.word},
                 },
                 "version": version_rec,
-                "export_html": export.board_html(result, dataset_name=rec.name, table_version=version, lens=lens),
+                "export_html": export.board_html(result, dataset_name=rec.name, table_version=version, lens=lens, locale=L),
             }
             try:
                 d = governance.record_decision(
@@ -98,10 +104,17 @@ def record_popover(where, v, result, rec, thresholds: dict, version: str, versio
                     snapshot=snapshot,
                 )
             except InputError as err:
-                st.error(md_text(err))
+                st.error(md_text("\n".join(problem_line(p, L) for p in err.problems)))
             else:
                 st.session_state.pop("board_decision_rationale", None)
-                st.toast(f"Decision recorded (#{d.id}) with a snapshot of this board (#{d.evaluation_id}).")
+                st.toast(
+                    t(
+                        "Decision recorded (#{id}) with a snapshot of this board (#{snapshot}).",
+                        L,
+                        id=d.id,
+                        snapshot=d.evaluation_id,
+                    )
+                )
                 st.rerun()
 
 
@@ -137,7 +150,7 @@ def last_line(v, result, lens) -> None:
         unit=result.table.unit,
         lens=lens,
     )
-    present = f" Present: {', '.join(d.present)}." if d.present else ""
+    present = t(" Present: {names}.", lens.locale, names=", ".join(d.present)) if d.present else ""
     st.html(
         f"<div class='eb-last-decision' title='{html_text(d.rationale + present)}' "
         f"style='font-size:0.9rem;color:#333;line-height:1.3'>"

@@ -21,7 +21,12 @@ from board import services
 from board.access import auth, governance, meetings
 from board.app import state
 from board.store import NotFoundError, StateError
+from board.words import fmt
+from board.words.i18n import N_, t
 from evalcore import InputError
+
+# meetings.INVALID_MESSAGE, said in the reader's language
+_INVALID = N_("This meeting link is not valid (expired, revoked or mistyped). Ask for a new one.")
 
 PARAM = "meeting"
 OPENED_KEY = "meeting_opened"  # (token SHA-256, link id) of the link this tab opened (and audited)
@@ -47,7 +52,8 @@ def _leave() -> None:
 
 
 def _invalid_page() -> None:
-    st.error(meetings.INVALID_MESSAGE, icon=":material/link_off:")
+    L = state.current_locale()
+    st.error(t(_INVALID, L) if meetings.INVALID_MESSAGE == _INVALID else meetings.INVALID_MESSAGE, icon=":material/link_off:")
 
 
 def run_if_requested() -> None:
@@ -71,7 +77,10 @@ def run_if_requested() -> None:
             link = meetings.open_meeting_link(s, token, client=client if isinstance(client, str) else None)
     except meetings.MeetingLinkInvalid:
         _leave()
-        st.navigation([st.Page(_invalid_page, title="Meeting link", url_path="meeting", default=True)], position="hidden").run()
+        st.navigation(
+            [st.Page(_invalid_page, title=t("Meeting link", state.current_locale()), url_path="meeting", default=True)],
+            position="hidden",
+        ).run()
         st.stop()
     user = meetings.meeting_user(link)
     ss[OPENED_KEY] = (link.token_sha256, link.id)
@@ -83,7 +92,9 @@ def run_if_requested() -> None:
     st.query_params.pop("dataset", None)
     if st.query_params.get("present") != "1":
         st.query_params["present"] = "1"
-    board = st.Page("views/board.py", title="Board", icon=":material/dashboard:", url_path="board", default=True)
+    board = st.Page(
+        "views/board.py", title=t("Board", state.current_locale()), icon=":material/dashboard:", url_path="board", default=True
+    )
     st.navigation([board], position="hidden").run()
     st.stop()
 
@@ -102,49 +113,57 @@ def share_panel(where, rec, thresholds: dict) -> None:
     if active() or not governance.allowed(user, "share_board"):
         return
     s = state.store()
-    with where.popover("Share", icon=":material/co_present:", help="A read-only link for the meeting-room screen"):
+    L = state.current_locale()
+    with where.popover(t("Share", L), icon=":material/co_present:", help=t("A read-only link for the meeting-room screen", L)):
         st.caption(
-            "Whoever has the link sees this board (this dataset, value table and thresholds) full-screen and "
-            "read-only, without logging in, until it expires or is revoked. Every opening is logged."
+            t(
+                "Whoever has the link sees this board (this dataset, value table and thresholds) full-screen and "
+                "read-only, without logging in, until it expires or is revoked. Every opening is logged.",
+                L,
+            )
         )
         days = st.number_input(
-            "Valid for (days)",
+            t("Valid for (days)", L),
             min_value=meetings.MIN_DAYS,
             max_value=meetings.MAX_DAYS,
             value=meetings.DEFAULT_DAYS,
             step=1,
             key="meeting_days",
         )
-        if st.button("Create link", key="meeting_create", icon=":material/add_link:"):
+        if st.button(t("Create link", L), key="meeting_create", icon=":material/add_link:"):
             table_name = st.session_state.get(state.TABLE_KEY, services.DEFAULT_TABLE_NAME)
             try:
                 link, token = meetings.create_meeting_link(
                     s, user, dataset_id=rec.id, table_name=table_name, thresholds=thresholds, days=int(days)
                 )
             except (InputError, governance.Forbidden) as err:
-                st.error("The link was not created:")
+                st.error(t("The link was not created:", L))
                 st.text(str(err))
             else:  # the token exists only in this run: it is never stored, so it cannot be shown again
                 st.success(
-                    f"Meeting link #{link.id} is valid until {link.expires_at:%Y-%m-%d %H:%M} UTC. "
-                    "Copy it now: it is shown only this once."
+                    t(
+                        "Meeting link #{id} is valid until {when} UTC. Copy it now: it is shown only this once.",
+                        L,
+                        id=link.id,
+                        when=fmt.when(link.expires_at, L),
+                    )
                 )
                 st.code(meeting_url(token), language=None)
         links = meetings.list_meeting_links(s, user)
         if links:
-            st.caption("Active links" + ("" if user.role == "admin" else " you created"))
+            st.caption(t("Active links", L) if user.role == "admin" else t("Active links you created", L))
         names = {d.id: d.name for d in s.list_datasets()} if links else {}
         for link in links:
             left, right = st.columns([5, 1], vertical_alignment="center")
             left.text(
                 f"#{link.id} · {names.get(link.dataset_id, link.dataset_id)} · {link.table_name} · "
-                f"by {link.created_by} · until {link.expires_at:%Y-%m-%d %H:%M} UTC"
+                + t("by {who} · until {when} UTC", L, who=link.created_by, when=fmt.when(link.expires_at, L))
             )
-            if right.button("Revoke", key=f"meeting_revoke_{link.id}", icon=":material/link_off:"):
+            if right.button(t("Revoke", L), key=f"meeting_revoke_{link.id}", icon=":material/link_off:"):
                 try:
                     meetings.revoke_meeting_link(s, user, link.id)
                 except (governance.Forbidden, NotFoundError, StateError) as err:
                     st.text(str(err))
                 else:
-                    st.toast(f"Meeting link #{link.id} revoked.")
+                    st.toast(t("Meeting link #{id} revoked.", L, id=link.id))
                     st.rerun()

@@ -15,6 +15,8 @@ import streamlit as st
 from board import export, services
 from board.app.text import md_text
 from board.store import Store
+from board.words import fmt, i18n
+from board.words.i18n import t
 from evalcore import InputError
 from evalcore.aggregate import Aggregate
 from evalcore.counts import ScoreCounts
@@ -23,6 +25,95 @@ from evalcore.drift import DriftConfig
 
 DATASET_KEY = "dataset"  # sidebar selectbox, bound to the URL (?dataset=ID)
 TABLE_KEY = "value_table_name"
+LOCALE_KEY = "locale"  # this tab's language ("en" | "zh_CN"), the one value every page reads
+LOCALE_USER_KEY = "locale_user"  # the account whose stored language this tab has applied
+LANG_PARAM = "lang"  # ?lang=zh-CN
+LANG_SWITCH_KEY = "lang_switch"
+
+
+def _request_locale() -> str:
+    """The language of a tab that chose none: ``EVALBOARD_LANG``, else the browser's
+    ``Accept-Language``, else English."""
+    if i18n.normalize(os.environ.get(i18n.LANG_ENV)):
+        return i18n.default_locale()
+    try:
+        header = st.context.headers.get("Accept-Language")
+    except Exception:  # no request (AppTest, a bare script run)
+        header = None
+    return i18n.from_accept_language(header) or i18n.DEFAULT_LOCALE
+
+
+def init_locale() -> str:
+    """Settle this run's language before anything is drawn: the URL's ``?lang=`` wins (a shared
+    link), else the tab's choice, else the deployment's or the browser's default."""
+    ss = st.session_state
+    linked = i18n.normalize(st.query_params.get(LANG_PARAM))
+    if linked is not None:
+        ss[LOCALE_KEY] = linked
+    elif ss.get(LOCALE_KEY) not in i18n.LOCALES:
+        ss[LOCALE_KEY] = _request_locale()
+    return ss[LOCALE_KEY]
+
+
+def apply_user_locale(username: str) -> None:
+    """After a login: the account's stored language, unless the address names one (``?lang=``)."""
+    ss = st.session_state
+    if ss.get(LOCALE_USER_KEY) == username:
+        return
+    ss[LOCALE_USER_KEY] = username
+    rec = store().get_user(username)
+    if rec is not None and rec.language in i18n.LOCALES and i18n.normalize(st.query_params.get(LANG_PARAM)) is None:
+        ss[LOCALE_KEY] = rec.language
+    _sync_lang_param()
+
+
+def _sync_lang_param() -> None:
+    """Keep ``?lang=`` in the address bar (so a copied link opens in the same language); an
+    English tab without one stays clean."""
+    loc = current_locale()
+    want = url_lang(loc)
+    have = st.query_params.get(LANG_PARAM)
+    if have != want and (loc != i18n.DEFAULT_LOCALE or have is not None):
+        st.query_params[LANG_PARAM] = want
+
+
+def url_lang(locale: str) -> str:
+    """The code in the address: "zh-CN", "en"."""
+    return locale.replace("_", "-")
+
+
+def current_locale() -> str:
+    """This tab's language ("en" | "zh_CN"): every page passes it to ``t()``, ``fmt`` and the charts."""
+    loc = st.session_state.get(LOCALE_KEY)
+    return loc if loc in i18n.LOCALES else init_locale()
+
+
+def _language_changed() -> None:
+    chosen = st.session_state.get(LANG_SWITCH_KEY)
+    if chosen not in i18n.LOCALES:
+        return
+    st.session_state[LOCALE_KEY] = chosen
+    st.query_params[LANG_PARAM] = url_lang(chosen)
+    user = current_user()
+    if user is not None:  # kept with the account (audited); a meeting screen has none
+        from board.access import governance
+
+        governance.set_own_language(store(), user, chosen)
+
+
+def language_switch() -> None:
+    """The sidebar's 简体中文 / English switch; the choice is kept with the account and in the URL."""
+    loc = current_locale()
+    _sync_lang_param()
+    st.session_state[LANG_SWITCH_KEY] = loc
+    st.segmented_control(
+        "语言 / Language",
+        list(i18n.LOCALES),
+        format_func=i18n.LOCALES.get,
+        key=LANG_SWITCH_KEY,
+        on_change=_language_changed,
+        help=t("The language of every page, chart and export; kept with your account.", loc),
+    )
 
 
 @st.cache_resource
@@ -94,9 +185,16 @@ def _report_unreadable(run):
     try:
         return run()
     except InputError as err:
-        st.error("The stored dataset no longer validates:\n\n" + "\n".join(f"- {md_text(p)}" for p in err.problems))
+        from board.words.problems import problem_line
+
+        L = current_locale()
+        st.error(
+            t("The stored dataset no longer validates:", L)
+            + "\n\n"
+            + "\n".join(f"- {md_text(problem_line(p, L))}" for p in err.problems)
+        )
     except Exception as err:  # noqa: BLE001 - a broken store must not show a traceback
-        st.error(f"The dataset could not be opened: {md_text(err)}")
+        st.error(t("The dataset could not be opened: {error}", current_locale(), error=md_text(err)))
     return None
 
 
@@ -111,7 +209,7 @@ def current_data() -> Aggregate | None:
     return _report_unreadable(lambda: load_data(s.get_dataset(ds), s))
 
 
-def current_rows(what: str = "This page", *, why: str = "it works on individual rows") -> Predictions | None:
+def current_rows(what: str | None = None, *, why: str | None = None) -> Predictions | None:
     """The chosen dataset's rows, for what truly needs rows (re-training, cross-fitted
     recalibration): the one interface to rows. A dataset registered by path has none: an
     info box says so (:func:`needs_rows`) and the result is None."""
@@ -125,14 +223,23 @@ def current_rows(what: str = "This page", *, why: str = "it works on individual 
     return _report_unreadable(lambda: _predictions(rec.id, rec.sha256, s))
 
 
-def needs_rows(what: str, *, why: str = "it works on individual rows", stop: bool = False) -> None:
-    """An info box: ``what`` needs rows, the chosen dataset is an aggregate (counts only)."""
+def needs_rows(what: str | None = None, *, why: str | None = None, stop: bool = False) -> None:
+    """An info box: ``what`` needs rows, the chosen dataset is an aggregate (counts only).
+    ``what`` and ``why`` come translated from the page."""
     rec = dataset_record()
+    L = current_locale()
     st.info(
-        f"**{what} needs rows**: {why}. The dataset “{md_text(rec.name)}” is an aggregate of {rec.n_rows:,} rows "
-        f"from {md_text(rec.source_path)}: only counts by (segment, score, label) were stored, not the rows. "
-        "To use it, upload a sample of the rows on the Upload page (files that fit in memory), "
-        "or pick an uploaded dataset in the sidebar.",
+        t(
+            "**{what} needs rows**: {why}. The dataset “{name}” is an aggregate of {n} rows from {path}: only "
+            "counts by (segment, score, label) were stored, not the rows. To use it, upload a sample of the rows "
+            "on the Upload page (files that fit in memory), or pick an uploaded dataset in the sidebar.",
+            L,
+            what=what or t("This page", L),
+            why=why or t("it works on individual rows", L),
+            name=md_text(rec.name),
+            n=fmt.count(rec.n_rows),
+            path=md_text(rec.source_path),
+        ),
         icon=":material/table_rows:",
     )
     if stop:
@@ -178,12 +285,17 @@ def _signature_badge(s: Store) -> None:
     user = current_user()
     if user is not None and user.role in governance.SIGNING_ROLES:
         n = len(governance.awaiting_signature(s, user))
-        st.badge(f"Awaiting your signature ({n})", icon=":material/signature:", color="orange" if n else "gray")
+        st.badge(
+            t("Awaiting your signature ({n})", current_locale(), n=n),
+            icon=":material/signature:",
+            color="orange" if n else "gray",
+        )
 
 
 def sidebar() -> None:
     """The shared sidebar: dataset and value table choice (bound to the URL)."""
     s = store()
+    L = current_locale()
     records = s.list_datasets()
     ids = [r.id for r in records]
     names = {r.id: f"{r.name} · {lake_describe(r)}" for r in records}
@@ -197,8 +309,12 @@ def sidebar() -> None:
             chosen = next((r.id for r in records if r.uploader == "evalboard demo"), ids[0] if ids else None)
             if linked is not None:  # say so: a link must never silently show another dataset's board
                 st.warning(
-                    f"Dataset #{md_text(linked)} does not exist or was removed; showing "
-                    f"“{md_text(names.get(chosen, 'no dataset'))}” instead. Choose another in the sidebar.",
+                    t(
+                        "Dataset #{id} does not exist or was removed; showing “{name}” instead. Choose another in the sidebar.",
+                        L,
+                        id=md_text(linked),
+                        name=md_text(names.get(chosen, t("no dataset", L))),
+                    ),
                     icon=":material/link_off:",
                 )
         st.session_state[DATASET_KEY] = chosen
@@ -206,12 +322,12 @@ def sidebar() -> None:
     with st.sidebar:
         _signature_badge(s)
         st.selectbox(
-            "Dataset",
+            t("Dataset", L),
             ids,
             format_func=lambda i: names.get(i, str(i)),
             key=DATASET_KEY,
             bind="query-params",
-            help="Shared by every page. Upload more on the Upload page.",
+            help=t("Shared by every page. Upload more on the Upload page.", L),
         )
         bound = bound_table()
         tables = services.evaluation.active_table_names(s) or [services.DEFAULT_TABLE_NAME]
@@ -220,17 +336,25 @@ def sidebar() -> None:
         if st.session_state.get(TABLE_KEY) not in tables:
             st.session_state[TABLE_KEY] = bound
         st.selectbox(
-            "Value table",
+            t("Value table", L),
             tables,
             key=TABLE_KEY,
             bind="query-params",
-            help="The decision whose outcomes are priced; opening a dataset selects the table it is bound to. "
-            "Picking another here is a what-if for this tab: the binding changes only on the Datasets page.",
+            help=t(
+                "The decision whose outcomes are priced; opening a dataset selects the table it is bound to. "
+                "Picking another here is a what-if for this tab: the binding changes only on the Datasets page.",
+                L,
+            ),
         )
         if st.session_state.get(TABLE_KEY) != bound and current_dataset_id() is not None:
             st.warning(
-                f"What-if: this dataset is priced with “{md_text(bound)}”; the pages now use "
-                f"“{md_text(st.session_state[TABLE_KEY])}”. Change the binding on the Datasets page.",
+                t(
+                    "What-if: this dataset is priced with “{bound}”; the pages now use “{table}”. "
+                    "Change the binding on the Datasets page.",
+                    L,
+                    bound=md_text(bound),
+                    table=md_text(st.session_state[TABLE_KEY]),
+                ),
                 icon=":material/swap_horiz:",
             )
 
@@ -299,7 +423,13 @@ def sync_thresholds_with_url(preds) -> dict:
                 st.session_state[key] = float(raw)
             except ValueError:
                 st.warning(
-                    f"The link's threshold for {md_text(m)} ({md_text(repr(raw))}) is not a number; using {deployed_threshold(preds, m)}."
+                    t(
+                        "The link's threshold for {model} ({raw}) is not a number; using {t}.",
+                        current_locale(),
+                        model=md_text(m),
+                        raw=md_text(repr(raw)),
+                        t=fmt.score(deployed_threshold(preds, m)),
+                    )
                 )
         out[m] = deployed_threshold(preds, m)
         st.query_params[f"t_{m}"] = f"{out[m]:.6g}"
@@ -374,9 +504,13 @@ def board_result(data: Aggregate, table, config):
     agg, source = aggregate_for(data, config)
     if agg is None:
         st.warning(
-            f"**The source was not read again** ({source}). The stored aggregate was cut for other settings "
-            "(thresholds, resampling scheme or drift reference), so the intervals and the comparison are "
-            "left out below; the point numbers are exact.",
+            t(
+                "**The source was not read again** ({source}). The stored aggregate was cut for other settings "
+                "(thresholds, resampling scheme or drift reference), so the intervals and the comparison are "
+                "left out below; the point numbers are exact.",
+                current_locale(),
+                source=md_text(source),
+            ),
             icon=":material/cloud_off:",
         )
         agg, config = data, dataclasses.replace(config, n_resamples=0)
@@ -429,7 +563,7 @@ def current_lens(table_name: str | None = None):
     name = table_name or st.session_state.get(TABLE_KEY, services.DEFAULT_TABLE_NAME)
     user = current_user()
     rec = s.get_user(user.username) if user is not None else None  # None for a meeting link's screen
-    return lens_for(s.get_value_table_display(name), rec.display if rec is not None else None)
+    return lens_for(s.get_value_table_display(name), rec.display if rec is not None else None, locale=current_locale())
 
 
 def set_own_display(display: str | None) -> None:
@@ -455,11 +589,16 @@ def save_snapshot(result, rec, version_label: str, version) -> int:
         table_name=result.table.name,
         models=list(result.models),
         config=result.config.to_dict(),
-        result={**result.to_dict(), "dataset_name": rec.name, "table_version": version_label},
+        result={
+            **result.to_dict(),
+            "dataset_name": rec.name,
+            "table_version": version_label,
+            "table_approved": services.evaluation.is_approved(version),  # a snapshot says whether a signed-off version priced it
+        },
         version=version,
         export_html=export.board_html(result, dataset_name=rec.name, table_version=version_label, lens=current_lens()),
     )
-    st.toast(f"Board saved (#{ev_id}); it will be the comparison for the next board.")
+    st.toast(t("Board saved (#{id}); it will be the comparison for the next board.", current_locale(), id=ev_id))
     return ev_id
 
 

@@ -14,8 +14,17 @@ from board.app.text import WORD_JOINER, file_stem, html_text, md_text  # noqa: F
 from board.export.onepager import plotly_safe
 from board.words import fmt as words
 from board.words.glossary import term
+from board.words.i18n import N_, t, tn
+from board.words.reasons import undefined_reason
 from evalcore import InputError
 from evalcore.data import default_positive
+
+
+def _L() -> str:
+    """This tab's language (board.app.state.current_locale)."""
+    from board.app.state import current_locale
+
+    return current_locale()
 
 
 def undefined(x) -> bool:
@@ -63,7 +72,7 @@ def cell(x) -> str:
     if x is None:
         return words.DASH
     if isinstance(x, (bool, np.bool_)):
-        return "yes" if x else "no"
+        return t("yes", _L()) if x else t("no", _L())
     if isinstance(x, (int, np.integer)):
         return words.count(x)
     if isinstance(x, (float, np.floating)):
@@ -113,83 +122,144 @@ def money_of(unit: str, *, signed: bool = False) -> Callable[[object], str]:
     return lambda x: words.money(x, unit, signed=signed)
 
 
-def problems_table(err: InputError) -> pd.DataFrame:
+def problems_table(err: InputError, locale: str | None = None) -> pd.DataFrame:
+    """Every problem of ``err`` as a row (what is wrong, the column, example rows, the fix) in the
+    reader's language (``board.words.problems``; the English message when no translation exists)."""
+    from board.words.problems import problem_text
+
+    L = locale or _L()
     rows = []
     for p in err.problems:
+        message, fix = problem_text(p, L)
         examples = ", ".join(str(r) for r in p.rows)
         if p.n_rows > len(p.rows) and p.rows:
-            examples += f" … ({words.count(p.n_rows)} rows in all)"
-        rows.append({"Problem": p.message, "Column": p.column or "", "Rows (file line numbers)": examples, "How to fix": p.fix})
+            examples += t(" … ({n} rows in all)", L, n=words.count(p.n_rows))
+        rows.append(
+            {
+                t("Problem", L): message,
+                t("Column", L): p.column or "",
+                t("Rows (file line numbers)", L): examples,
+                t("How to fix", L): fix,
+            }
+        )
     return pd.DataFrame(rows)
 
 
-def show_problems(err: InputError, *, title: str = "The file cannot be used yet") -> None:
+def show_problems(err: InputError, *, title: str | None = None) -> None:
+    L = _L()
     n = len(err.problems)
-    st.error(f"**{title}: {n} problem{'s' if n != 1 else ''} found.** All are listed; fix them and upload again.")
-    st.dataframe(problems_table(err), hide_index=True, width="stretch")
+    st.error(
+        "**"
+        + tn(
+            "{title}: {n} problem found.",
+            "{title}: {n} problems found.",
+            n,
+            L,
+            title=title or t("The file cannot be used yet", L),
+        )
+        + "** "
+        + t("All are listed; fix them and upload again.", L)
+    )
+    st.dataframe(problems_table(err, L), hide_index=True, width="stretch")
 
 
 def show_validation(summary: dict, *, max_levels: int = 8) -> None:
     """The validation report of an upload (:meth:`evalcore.data.Predictions.summary`) in words
     and plain tables: the dataset's facts, one row per model, the segment levels with their rows."""
+    L = _L()
+    lab = summary["label"]
     facts = [
-        ("Rows", words.count(summary["rows"])),
-        ("Positive cases", words.count(summary["positives"])),
-        ("Positive rate", words.share(summary["positive_rate"], 2)),
-        ("Label column", f"{summary['label']['column']} (positive value: {summary['label']['positive']})"),
+        (t("Rows", L), words.count(summary["rows"])),
+        (t("Positive cases", L), words.count(summary["positives"])),
+        (t("Positive rate", L), words.share(summary["positive_rate"], 2)),
+        (t("Label column", L), t("{column} (positive value: {value})", L, column=lab["column"], value=lab["positive"])),
     ]
     if summary.get("weighted"):
         w = summary["weighted"]
         facts.append(
             (
-                "Sample weight column",
-                f"{w['column']} (total weight {words.number(w['total'], 4)}, positives {words.number(w['positive'], 4)})",
+                t("Sample weight column", L),
+                t(
+                    "{column} (total weight {total}, positives {positive})",
+                    L,
+                    column=w["column"],
+                    total=words.number(w["total"], 4),
+                    positive=words.number(w["positive"], 4),
+                ),
             )
         )
     if summary.get("time"):
-        t = summary["time"]
-        facts.append(("Time column", f"{t['column']}: {t['first']} to {t['last']} ({words.number(t['days'])} days)"))
+        tm = summary["time"]
+        facts.append(
+            (
+                t("Time column", L),
+                t(
+                    "{column}: {first} to {last} ({days} days)",
+                    L,
+                    column=tm["column"],
+                    first=tm["first"],
+                    last=tm["last"],
+                    days=words.number(tm["days"]),
+                ),
+            )
+        )
     if summary.get("n_groups") is not None:
-        facts.append(("Groups (e.g. customers)", words.count(summary["n_groups"])))
+        facts.append((t("Groups (e.g. customers)", L), words.count(summary["n_groups"])))
     if summary.get("features"):
-        facts.append(("Features", ", ".join(map(str, summary["features"]))))
+        facts.append((t("Features", L), ", ".join(map(str, summary["features"]))))
     if summary.get("dropped_rows"):
-        facts.append(("Rows dropped (missing label)", words.count(summary["dropped_rows"])))
-    st.dataframe([{"Fact": k, "Value": v} for k, v in facts], hide_index=True, width="stretch", key="validation_facts")
+        facts.append((t("Rows dropped (missing label)", L), words.count(summary["dropped_rows"])))
+    st.dataframe(
+        [{t("Fact", L): k, t("Value", L): v} for k, v in facts], hide_index=True, width="stretch", key="validation_facts"
+    )
     show_table(
         st,
         [{"model": name, **m} for name, m in summary["models"].items()],
         {
-            "model": Col("Model"),
-            "column": Col("Score column"),
-            "kind": Col("Kind", help="probability: within [0, 1]; score: any number; decision: 0/1."),
-            "min": Col("Lowest score", lambda x: words.number(x, 4)),
-            "max": Col("Highest score", lambda x: words.number(x, 4)),
-            "n_distinct": Col("Distinct scores", words.count),
+            "model": Col(t("Model", L)),
+            "column": Col(t("Score column", L)),
+            "kind": Col(
+                t("Kind", L),
+                lambda k: t(str(k), L),
+                help=t("probability: within [0, 1]; score: any number; decision: 0/1.", L),
+            ),
+            "min": Col(t("Lowest score", L), lambda x: words.number(x, 4)),
+            "max": Col(t("Highest score", L), lambda x: words.number(x, 4)),
+            "n_distinct": Col(t("Distinct scores", L), words.count),
         },
         key="validation_models",
     )
     if summary.get("segments"):
         rows = []
+        seg_col, levels_col = t("Segment column", L), t("Levels (rows)", L)
         for col, levels in summary["segments"].items():
             items = list(levels.items())
             text = " · ".join(f"{k}: {words.count(v)}" for k, v in items[:max_levels])
             if len(items) > max_levels:
-                text += f" · … ({words.count(len(items) - max_levels)} more)"
-            rows.append({"Segment column": col, "Levels (rows)": text})
+                text += t(" · … ({n} more)", L, n=words.count(len(items) - max_levels))
+            rows.append({seg_col: col, levels_col: text})
         st.dataframe(
             rows,
             hide_index=True,
             width="stretch",
             key="validation_segments",
-            column_config={"Segment column": st.column_config.TextColumn("Segment column", help=term("segment"))},
+            column_config={seg_col: st.column_config.TextColumn(seg_col, help=term("segment", L))},
         )
 
 
 def undefined_notes(undefined: dict, *, prefix: str = "") -> None:
     """Say why numbers show as —, since a browser shows no Python warnings."""
+    L = _L()
     for field, reason in undefined.items():
-        st.caption(f"{prefix}{field.replace('_', ' ')} is undefined (—): {md_text(reason)}.")
+        st.caption(
+            prefix
+            + t(
+                "{field} is undefined (—): {reason}.",
+                L,
+                field=t(field.replace("_", " "), L),
+                reason=md_text(undefined_reason(reason, L)),
+            )
+        )
 
 
 def _idx(options, value):
@@ -205,12 +275,13 @@ def column_roles(cols: list, guess: dict, *, prefix: str, label_values) -> dict 
     """
     from evalcore.data import SCORE_KINDS
 
+    L = _L()
     none = [None] + cols
-    st.subheader("Column roles")
+    st.subheader(t("Column roles", L))
     c1, c2, c3 = st.columns(3)
-    label = c1.selectbox("Label (outcome)", none, index=_idx(none, guess.get("label")), key=f"{prefix}_label")
+    label = c1.selectbox(t("Label (outcome)", L), none, index=_idx(none, guess.get("label")), key=f"{prefix}_label")
     score_cols = c2.multiselect(
-        "Model score columns (1 or 2)",
+        t("Model score columns (1 or 2)", L),
         cols,
         max_selections=2,
         key=f"{prefix}_scores",
@@ -221,25 +292,26 @@ def column_roles(cols: list, guess: dict, *, prefix: str, label_values) -> dict 
         try:
             values = label_values(label)
         except InputError as err:
-            show_problems(err, title="The label column cannot be read")
+            show_problems(err, title=t("The label column cannot be read", L))
             return None
         default_pos = default_positive(values)
         positive = c3.selectbox(
-            "Positive value (the case you act on)",
+            t("Positive value (the case you act on)", L),
             values,
             index=_idx(values, default_pos),
             key=f"{prefix}_positive",
-            help="E.g. 1, fraud, default.",
+            help=t("E.g. 1, fraud, default.", L),
         )
     names, kinds = {}, {}
     for i, col in enumerate(score_cols):
         a, b = st.columns(2)
-        names[col] = a.text_input(f"Model name for {md_text(col)}", value=col, key=f"{prefix}_name_{i}")
+        names[col] = a.text_input(t("Model name for {column}", L, column=md_text(col)), value=col, key=f"{prefix}_name_{i}")
         kinds[col] = b.selectbox(
-            f"{md_text(col)} is a …",
+            t("{column} is a …", L, column=md_text(col)),
             SCORE_KINDS,
+            format_func=lambda k: t(k, L),
             key=f"{prefix}_kind_{i}",
-            help="auto: 0/1 → hard decision; within [0,1] → probability; else raw score.",
+            help=t("auto: 0/1 → hard decision; within [0,1] → probability; else raw score.", L),
         )
     d1, d2, d3, d4 = st.columns(4)
     return {
@@ -248,19 +320,64 @@ def column_roles(cols: list, guess: dict, *, prefix: str, label_values) -> dict 
         "score_cols": score_cols,
         "names": names,
         "kinds": kinds,
-        "time": d1.selectbox("Time column", none, index=_idx(none, guess.get("time")), key=f"{prefix}_time"),
-        "group": d2.selectbox("Group id (e.g. customer)", none, index=_idx(none, guess.get("group")), key=f"{prefix}_group"),
-        "weight": d3.selectbox("Sample weight", none, index=_idx(none, guess.get("weight")), key=f"{prefix}_weight"),
+        "time": d1.selectbox(t("Time column", L), none, index=_idx(none, guess.get("time")), key=f"{prefix}_time"),
+        "group": d2.selectbox(
+            t("Group id (e.g. customer)", L), none, index=_idx(none, guess.get("group")), key=f"{prefix}_group"
+        ),
+        "weight": d3.selectbox(t("Sample weight", L), none, index=_idx(none, guess.get("weight")), key=f"{prefix}_weight"),
         "segments": d4.multiselect(
-            "Segments", cols, default=[c for c in guess.get("segments", []) if c in cols], key=f"{prefix}_segments"
+            t("Segments", L), cols, default=[c for c in guess.get("segments", []) if c in cols], key=f"{prefix}_segments"
         ),
         "features": st.multiselect(
-            "Features (for drift)", cols, key=f"{prefix}_features", default=[c for c in guess.get("features", []) if c in cols]
+            t("Features (for drift)", L),
+            cols,
+            key=f"{prefix}_features",
+            default=[c for c in guess.get("features", []) if c in cols],
         ),
     }
 
 
-NO_EXPORT = "Downloads need the export permission (analyst, business, risk, model owner or admin); your role is {role}."
+ROLE_WORDS = {
+    "viewer": N_("Viewer"),
+    "analyst": N_("Analyst"),
+    "business": N_("Business"),
+    "risk": N_("Risk"),
+    "model_owner": N_("Model owner"),
+    "admin": N_("Admin"),
+}
+
+
+def role_label(role: str | None, locale: str) -> str:
+    """A role's name in the reader's language ("none" for no role)."""
+    if not role:
+        return t("none", locale)
+    return t(ROLE_WORDS[role], locale) if role in ROLE_WORDS else role
+
+
+NO_EXPORT = N_("Downloads need the export permission (analyst, business, risk, model owner or admin); your role is {role}.")
+
+
+def no_export(role: str | None) -> str:
+    """Why there is no download for this role, in the reader's language."""
+    L = _L()
+    return t(NO_EXPORT, L, role=role_label(role, L))
+
+
+_FAMILY_TITLE = {
+    "feature": N_("Feature drift: {color}"),
+    "label": N_("Label drift: {color}"),
+    "calibration": N_("Calibration drift: {color}"),
+}
+
+
+def drift_light_title(family: str, color: str, locale: str) -> str:
+    """ "Feature drift: red" in the reader's language."""
+    from board.words.vocab import word
+
+    msg = _FAMILY_TITLE.get(family)
+    if msg is None:
+        return f"{family} drift: {color}"
+    return t(msg, locale, color=word(color, locale))
 
 
 def export_button(where, label: str, data, *, file_name: str, mime: str, key: str, what: str, detail: dict, **kw) -> None:
@@ -271,13 +388,12 @@ def export_button(where, label: str, data, *, file_name: str, mime: str, key: st
     making them), and every delivery writes its ``export`` audit entry right then: no file sits at
     a media URL waiting to be fetched without a click, and a fetch by hand is audited like a click.
     The callable runs outside the script run, so the user and the store are taken now."""
-    from board.access import auth, governance
+    from board.access import governance
     from board.app import state
 
     user = state.current_user()
     if not governance.allowed(user, "export"):
-        role = "none" if user is None else auth.ROLE_LABELS.get(user.role, user.role)
-        where.caption(f"{label}: " + NO_EXPORT.format(role=role))
+        where.caption(f"{label}: " + no_export(None if user is None else user.role))
         return
     store = state.store()
 
@@ -290,16 +406,15 @@ def export_button(where, label: str, data, *, file_name: str, mime: str, key: st
 
 def accounts_table(users, *, key: str) -> None:
     """The accounts as a table (Accounts and Audit log pages): no password hashes, plain column names."""
-    from board.access import auth
-
+    L = _L()
     st.dataframe(
         [
             {
-                "Username": u.username,
-                "Role": auth.ROLE_LABELS.get(u.role, u.role),
-                "Status": "active" if u.active else "disabled",
-                "Created (UTC)": u.created_at.strftime("%Y-%m-%d %H:%M"),
-                "Password changed (UTC)": u.password_changed_at.strftime("%Y-%m-%d %H:%M"),
+                t("Username", L): u.username,
+                t("Role", L): role_label(u.role, L),
+                t("Status", L): t("active", L) if u.active else t("disabled", L),
+                t("Created (UTC)", L): u.created_at.strftime("%Y-%m-%d %H:%M"),
+                t("Password changed (UTC)", L): u.password_changed_at.strftime("%Y-%m-%d %H:%M"),
             }
             for u in users
         ],

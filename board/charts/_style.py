@@ -13,6 +13,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from board.words import fmt
+from board.words.i18n import is_chinese, t
 from board.words.lens import Lens
 
 PALETTE = ["#0B5FFF", "#E4572E", "#17BEBB", "#FFC914", "#76B041", "#8E44AD"]
@@ -32,8 +33,8 @@ def quantity_title(lens: Lens, unit: str = "", *, br: str = " ") -> str:
     """An axis or colour-bar title naming the quantity, its unit and its sign convention:
     "Expected loss per decision (EUR, positive = money lost)"; ``br="<br>"`` puts the brackets
     on a line of their own (a vertical axis title of a short chart)."""
-    inside = f"{unit}, {lens.convention}" if unit else lens.convention
-    return f"{lens.Quantity}{br}({inside})"
+    inside = t("{unit}, {convention}", lens.locale, unit=unit, convention=lens.convention) if unit else lens.convention
+    return t("{quantity}{br}({inside})", lens.locale, quantity=lens.Quantity, br=br, inside=inside)
 
 
 # plotly's own Latin fonts first, then CJK fonts (Debian fonts-noto-cjk, macOS, Windows) so Chinese
@@ -113,14 +114,15 @@ def _plain(v: float, decimals: int) -> str:
     return fmt.number(v, sig)
 
 
-def number_ticks(values, *, signed: bool = False, compact: bool = False) -> list[str]:
+def number_ticks(values, *, signed: bool = False, compact: bool = False, locale: str = "en") -> list[str]:
     """Labels of round tick values through :func:`fmt.number`: "-2,500", "0.25", with ``compact``
-    "12.5k" (thousands, millions, …). The unit belongs in the axis title."""
+    "12.5k" (thousands, millions, …; in Chinese 万 and 亿: "1.5万"). The unit belongs in the axis title."""
     values = [float(v) for v in values]
     scale, suffix = 1.0, ""
     if compact:
         top = max((abs(v) for v in values), default=0.0)
-        scale, suffix = next(((s, x) for s, x in ((1e9, "B"), (1e6, "M"), (1e3, "k")) if top >= 10 * s), (1.0, ""))
+        steps = ((1e8, "亿"), (1e4, "万")) if is_chinese(locale) else ((1e9, "B"), (1e6, "M"), (1e3, "k"))
+        scale, suffix = next(((s, x) for s, x in steps if top >= (1 if is_chinese(locale) else 10) * s), (1.0, ""))
     scaled = [v / scale for v in values]
     d = _decimals(scaled)
     out = []
@@ -135,10 +137,11 @@ def log_number_ticks(values) -> list[str]:
     return [_plain(float(v), _decimals([v])) for v in values]
 
 
-def money_ticks(values, *, signed: bool = False) -> list[str]:
-    """Money tick labels (unit in the axis title), compact from 10,000 on: "-500", "12.5k"."""
+def money_ticks(values, *, signed: bool = False, locale: str = "en") -> list[str]:
+    """Money tick labels (unit in the axis title), compact from 10,000 on: "-500", "12.5k"
+    (in Chinese "1.25万")."""
     top = max((abs(float(v)) for v in values), default=0.0)
-    return number_ticks(values, signed=signed, compact=top >= 10_000)
+    return number_ticks(values, signed=signed, compact=top >= 10_000, locale=locale)
 
 
 def share_ticks(values) -> list[str]:

@@ -36,7 +36,9 @@ from board.charts._style import (
     title_size,
 )
 from board.words import fmt
+from board.words.i18n import t
 from board.words.lens import Lens
+from board.words.reasons import undefined_reason
 from evalcore.bootstrap import BootstrapResult, Comparison, CurveBand, MetricIntervals, OptimumBootstrap
 
 GREY = "#7F7F7F"
@@ -48,13 +50,13 @@ def _finite(x) -> bool:
     return x is not None and bool(np.isfinite(x))
 
 
-def _fmt(x, unit: str = "", signed: bool = False, kind: str = "money") -> str:
+def _fmt(x, unit: str = "", signed: bool = False, kind: str = "money", locale: str = "en") -> str:
     """One number of a CI chart through :mod:`board.words.fmt`."""
     if kind == "share":
         return fmt.share(x, 1, signed=signed)
     if kind == "number":
         return fmt.number(x, 3, signed=signed)
-    return fmt.money(x, unit, signed=signed)
+    return fmt.money(x, unit, signed=signed, locale=locale)
 
 
 def _level_words(level: float) -> str:
@@ -106,6 +108,7 @@ def ci_bars_figure(
     font_size: int = FONT_SIZE,
     value_format: str = "money",
     x_title: str | None = None,
+    locale: str = "en",
 ) -> go.Figure:
     """Horizontal confidence-interval bars, one row per interval, top to bottom (a forest plot).
 
@@ -153,11 +156,20 @@ def ci_bars_figure(
     for j, ((label, _), (est, low, high, why)) in enumerate(zip(rows, items)):
         color = (colors or PALETTE)[j % len(colors or PALETTE)]
         defined = _finite(low) and _finite(high)
-        est_text = _fmt(est, unit, signed, kind)
-        bounds = f"[{_fmt(low, '', signed, kind)}, {_fmt(high, '', signed, kind)}]"
-        text = f"{est_text}  {bounds}" if defined else f"{est_text}  (interval undefined)"
-        hover = f"{label}<br>estimate {est_text}<br>" + (
-            f"interval {bounds}" if defined else f"interval undefined: {why or 'not enough data'}"
+        L = locale
+        est_text = _fmt(est, unit, signed, kind, L)
+        bounds = f"[{_fmt(low, '', signed, kind, L)}, {_fmt(high, '', signed, kind, L)}]"
+        undefined = t("(interval undefined)", L)
+        text = f"{est_text}  {bounds}" if defined else f"{est_text}  {undefined}"
+        hover = (
+            f"{label}<br>"
+            + t("estimate {value}", L, value=est_text)
+            + "<br>"
+            + (
+                t("interval {bounds}", L, bounds=bounds)
+                if defined
+                else t("interval undefined: {why}", L, why=undefined_reason(why, L) if why else t("not enough data", L))
+            )
         )
         x = est if _finite(est) else (0.5 * (low + high) if defined else None)
         fig.add_trace(
@@ -182,7 +194,7 @@ def ci_bars_figure(
                 showlegend=False,
             )
         )
-        numbers = f"<b>{est_text}</b> {bounds}" if defined else f"<b>{est_text}</b> (interval undefined)"
+        numbers = f"<b>{est_text}</b> {bounds}" if defined else f"<b>{est_text}</b> {undefined}"
         ticktext.append(f"{label}<br>{numbers}")
     if zero_line:
         fig.add_vline(x=0, line_dash="dash", line_color=GREY)
@@ -202,7 +214,7 @@ def ci_bars_figure(
         else None,
         height=height or 120 + 70 * max(1, len(rows)),
         margin=dict(l=10, r=10, t=_title_room(title, subtitle, font_size), b=10),
-        xaxis_title=x_title or (f"value ({unit})" if unit else "value"),
+        xaxis_title=x_title or (t("value ({unit})", locale, unit=unit) if unit else t("value", locale)),
         showlegend=False,
     )
     fig.update_yaxes(
@@ -217,7 +229,7 @@ def ci_bars_figure(
     if xr is not None:
         fig.update_xaxes(range=list(xr))
         ticks = nice_ticks(xr[0], xr[1], 5)  # multiples of a round step: 0 among them when in range
-        label = {"share": share_ticks, "number": number_ticks}.get(kind, money_ticks)
+        label = {"share": share_ticks, "number": number_ticks}.get(kind, lambda v: money_ticks(v, locale=locale))
         set_ticks(fig.update_xaxes, ticks, label)
     return apply_font(fig, font_size)
 

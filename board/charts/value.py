@@ -43,16 +43,19 @@ from board.charts._style import (
 )
 from board.charts.uncertainty import ci_bars_figure, shown
 from board.words import fmt
+from board.words.i18n import N_, t
 from board.words.lens import Lens
+from board.words.vocab import word
 from evalcore import CELLS, InputError, SegmentCurves, ValueCurve
 
 MAX_POINTS = 4000  # points drawn per curve; the numbers themselves are always exact
 CELL_LABELS = {"tp": "TP", "fp": "FP", "fn": "FN", "tn": "TN"}
 AXES = ("share", "score")
-SHARE_TITLE = "share of cases acted on"
-SCORE_TITLE = "threshold t (act when score ≥ t)"
-OPTIMUM_NAME = "best threshold per segment"
-DEPLOYED_NAME = "deployed"
+SHARE_TITLE = N_("share of cases acted on")
+SCORE_TITLE = N_("threshold t (act when score ≥ t)")
+OPTIMUM_NAME = N_("best threshold per segment")
+DEPLOYED_NAME = N_("deployed")
+LOG_SCALE = N_(", log scale")
 STAR = dict(symbol="star", size=15, color="#FFC914", line=dict(color="black", width=1))
 GAIN, COST, TOTAL = "#2E8B57", "#C0392B", "#0B5FFF"
 
@@ -106,12 +109,12 @@ def share_at(curves, t):
     return float(out) if out.ndim == 0 else out
 
 
-def _where(t: float, share: float | None = None) -> str:
+def _where(th: float, share: float | None = None, locale: str = "en") -> str:
     """ "score ≥ 0.0412 · acts on 12.3% of cases" for a hover or legend."""
-    if t == np.inf:
-        return "acts on no one"
-    text = f"score ≥ {fmt.score(t)}"
-    return text if share is None else f"{text} · acts on {fmt.share(share)} of cases"
+    if th == np.inf:
+        return t("acts on no one", locale)
+    text = t("score ≥ {t}", locale, t=fmt.score(th))
+    return text if share is None else t("{where} · acts on {share} of cases", locale, where=text, share=fmt.share(share))
 
 
 # --------------------------------------------------------------------------- the curve
@@ -157,10 +160,11 @@ def value_curve_figure(
     share_axis = axis == "share"
     lens = lens_of(lens)
     loss = lens.loss
-    what = "expected loss" if loss else "EV"  # the hover's name of the number
+    L = lens.locale
+    what = t("expected loss", L) if loss else "EV"  # the hover's name of the number
 
     def money(v) -> str:  # a level: signed under value (as before), plain under loss (positive = lost)
-        return fmt.money(lens.amount(v), unit, signed=not loss)
+        return fmt.money(lens.amount(v), unit, signed=not loss, locale=L)
 
     fig = go.Figure()
     xs_all = []
@@ -198,17 +202,22 @@ def value_curve_figure(
                     fillcolor=color,
                     opacity=0.15,
                     hoverinfo="skip",
-                    name=f"{name}: {'' if level is None else fmt.share(level, 0) + ' '}bootstrap band (pointwise)",
+                    name=f"{name}: "
+                    + (
+                        t("bootstrap band (pointwise)", L)
+                        if level is None
+                        else t("{level} bootstrap band (pointwise)", L, level=fmt.share(level, 0))
+                    ),
                 )
             )
-        hover = np.array([[_where(c.thresholds[i], shares[i]), money(c.ev[i])] for i in idx], dtype=object).reshape(-1, 2)
+        hover = np.array([[_where(c.thresholds[i], shares[i], L), money(c.ev[i])] for i in idx], dtype=object).reshape(-1, 2)
         fig.add_trace(
             go.Scatter(
                 x=x_of[idx],
                 y=lens.amount(c.ev[idx]),
                 mode="lines",
                 line=dict(color=color, width=2.5, shape="linear" if share_axis else "vh"),
-                name=f"{name}: {'expected loss' if loss else 'EV(t)'}",
+                name=f"{name}: {t('expected loss', L) if loss else 'EV(t)'}",
                 customdata=hover,
                 hovertemplate="%{customdata[0]}<br>" + what + " %{customdata[1]}<extra>" + name + "</extra>",
             )
@@ -219,28 +228,43 @@ def value_curve_figure(
         if np.isfinite(c.t_opt):
             lo_t, hi_t = c.t_opt_interval
             s_opt = share_at(c, c.t_opt)
-            where = f"acts on {fmt.share(s_opt)}, t = {fmt.score(c.t_opt)}" if share_axis else f"t={fmt.score(c.t_opt)}"
+            where = (
+                t("acts on {share}, t = {t}", L, share=fmt.share(s_opt), t=fmt.score(c.t_opt))
+                if share_axis
+                else f"t={fmt.score(c.t_opt)}"
+            )
             fig.add_trace(
                 go.Scatter(
                     x=[x_at(c.t_opt)],
                     y=[lens.amount(c.ev_opt)],
                     mode="markers",
                     marker=dict(size=14, color=color, symbol="star", line=dict(color="black", width=0.5)),
-                    name=f"{name}: optimum {where}",
+                    name=t("{model}: optimum {where}", L, model=name, where=where),
                     customdata=[[fmt.score(lo_t), fmt.score(hi_t), fmt.share(s_opt), money(c.ev_opt)]],
-                    hovertemplate=("lowest loss" if loss else "optimum")
-                    + ": t in (%{customdata[0]}, %{customdata[1]}], acts on %{customdata[2]} of cases"
-                    "<br>" + what + " %{customdata[3]}<extra>" + name + "</extra>",
+                    hovertemplate=(t("lowest loss", L) if loss else t("optimum", L))
+                    + t(": t in (%{customdata[0]}, %{customdata[1]}], acts on %{customdata[2]} of cases", L)
+                    + "<br>"
+                    + what
+                    + " %{customdata[3]}<extra>"
+                    + name
+                    + "</extra>",
                 )
             )
             f_lo, f_hi = c.flatness
             if np.isfinite(f_lo) and np.isfinite(f_hi) and f_hi > f_lo:
                 if share_axis:  # thresholds in (f_lo, f_hi] act on these shares
                     x0, x1 = share_at(c, f_hi), share_at(c, float(np.nextafter(f_lo, np.inf)))
-                    span = f"acting on {fmt.share(x0)}–{fmt.share(x1)} (t in [{fmt.score(f_lo)}, {fmt.score(f_hi)}])"
+                    span = t(
+                        "acting on {lo}–{hi} (t in [{t_lo}, {t_hi}])",
+                        L,
+                        lo=fmt.share(x0),
+                        hi=fmt.share(x1),
+                        t_lo=fmt.score(f_lo),
+                        t_hi=fmt.score(f_hi),
+                    )
                 else:
                     x0, x1 = f_lo, f_hi
-                    span = f"t in [{fmt.score(f_lo)}, {fmt.score(f_hi)}]"
+                    span = t("t in [{t_lo}, {t_hi}]", L, t_lo=fmt.score(f_lo), t_hi=fmt.score(f_hi))
                 fig.add_vrect(x0=x0, x1=x1, fillcolor=color, opacity=0.10, line_width=0)
                 fig.add_trace(
                     go.Scatter(
@@ -248,9 +272,21 @@ def value_curve_figure(
                         y=[None],
                         mode="markers",
                         marker=dict(symbol="square", size=12, color=color, opacity=0.25),
-                        name=f"{name}: expected loss within {fmt.share(c.flat_tol, 0)} of its lowest for {span}"
+                        name=t(
+                            "{model}: expected loss within {tol} of its lowest for {span}",
+                            L,
+                            model=name,
+                            tol=fmt.share(c.flat_tol, 0),
+                            span=span,
+                        )
                         if loss
-                        else f"{name}: EV within {fmt.share(c.flat_tol, 0)} of optimum for {span}",
+                        else t(
+                            "{model}: EV within {tol} of optimum for {span}",
+                            L,
+                            model=name,
+                            tol=fmt.share(c.flat_tol, 0),
+                            span=span,
+                        ),
                     )
                 )
         t_dep = deployed.get(name)
@@ -264,9 +300,15 @@ def value_curve_figure(
                     mode="lines+markers",  # the legend shows the dashed line with the ring
                     line=dict(color=color, dash="dash", width=1.5),
                     marker=dict(size=10, color=color, symbol="circle-open", line=dict(width=2)),
-                    name=f"{name}: deployed t={fmt.score(t_dep)}" + (f" (acts on {fmt.share(s_dep)})" if share_axis else ""),
-                    customdata=[[_where(t_dep, s_dep), money(c.ev_at(t_dep))]],
-                    hovertemplate="deployed: %{customdata[0]}<br>" + what + " %{customdata[1]}<extra>" + name + "</extra>",
+                    name=t("{model}: deployed t={t}", L, model=name, t=fmt.score(t_dep))
+                    + (t(" (acts on {share})", L, share=fmt.share(s_dep)) if share_axis else ""),
+                    customdata=[[_where(t_dep, s_dep, L), money(c.ev_at(t_dep))]],
+                    hovertemplate=t("deployed", L)
+                    + ": %{customdata[0]}<br>"
+                    + what
+                    + " %{customdata[1]}<extra>"
+                    + name
+                    + "</extra>",
                 )
             )
         if np.isfinite(c.bayes_threshold):
@@ -285,14 +327,14 @@ def value_curve_figure(
         fig.add_hline(
             y=lens.amount(c.ev_all),
             line=dict(color="#555", dash="longdash", width=1),
-            annotation_text=f"act on everyone: {money(c.ev_all)}",
+            annotation_text=t("act on everyone: {ev}", L, ev=money(c.ev_all)),
             annotation_position=f"{below} left" if share_axis else f"{below} right",
             annotation_font_size=small(font_size),
         )
         fig.add_hline(
             y=lens.amount(c.ev_none),
             line=dict(color="#555", dash="dashdot", width=1),
-            annotation_text=f"act on no one: {money(c.ev_none)}",
+            annotation_text=t("act on no one: {ev}", L, ev=money(c.ev_none)),
             annotation_position=f"{above} right" if share_axis else f"{above} left",
             annotation_font_size=small(font_size),
         )
@@ -300,10 +342,10 @@ def value_curve_figure(
         height=height,
         margin=dict(l=10, r=10, t=30, b=10),
         hovermode="x" if not share_axis else "closest",
-        xaxis_title=(SHARE_TITLE if share_axis else SCORE_TITLE) + (", log scale" if log_x else ""),
+        xaxis_title=t(SHARE_TITLE if share_axis else SCORE_TITLE, L) + (t(LOG_SCALE, L) if log_x else ""),
         yaxis_title=quantity_title(lens, unit, br="<br>")
         if loss
-        else (f"VALUE per decision ({unit})" if unit else "VALUE per decision (gains positive)"),
+        else (t("VALUE per decision ({unit})", L, unit=unit) if unit else t("VALUE per decision (gains positive)", L)),
         legend=dict(orientation="h", y=-0.2),
         uirevision="curve",
     )
@@ -510,7 +552,8 @@ def segment_heatmap_figure(
     _check_axis(axis)
     lens = lens_of(lens)
     loss = lens.loss
-    what = "expected loss" if loss else "EV"
+    L = lens.locale
+    what = t("expected loss", L) if loss else "EV"
     seg = _pick(segments, column)
     labels = [f"{lv} (n={fmt.count(n)})" for lv, n in zip(seg.levels, seg.n)]
     z = lens.amount(np.asarray(seg.ev, dtype=float))
@@ -520,9 +563,17 @@ def segment_heatmap_figure(
     share_own = np.array([share_at(c, g) for c in curves]).reshape(len(curves), len(g))
     hover = [
         [
-            f"{seg.column} = {lv}<br>score ≥ {fmt.score(t)}: acts on {fmt.share(share_all[j])} of all cases "
-            f"({fmt.share(share_own[i, j])} of this segment)<br>{what} {fmt.money(z[i, j], unit, signed=not loss)} per decision"
-            for j, t in enumerate(g)
+            f"{seg.column} = {lv}<br>"
+            + t(
+                "score ≥ {t}: acts on {all} of all cases ({own} of this segment)<br>{what} {ev} per decision",
+                L,
+                t=fmt.score(th),
+                all=fmt.share(share_all[j]),
+                own=fmt.share(share_own[i, j]),
+                what=what,
+                ev=fmt.money(z[i, j], unit, signed=not loss, locale=L),
+            )
+            for j, th in enumerate(g)
         ]
         for i, lv in enumerate(seg.levels)
     ]
@@ -541,19 +592,26 @@ def segment_heatmap_figure(
                 title=dict(text=_colour_bar_title(lens, unit) if loss else (f"EV ({unit})" if unit else "EV")),
                 tickmode="array",
                 tickvals=list(ticks),
-                ticktext=money_ticks(ticks, signed=cs["kind"] == "diverging"),
+                ticktext=money_ticks(ticks, signed=cs["kind"] == "diverging", locale=L),
                 thickness=14,
             ),
             text=hover,
             hovertemplate="%{text}<extra></extra>",
-            name=lens.Quantity if loss else "EV per decision",
+            name=lens.Quantity if loss else t("EV per decision", L),
         )
     )
     ok = np.isfinite(seg.t_opt) & (seg.t_opt <= g.max()) & (seg.t_opt >= g.min())
     star_hover = [
-        f"{lv}: best at score ≥ {fmt.score(t)} (acts on {fmt.share(share_at(curves, t))} of all cases)"
-        f"<br>{what} {fmt.money(lens.amount(ev), unit, signed=not loss)} per decision"
-        for lv, t, ev, keep in zip(seg.levels, seg.t_opt, seg.ev_opt, ok)
+        t(
+            "{level}: best at score ≥ {t} (acts on {share} of all cases)<br>{what} {ev} per decision",
+            L,
+            level=lv,
+            t=fmt.score(th),
+            share=fmt.share(share_at(curves, th)),
+            what=what,
+            ev=fmt.money(lens.amount(ev), unit, signed=not loss, locale=L),
+        )
+        for lv, th, ev, keep in zip(seg.levels, seg.t_opt, seg.ev_opt, ok)
         if keep
     ]
     fig.add_trace(
@@ -562,7 +620,7 @@ def segment_heatmap_figure(
             y=np.array(labels)[ok],
             mode="markers",
             marker=STAR,
-            name=OPTIMUM_NAME,
+            name=t(OPTIMUM_NAME, L),
             text=star_hover,
             hovertemplate="%{text}<extra></extra>",
         )
@@ -576,7 +634,13 @@ def segment_heatmap_figure(
             y=[None],
             mode="lines",
             line=dict(color="black", dash="dash", width=2),
-            name=f"{DEPLOYED_NAME}: score ≥ {fmt.score(dep)} ({fmt.share(s_dep)} acted on)",
+            name=t(
+                "{deployed}: score ≥ {t} ({share} acted on)",
+                L,
+                deployed=t(DEPLOYED_NAME, L),
+                t=fmt.score(dep),
+                share=fmt.share(s_dep),
+            ),
             hoverinfo="skip",
         )
     )
@@ -589,17 +653,21 @@ def segment_heatmap_figure(
         tick_pos, tick_share = _share_tick_positions(pos, share_all)
         vals = [10**p for p in tick_pos] if geometric else tick_pos
         set_ticks(fig.update_xaxes, vals, share_ticks(tick_share))
-        fig.update_xaxes(range=[hi_end, lo_end], title=SHARE_TITLE)  # share grows to the right
+        fig.update_xaxes(range=[hi_end, lo_end], title=t(SHARE_TITLE, L))  # share grows to the right
     else:
         if geometric:
             set_ticks(fig.update_xaxes, log_ticks(g[0], g[-1]), log_number_ticks)
         else:
             set_ticks(fig.update_xaxes, nice_ticks(g[0], g[-1], 5), number_ticks)
-        fig.update_xaxes(range=[lo_end, hi_end], title=SCORE_TITLE + (", log scale" if geometric else ""))
+        fig.update_xaxes(range=[lo_end, hi_end], title=t(SCORE_TITLE, L) + (t(LOG_SCALE, L) if geometric else ""))
     fig.update_yaxes(automargin=True)  # the column is named in the title (a rotated axis title does not fit a board row)
     fig.update_layout(
         title=dict(
-            text=f"{lens.Quantity} by {seg.column} ({lens.convention})" if loss else f"EV per decision by {seg.column}",
+            text=t(
+                "{quantity} by {column} ({convention})", L, quantity=lens.Quantity, column=seg.column, convention=lens.convention
+            )
+            if loss
+            else t("EV per decision by {column}", L, column=seg.column),
             font=dict(size=title_size(font_size)),
         ),
         height=height,
@@ -635,8 +703,9 @@ def _waterfall(x, y, measure, levels, *, unit, title, height, font_size, hover_n
     """A waterfall of ``y`` as displayed (value, or loss under the loss lens). Green is good
     money, red bad: under value a rise is a gain, under loss a rise is more money lost."""
     up, down = (COST, GAIN) if lens.loss else (GAIN, COST)
-    texts = [fmt.money(v, unit, signed=m == "relative") for v, m in zip(y, measure)]
-    bar_texts = [fmt.money(v, "", signed=m == "relative") for v, m in zip(y, measure)]  # the unit: axis title
+    L = lens.locale
+    texts = [fmt.money(v, unit, signed=m == "relative", locale=L) for v, m in zip(y, measure)]
+    bar_texts = [fmt.money(v, "", signed=m == "relative", locale=L) for v, m in zip(y, measure)]  # the unit: axis title
     fig = go.Figure(
         go.Waterfall(
             x=x,
@@ -659,11 +728,11 @@ def _waterfall(x, y, measure, levels, *, unit, title, height, font_size, hover_n
     if lens.loss:
         ytitle = quantity_title(lens, unit, br="<br>")
     else:
-        ytitle = f"{unit} per decision" if unit else "value per decision"
+        ytitle = t("{unit} per decision", L, unit=unit) if unit else t("value per decision", L)
     if not zero_in:
-        ytitle += "<br>(axis not from 0)"
+        ytitle += "<br>" + t("(axis not from 0)", L)
     fig.update_yaxes(range=[y0, y1], title=dict(text=ytitle, font=dict(size=small(font_size))), automargin=True)
-    set_ticks(fig.update_yaxes, ticks, money_ticks)
+    set_ticks(fig.update_yaxes, ticks, lambda v: money_ticks(v, locale=L))
     fig.update_xaxes(automargin=True, type="category", tickangle=0)
     fig.update_layout(
         title=dict(text=title, font=dict(size=title_size(font_size))) if title else None,
@@ -695,7 +764,7 @@ def attribution_figure(
     values = [lens.amount(float(terms[c])) if lens.loss else terms[c] for c in CELLS]
     net = float(sum(values))
     levels = np.r_[0.0, np.cumsum(values)]
-    last = "expected loss" if lens.loss else "net EV"
+    last = t("expected loss", lens.locale) if lens.loss else t("net EV", lens.locale)
     return _waterfall(
         labels + [last],
         values + [net],
@@ -705,7 +774,9 @@ def attribution_figure(
         title=title,
         height=height,
         font_size=font_size,
-        hover_names=[f"{lb}: its part of the expected loss" for lb in labels] + [last] if lens.loss else labels + [last],
+        hover_names=[t("{cell}: its part of the expected loss", lens.locale, cell=lb) for lb in labels] + [last]
+        if lens.loss
+        else labels + [last],
         lens=lens,
     )
 
@@ -740,14 +811,17 @@ def delta_waterfall_figure(
         start, end = lens.amount(start), lens.amount(end)
     levels = np.r_[start, start + np.cumsum(deltas), end]
     k = category_chars(6, font_size)  # a long model name wraps instead of tilting into the margin
-    total = "loss" if loss else "EV"
+    L = lens.locale
+    total = t("loss", L) if loss else "EV"
     x = [wrap(f"{total} {a}", k)] + [f"Δ{CELL_LABELS[c]}" for c in CELLS] + [wrap(f"{total} {b}", k)]
     if loss:
         hover = (
-            [f"expected loss {a}"] + [f"change in loss from the {CELL_LABELS[c]} term" for c in CELLS] + [f"expected loss {b}"]
+            [t("expected loss {model}", L, model=a)]
+            + [t("change in loss from the {cell} term", L, cell=CELL_LABELS[c]) for c in CELLS]
+            + [t("expected loss {model}", L, model=b)]
         )
     else:
-        hover = [f"EV {a}"] + [f"change in the {CELL_LABELS[c]} term" for c in CELLS] + [f"EV {b}"]
+        hover = [f"EV {a}"] + [t("change in the {cell} term", L, cell=CELL_LABELS[c]) for c in CELLS] + [f"EV {b}"]
     return _waterfall(
         x,
         [start] + deltas + [end],
@@ -774,20 +848,25 @@ def headline_figure(result, *, height: int = 300, font_size: int = FONT_SIZE, le
     """
     lens = lens_of(lens)
     loss = lens.loss
+    L = lens.locale
     unit = result.table.unit
     names = list(result.models)
     rows = []
-    what = "loss" if loss else "EV"
+    what = t("loss", L) if loss else "EV"
     if result.comparison is not None:
         comp = result.comparison
         rows = [
             (f"{what} {comp.a} @ {fmt.score(result.models[comp.a].threshold)}", shown(comp.ev_a, lens)),
             (f"{what} {comp.b} @ {fmt.score(result.models[comp.b].threshold)}", shown(comp.ev_b, lens)),
-            (f"{comp.b} − {comp.a}" + (" (change in loss)" if loss else ""), shown(comp.diff, lens)),
+            (f"{comp.b} − {comp.a}" + (t(" (change in loss)", L) if loss else ""), shown(comp.diff, lens)),
         ]
-        sub = (
-            f"{fmt.share(comp.diff.level, 0)} {comp.diff.method} bootstrap · {comp.scheme} · "
-            f"{fmt.count(comp.diff.n_resamples)} replicates · paired"
+        sub = t(
+            "{level} {method} bootstrap · {scheme} · {n} replicates · paired",
+            L,
+            level=fmt.share(comp.diff.level, 0),
+            method=word(comp.diff.method, L),
+            scheme=word(comp.scheme, L),
+            n=fmt.count(comp.diff.n_resamples),
         )
     else:
         for n in names:
@@ -795,24 +874,38 @@ def headline_figure(result, *, height: int = 300, font_size: int = FONT_SIZE, le
             rows.append(
                 (
                     f"{what} {n} @ {fmt.score(m.threshold)}",
-                    shown(m.ev_ci if m.ev_ci is not None else (m.ev, float("nan"), float("nan"), "no bootstrap was run"), lens),
+                    shown(
+                        m.ev_ci if m.ev_ci is not None else (m.ev, float("nan"), float("nan"), t("no bootstrap was run", L)),
+                        lens,
+                    ),
                 )
             )
         m0 = result.models[names[0]]
         sub = (
-            f"{fmt.share(m0.ev_ci.level, 0)} {m0.ev_ci.method} bootstrap · {m0.ev_ci.scheme} · "
-            f"{fmt.count(m0.ev_ci.n_resamples)} replicates"
+            t(
+                "{level} {method} bootstrap · {scheme} · {n} replicates",
+                L,
+                level=fmt.share(m0.ev_ci.level, 0),
+                method=word(m0.ev_ci.method, L),
+                scheme=word(m0.ev_ci.scheme, L),
+                n=fmt.count(m0.ev_ci.n_resamples),
+            )
             if m0.ev_ci is not None
-            else "no bootstrap run"
+            else t("no bootstrap run", L)
         )
     fig = ci_bars_figure(
         rows,
         unit=unit,
         subtitle=sub,
-        title=f"{lens.Quantity} ({lens.convention})" if loss else "Value per decision (gains positive)",
+        title=t("{quantity} ({convention})", L, quantity=lens.Quantity, convention=lens.convention)
+        if loss
+        else t("Value per decision (gains positive)", L),
         height=height,
         font_size=font_size,
-        x_title=quantity_title(lens, unit) if loss else (f"value per decision ({unit})" if unit else "value per decision"),
+        x_title=quantity_title(lens, unit)
+        if loss
+        else (t("value per decision ({unit})", L, unit=unit) if unit else t("value per decision", L)),
+        locale=L,
     )
     fig.update_layout(margin=dict(r=20))
     return fig

@@ -36,7 +36,12 @@ from board import charts
 from board.charts.drift import LIGHT_COLORS
 from board.export.sheet import HEIGHT, WIDTH
 from board.words import fmt
+from board.words.clauses import action_text
+from board.words.i18n import N_, t
+from board.words.lens import Lens
+from board.words.reasons import undefined_reason
 from board.words.verdict import plain_verdict
+from board.words.vocab import word
 
 __all__ = ["STACK_BELOW", "STATS_PRINT_CHARS", "board_figures", "board_html", "plotly_safe", "write_html"]
 
@@ -86,7 +91,9 @@ def plotly_safe(fig) -> go.Figure:
     return go.Figure(_plotly_text(fig.to_plotly_json()))
 
 
-def board_figures(result, *, segment_column: str | None = None, font_size: int = 13, lens=None) -> dict:
+def board_figures(
+    result, *, segment_column: str | None = None, font_size: int = 13, lens=None, locale: str | None = None
+) -> dict:
     """The board's figures (shared by the page and the export): ``headline``, ``waterfall`` and,
     when segment columns are mapped, ``heatmap`` of ``segment_column`` (the one the verdict's
     bullets talk about: ``plain_verdict(result).segment_column``; the first column otherwise).
@@ -95,12 +102,15 @@ def board_figures(result, *, segment_column: str | None = None, font_size: int =
     waterfall's bar labels are drawn even where they pass the plot area, so nothing is cut off
     at any size.
     """
+    if lens is None:
+        lens = Lens("value", locale or "en")
+    L = lens.locale
     unit = result.table.unit
     names = list(result.models)
     verdict = result.action.verdict if result.action else "keep"
     focus = names[1] if (len(names) == 2 and verdict == "roll out") else names[0]
     m = result.models[focus]
-    quantity = lens.Quantity if lens is not None else "Value per decision"
+    quantity = lens.Quantity
     figs = {"headline": charts.headline_figure(result, height=330, font_size=font_size, lens=lens)}
     if m.segments:
         col = segment_column if segment_column in m.segments else next(iter(m.segments))
@@ -108,7 +118,11 @@ def board_figures(result, *, segment_column: str | None = None, font_size: int =
             m.segments, column=col, unit=unit, height=360, font_size=font_size, lens=lens
         )
         figs["heatmap"].update_layout(
-            title=dict(text=f"{quantity} by {col} — model {focus}", font=dict(size=font_size + 2)), margin=dict(t=40)
+            title=dict(
+                text=t("{quantity} by {column} — model {model}", L, quantity=quantity, column=col, model=focus),
+                font=dict(size=font_size + 2),
+            ),
+            margin=dict(t=40),
         )
     if len(names) == 2:
         a, b = names
@@ -119,9 +133,9 @@ def board_figures(result, *, segment_column: str | None = None, font_size: int =
             unit=unit,
             height=360,
             title=(
-                f"Where the loss moves from {a} to {b} (per decision)"
-                if lens is not None and lens.loss
-                else f"Where the value moves from {a} to {b} (per decision)"
+                t("Where the loss moves from {a} to {b} (per decision)", L, a=a, b=b)
+                if lens.loss
+                else t("Where the value moves from {a} to {b} (per decision)", L, a=a, b=b)
             ),
             font_size=font_size,
             lens=lens,
@@ -131,7 +145,11 @@ def board_figures(result, *, segment_column: str | None = None, font_size: int =
             m.attribution,
             unit=unit,
             height=360,
-            title=f"{'Loss' if lens is not None and lens.loss else 'Value'} by outcome — model {focus}",
+            title=(
+                t("Loss by outcome — model {model}", L, model=focus)
+                if lens.loss
+                else t("Value by outcome — model {model}", L, model=focus)
+            ),
             font_size=font_size,
             lens=lens,
         )
@@ -149,7 +167,7 @@ def _e(text) -> str:
 #: The mark of a board priced with a value table that is not approved (a draft, a pending version or
 #: unsaved edits: the version labels of ``board.services.evaluation.table_version`` say "not approved"),
 #: on the board page and in every export (issue 16 item 1).
-DRAFT_MARK = "DRAFT — not approved"
+DRAFT_MARK = N_("DRAFT — not approved")
 DRAFT_MARK_STYLE = "color:#b00020;border:2px solid #b00020;border-radius:4px;padding:0 6px;font-weight:700;letter-spacing:0.04em"
 
 
@@ -158,28 +176,40 @@ def is_draft(table_version: str) -> bool:
     return "not approved" in (table_version or "")
 
 
-def draft_mark_html(table_version: str) -> str:
+def draft_mark_html(table_version: str, locale: str = "en") -> str:
     """The visible DRAFT mark (HTML) for ``table_version``, or "" when it is approved."""
     return (
-        f"<strong class='draft-mark' style='{DRAFT_MARK_STYLE}'>{_e(DRAFT_MARK)}</strong> · " if is_draft(table_version) else ""
+        f"<strong class='draft-mark' style='{DRAFT_MARK_STYLE}'>{_e(t(DRAFT_MARK, locale))}</strong> · "
+        if is_draft(table_version)
+        else ""
     )
 
 
-def _meta(result, dataset_name: str, table_version: str, generated_at: datetime) -> str:
+def _meta(result, dataset_name: str, table_version: str, generated_at: datetime, locale: str = "en") -> str:
     cfg = result.config
+    L = locale
     boot = (
-        f"{fmt.share(cfg.level, 0)} {cfg.method} bootstrap, {cfg.scheme} scheme, {fmt.count(cfg.n_resamples)} replicates"
+        t(
+            "{level} {method} bootstrap, {scheme} scheme, {n} replicates",
+            L,
+            level=fmt.share(cfg.level, 0),
+            method=word(cfg.method, L),
+            scheme=word(cfg.scheme, L),
+            n=fmt.count(cfg.n_resamples),
+        )
         if cfg.n_resamples
-        else "no bootstrap"
+        else t("no bootstrap", L)
     )
     parts = [
         dataset_name,
-        " ".join(x for x in ("value table", f"“{result.table.name}”" if result.table.name else "", table_version) if x),
-        f"{fmt.count(result.n_rows)} decisions",
+        t("value table “{table}” {version}", L, table=result.table.name, version=table_version)
+        if result.table.name
+        else " ".join(x for x in (t("value table", L), table_version) if x),
+        t("{n} decisions", L, n=fmt.count(result.n_rows)),
         boot,
-        f"generated {generated_at.astimezone(timezone.utc):%Y-%m-%d %H:%M} UTC",
+        t("generated {when} UTC", L, when=fmt.when(generated_at.astimezone(timezone.utc), L)),
     ]
-    return draft_mark_html(table_version) + " · ".join(_e(p) for p in parts if p)
+    return draft_mark_html(table_version, L) + " · ".join(_e(p) for p in parts if p)
 
 
 #: Border, background and word colour of the verdict banner per kind, on the board page
@@ -205,12 +235,12 @@ def _verdict_html(v) -> str:
     )
 
 
-def _because_html(v) -> str:
+def _because_html(v, L: str = "en") -> str:
     items = "".join(
         f'<li data-page="{_e(b.page)}"' + (f' title="{_e(b.detail)}"' if b.detail else "") + f">{_e(b.text)}</li>"
         for b in v.because
     )
-    return f'<section id="because"><h2>Because</h2><ul>{items}</ul></section>'
+    return f'<section id="because"><h2>{_e(t("Because", L))}</h2><ul>{items}</ul></section>'
 
 
 def _tiles_html(v) -> str:
@@ -223,11 +253,21 @@ def _tiles_html(v) -> str:
     return f'<section id="tiles" class="tiles">{tiles}</section>'
 
 
-def _lights_html(result) -> str:
+_FAMILY_TITLE = {
+    "feature": N_("Feature drift: {color}"),
+    "label": N_("Label drift: {color}"),
+    "calibration": N_("Calibration drift: {color}"),
+}
+
+
+def _lights_html(result, L: str = "en") -> str:
+    from board.words.drift_reasons import light_reason
+
     if result.drift is None:
+        why = undefined_reason(result.drift_undefined, L) if result.drift_undefined else t("not computed", L)
         return (
-            f'<div class="light"><span class="dot" style="background:{LIGHT_COLORS["grey"]}"></span><b>Drift</b><br>'
-            f'<span class="reason">{_e(result.drift_undefined or "not computed")}</span></div>'
+            f'<div class="light"><span class="dot" style="background:{LIGHT_COLORS["grey"]}"></span><b>{_e(t("Drift", L))}</b><br>'
+            f'<span class="reason">{_e(why)}</span></div>'
         )
     out = []
     for fam in ("feature", "label", "calibration"):
@@ -235,19 +275,22 @@ def _lights_html(result) -> str:
         color = LIGHT_COLORS.get(light.color, LIGHT_COLORS["grey"])
         out.append(
             f'<div class="light"><span class="dot" style="background:{color}"></span>'
-            f'<b>{fam.title()} drift: {_e(light.color)}</b><br><span class="reason">{_e(light.reason)}</span></div>'
+            f"<b>{_e(t(_FAMILY_TITLE[fam], L, color=word(light.color, L)))}</b><br>"
+            f'<span class="reason">{_e(light_reason(light.reason, L))}</span></div>'
         )
     return "\n".join(out)
 
 
-def _statistics_html(v) -> str:
+def _statistics_html(v, result=None, L: str = "en") -> str:
     if not v.statistics:
         return ""
-    fits = len(v.statistics) <= STATS_PRINT_CHARS
-    note = "" if fits else '<p class="print-only">Statistics: in the HTML export (too long for this page).</p>'
+    text = action_text(result.action, L, result) if result is not None and result.action is not None else v.statistics
+    limit = STATS_PRINT_CHARS if L == "en" else STATS_PRINT_CHARS // 2  # a Chinese character is about two wide
+    fits = len(text) <= limit
+    note = "" if fits else f'<p class="print-only">{_e(t("Statistics: in the HTML export (too long for this page).", L))}</p>'
     return (
         f'<footer id="statistics"{"" if fits else " class=no-print-stats"}>'
-        f"<details><summary>Statistics</summary><p>{_e(v.statistics)}</p></details>{note}</footer>"
+        f"<details><summary>{_e(t('Statistics', L))}</summary><p>{_e(text)}</p></details>{note}</footer>"
     )
 
 
@@ -342,32 +385,38 @@ def board_html(
     value (default) or expected loss, as the board on screen does.
     """
     generated_at = generated_at or datetime.now(timezone.utc)
-    v = plain_verdict(result, locale=locale, lens=lens)
+    if lens is None:
+        lens = Lens("value", locale)
+    elif lens.locale != locale and locale != "en":
+        lens = Lens(lens.display, locale)
+    L = lens.locale
+    v = plain_verdict(result, locale=L, lens=lens)
     figs = board_figures(result, segment_column=segment_column or v.segment_column, lens=lens)
     for f in figs.values():  # the page's CSS sizes every chart
         f.update_layout(height=None, width=None, autosize=True)
     divs = {k: _fig_div(f, f"fig-{k}") for k, f in figs.items()}
-    heatmap = divs.get("heatmap", "<p>No segment columns mapped: map some to see the threshold × segment heatmap.</p>")
+    no_heatmap = t("No segment columns mapped: map some to see the threshold × segment heatmap.", L)
+    heatmap = divs.get("heatmap", f"<p>{_e(no_heatmap)}</p>")
     css = _CSS.replace("__WIDTH__", str(WIDTH)).replace("__HEIGHT__", str(HEIGHT)).replace("__STACK__", str(STACK_BELOW - 1))
     return f"""<!DOCTYPE html>
-<html lang="{_e(locale)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>evalboard — decision board</title>
+<html lang="{_e(L.replace("_", "-"))}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{_e(t("evalboard — decision board", L))}</title>
 <script type="text/javascript">{get_plotlyjs()}</script>
 <style>{css}</style></head>
 <body>
 <main class="board">
-<header id="meta"><h1>Decision board</h1><div class="meta">{_meta(result, dataset_name, table_version, generated_at)}</div></header>
+<header id="meta"><h1>{_e(t("Decision board", L))}</h1><div class="meta">{_meta(result, dataset_name, table_version, generated_at, L)}</div></header>
 {_verdict_html(v)}
-{_because_html(v)}
+{_because_html(v, L)}
 <div class="row charts first">
   <div class="stack">{_tiles_html(v)}<section id="headline" class="chart">{divs["headline"]}</section></div>
-  <section id="lights" class="lights">{_lights_html(result)}</section>
+  <section id="lights" class="lights">{_lights_html(result, L)}</section>
 </div>
 <div class="row charts second">
   <section id="heatmap" class="chart">{heatmap}</section>
   <section id="waterfall" class="chart">{divs["waterfall"]}</section>
 </div>
-{_statistics_html(v)}
+{_statistics_html(v, result, L)}
 </main>
 <script>{_FIT_SCRIPT}</script>
 </body></html>

@@ -12,8 +12,9 @@ from __future__ import annotations
 import math
 
 from board.words import fmt
-from board.words.i18n import t
+from board.words.i18n import N_, t
 from board.words.lens import Lens
+from board.words.patterns import Templates
 
 __all__ = ["decision_word", "last_decision_line"]
 
@@ -27,6 +28,22 @@ def decision_word(kind: str, model: str, locale: str = "en") -> str:
     if kind == "keep":
         return t("KEEP {a}", locale, a=model)
     return t("HOLD", locale)
+
+
+_WORDS = (N_("ROLL OUT {b}"), N_("KEEP {a}"), N_("HOLD"))
+
+
+def _canon(word: str | None, locale: str):
+    """A verdict word read back into (which word, model), in English or in ``locale``, so a word
+    kept with a snapshot in one language compares with today's in another."""
+    if not word:
+        return None
+    for loc in ("en", locale):
+        for i, msg in enumerate(_WORDS):
+            found = Templates([t(msg, loc).replace("{a}", "{m}").replace("{b}", "{m}")]).params(word)
+            if found is not None:
+                return i, found[1].get("m", "")
+    return word
 
 
 def _finite(x) -> bool:
@@ -73,11 +90,11 @@ def last_decision_line(
         loc,
         word=word,
         at=at,
-        date=decision.decided_at.date().isoformat(),
+        date=fmt.date(decision.decided_at, loc),
         who=decision.decided_by,
         why=why,
     )
-    if verdict_kind in ("roll out", "keep", "hold") and verdict_word != (verdict_then or word):
+    if verdict_kind in ("roll out", "keep", "hold") and _canon(verdict_word, loc) != _canon(verdict_then or word, loc):
         since = t("the board now says {word}", loc, word=verdict_word)
     elif _finite(then) and _finite(now):
         if gain:

@@ -3,8 +3,14 @@ CLI's text output show numbers through these functions.
 
 Rules: 3–4 significant digits, thousands separators, a unit on every money figure, shares as
 percentages, counts as integers, never scientific notation, undefined (None, NaN, ±inf) as an
-em dash. ``compact`` money (KPI tiles) fits a narrow tile: 8.14k EUR, or in Chinese 0.81万 元.
-The functions are pure (no Streamlit); ``locale`` is "en" or "zh".
+em dash. ``compact`` money (KPI tiles) fits a narrow tile: 8.14k EUR, or in Chinese 8.14万元.
+The functions are pure (no Streamlit); ``locale`` is "en" or Chinese ("zh", "zh_CN", "zh-CN").
+
+Chinese conventions (issue 15 item 4): amounts are grouped by thousands as CLDR's zh locale does
+(``babel.numbers``: 1,234,567), large amounts on tiles and axes are compact in 万 (10^4) and 亿
+(10^8), a Chinese unit follows the number without a space (8.14万元, 8,143元), and dates read
+2026年12月1日 (:func:`date`, :func:`when`). The default unit of a new value table in Chinese is
+元 (:func:`default_unit`); an existing table keeps the unit its author set.
 """
 
 from __future__ import annotations
@@ -14,6 +20,9 @@ from decimal import Decimal
 
 __all__ = [
     "DASH",
+    "date",
+    "default_unit",
+    "when",
     "count",
     "is_undefined",
     "money",
@@ -79,8 +88,44 @@ def count(n) -> str:
     return _plain(round(float(n)), 0)
 
 
+def _is_zh(locale) -> bool:
+    return str(locale or "").lower().startswith("zh")
+
+
+def _cjk(text: str) -> bool:
+    return bool(text) and "\u2e80" <= text[0] <= "\u9fff"
+
+
+def _with_unit(text: str, unit: str) -> str:
+    """A number and its unit: "8,143 EUR", "8,143元" (a Chinese unit follows without a space)."""
+    if not unit:
+        return text
+    return f"{text}{unit}" if _cjk(unit) else f"{text} {unit}"
+
+
+def default_unit(locale) -> str:
+    """The money unit of a new value table: 元 in Chinese, EUR otherwise."""
+    return "元" if _is_zh(locale) else "EUR"
+
+
+def date(d, locale="en") -> str:
+    """A calendar date as text: "2026-12-01", in Chinese "2026年12月1日"."""
+    if d is None:
+        return DASH
+    if hasattr(d, "date") and callable(d.date):
+        d = d.date()
+    return f"{d.year}年{d.month}月{d.day}日" if _is_zh(locale) else d.isoformat()
+
+
+def when(dt, locale="en") -> str:
+    """A moment as text to the minute: "2026-12-01 14:05", in Chinese "2026年12月1日 14:05"."""
+    if dt is None:
+        return DASH
+    return f"{date(dt, locale)} {dt:%H:%M}"
+
+
 def _compact(x: float, locale: str) -> str | None:
-    steps = _ZH_STEPS if locale == "zh" else _EN_STEPS
+    steps = _ZH_STEPS if _is_zh(locale) else _EN_STEPS
     for size, suffix in steps:
         if abs(x) >= size:
             return number(x / size, 3) + suffix
@@ -90,8 +135,8 @@ def _compact(x: float, locale: str) -> str | None:
 def money(x, unit: str = "", *, signed: bool = False, compact: bool = False, locale: str = "en") -> str:
     """A money figure with its unit: 4 significant digits but never fewer than the integer part,
     and cents only below 100: −467.98 → "-468.0 EUR", 44.8 → "44.80 EUR", 8143.2 → "8,143 EUR".
-    ``compact`` shortens large amounts for a tile: "8.14k EUR" ("0.81万 元" in Chinese, where
-    amounts below 10,000 stay whole: "8,143 元")."""
+    ``compact`` shortens large amounts for a tile: "8.14k EUR" ("8.14万元" in Chinese, where
+    amounts below 10,000 stay whole: "8,143元")."""
     if is_undefined(x):
         return DASH
     x = float(x)
@@ -108,7 +153,7 @@ def money(x, unit: str = "", *, signed: bool = False, compact: bool = False, loc
             text = ("+" if signed and rounded > 0 else "") + _plain(rounded, decimals)
         else:
             text = number(x, 3, signed=signed)
-    return f"{text} {unit}" if unit else text
+    return _with_unit(text, unit)
 
 
 def share(p, digits: int = 1, *, signed: bool = False) -> str:

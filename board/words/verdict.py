@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass
 
 from board.words import fmt
-from board.words.i18n import t
+from board.words.i18n import N_, t
 from board.words.lens import Lens
 
 __all__ = ["Because", "Tile", "Verdict", "plain_verdict", "baseline_ev"]
@@ -61,10 +61,11 @@ def baseline_ev(model) -> float:
 
 
 _DRIFT_PLAIN = {
-    "feature": "the applicants' data changed in the latest period",
-    "label": "the share of positive cases changed in the latest period",
-    "calibration": "the scores no longer match the outcomes seen in the latest period",
+    "feature": N_("Drift: the applicants' data changed in the latest period"),
+    "label": N_("Drift: the share of positive cases changed in the latest period"),
+    "calibration": N_("Drift: the scores no longer match the outcomes seen in the latest period"),
 }
+_DRIFT_NAME = {"feature": N_("feature"), "label": N_("label"), "calibration": N_("calibration")}
 
 
 def _drift_because(result, locale: str) -> Because | None:
@@ -80,9 +81,9 @@ def _drift_because(result, locale: str) -> Because | None:
             more = t(" (and one more red light)", locale)
         elif len(red) > 2:
             more = t(" (and {n} more red lights)", locale, n=len(red) - 1)
-        return Because(t("Drift: " + _DRIFT_PLAIN[f], locale) + more, "drift", "; ".join(drift.lights[x].reason for x in red))
+        return Because(t(_DRIFT_PLAIN[f], locale) + more, "drift", "; ".join(drift.lights[x].reason for x in red))
     if yellow:
-        names = ", ".join(t(f, locale) for f in yellow)
+        names = t(", ", locale).join(t(_DRIFT_NAME[f], locale) for f in yellow)
         return Because(
             t("The data look mostly like before; {names} drift is worth watching", locale, names=names),
             "drift",
@@ -97,19 +98,19 @@ def _segment_because(clause, unit: str, locale: str, lens: Lens) -> Because:
     ev = fmt.money(lens.amount(seg.ev), unit, locale=locale)
     if seg.ev_baseline is not None and _finite(seg.ev_baseline):
         base = fmt.money(lens.amount(seg.ev_baseline), unit, locale=locale)
-        msg = (
-            "Watch {segment}: there the new model loses more than today ({ev} vs {base} expected loss per decision)"
-            if lens.loss
-            else "Watch {segment}: there the new model earns less than today ({ev} vs {base} per decision)"
-        )
-        text = t(msg, locale, segment=name, ev=ev, base=base)
+        if lens.loss:
+            msg = t(
+                "Watch {segment}: there the new model loses more than today ({ev} vs {base} expected loss per decision)", locale
+            )
+        else:
+            msg = t("Watch {segment}: there the new model earns less than today ({ev} vs {base} per decision)", locale)
+        text = msg.format(segment=name, ev=ev, base=base)
     else:
-        msg = (
-            "Costliest segment: {segment}, {ev} expected loss per decision"
-            if lens.loss
-            else "Weakest segment: {segment}, {ev} per decision"
-        )
-        text = t(msg, locale, segment=name, ev=ev)
+        if lens.loss:
+            msg = t("Costliest segment: {segment}, {ev} expected loss per decision", locale)
+        else:
+            msg = t("Weakest segment: {segment}, {ev} per decision", locale)
+        text = msg.format(segment=name, ev=ev)
     return Because(text, "threshold", clause.text)
 
 
@@ -147,11 +148,15 @@ def _tiles(result, kind: str, locale: str, lens: Lens) -> tuple:
                 value=fmt.money(lens.amount(m.ev), unit, compact=True, locale=locale),
                 note=note,
                 help=t(
-                    "Expected loss per decision: the average money lost, per case scored, when acting on the "
-                    "cases at or above the threshold, priced by the value table (positive = money lost)."
+                    N_(
+                        "Expected loss per decision: the average money lost, per case scored, when acting on the "
+                        "cases at or above the threshold, priced by the value table (positive = money lost)."
+                    )
                     if lens.loss
-                    else "Expected value per decision (EV): the average money, per case scored, of acting on the "
-                    "cases at or above the threshold, priced by the value table.",
+                    else N_(
+                        "Expected value per decision (EV): the average money, per case scored, of acting on the "
+                        "cases at or above the threshold, priced by the value table."
+                    ),
                     locale,
                 ),
             )
@@ -171,7 +176,7 @@ def _tiles(result, kind: str, locale: str, lens: Lens) -> tuple:
         tiles.append(
             Tile(
                 label=t(
-                    "{b} vs {a}: change in loss per decision" if lens.loss else "{b} vs {a}: gain per decision",
+                    N_("{b} vs {a}: change in loss per decision") if lens.loss else N_("{b} vs {a}: gain per decision"),
                     locale,
                     a=c.a,
                     b=c.b,
@@ -249,9 +254,13 @@ def plain_verdict(result, *, locale: str = "en", lens: Lens | None = None) -> Ve
             because.append(
                 Because(
                     t(
-                        "On this data {b} would lose {d} less per decision, but that is not actionable until the drift is understood"
+                        N_(
+                            "On this data {b} would lose {d} less per decision, but that is not actionable until the drift is understood"
+                        )
                         if lens.loss
-                        else "On this data {b} would earn {d} more per decision, but that is not actionable until the drift is understood",
+                        else N_(
+                            "On this data {b} would earn {d} more per decision, but that is not actionable until the drift is understood"
+                        ),
                         locale,
                         b=c.b,
                         d=fmt.money(c.diff.estimate, unit, locale=locale),
@@ -268,9 +277,9 @@ def plain_verdict(result, *, locale: str = "en", lens: Lens | None = None) -> Ve
         if rule == "significant_win":
             kind, word, at = "roll out", t("ROLL OUT {b}", locale, b=c.b), t("at threshold {t}", locale, t=tb)
             sentence = t(
-                "Switch to {b} at threshold {t}: it loses about {d} less per decision than {a}."
+                N_("Switch to {b} at threshold {t}: it loses about {d} less per decision than {a}.")
                 if lens.loss
-                else "Switch to {b} at threshold {t}: it earns about {d} more per decision than {a}.",
+                else N_("Switch to {b} at threshold {t}: it earns about {d} more per decision than {a}."),
                 locale,
                 b=c.b,
                 t=tb,
@@ -293,9 +302,9 @@ def plain_verdict(result, *, locale: str = "en", lens: Lens | None = None) -> Ve
         elif rule == "significant_loss":
             kind, word, at = "keep", t("KEEP {a}", locale, a=c.a), t("at threshold {t}", locale, t=ta)
             sentence = t(
-                "Keep {a} at threshold {t}: {b} would lose about {d} more per decision."
+                N_("Keep {a} at threshold {t}: {b} would lose about {d} more per decision.")
                 if lens.loss
-                else "Keep {a} at threshold {t}: {b} would lose about {d} per decision.",
+                else N_("Keep {a} at threshold {t}: {b} would lose about {d} per decision."),
                 locale,
                 a=c.a,
                 t=ta,
@@ -321,9 +330,13 @@ def plain_verdict(result, *, locale: str = "en", lens: Lens | None = None) -> Ve
             because.append(
                 Because(
                     t(
-                        "The change in loss with {b} could be anywhere from {lo} to {hi} per decision: chance alone could explain it"
+                        N_(
+                            "The change in loss with {b} could be anywhere from {lo} to {hi} per decision: chance alone could explain it"
+                        )
                         if lens.loss
-                        else "The gain of {b} could be anywhere from {lo} to {hi} per decision: chance alone could explain it",
+                        else N_(
+                            "The gain of {b} could be anywhere from {lo} to {hi} per decision: chance alone could explain it"
+                        ),
                         locale,
                         b=c.b,
                         lo=fmt.money(lens.interval(d.low, d.high)[0], unit, signed=True, locale=locale),
@@ -352,9 +365,13 @@ def plain_verdict(result, *, locale: str = "en", lens: Lens | None = None) -> Ve
         kind, word, at = "single", a, t("at threshold {t}", locale, t=fmt.score(m.threshold))
         if _finite(m.ev) and _finite(base):
             sentence = t(
-                "Acting on the cases {a} scores at or above {t} costs {ev} per decision, {diff} compared with acting on no one."
+                N_(
+                    "Acting on the cases {a} scores at or above {t} costs {ev} per decision, {diff} compared with acting on no one."
+                )
                 if lens.loss
-                else "Acting on the cases {a} scores at or above {t} is worth {ev} per decision, {diff} compared with acting on no one.",
+                else N_(
+                    "Acting on the cases {a} scores at or above {t} is worth {ev} per decision, {diff} compared with acting on no one."
+                ),
                 locale,
                 a=a,
                 t=fmt.score(m.threshold),

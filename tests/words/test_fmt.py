@@ -48,9 +48,9 @@ def test_money(x, kw, text):
 
 
 def test_money_chinese_compact_uses_wan():
-    assert fmt.money(8143.2, "元", compact=True, locale="zh") == "8,143 元"  # below 10,000: whole
-    assert fmt.money(8143.2 * 10, "元", compact=True, locale="zh") == "8.14万 元"  # 81,432 = 8.1432 × 10^4
-    assert fmt.money(3.2e8, "元", compact=True, locale="zh") == "3.20亿 元"  # 10^8
+    assert fmt.money(8143.2, "元", compact=True, locale="zh") == "8,143元"  # below 10,000: whole
+    assert fmt.money(8143.2 * 10, "元", compact=True, locale="zh") == "8.14万元"  # 81,432 = 8.1432 × 10^4
+    assert fmt.money(3.2e8, "元", compact=True, locale="zh") == "3.20亿元"  # 10^8
 
 
 @pytest.mark.parametrize("x", [None, float("nan"), float("inf"), -float("inf"), "abc"])
