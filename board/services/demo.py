@@ -15,6 +15,12 @@ The two stories (:data:`DEMOS`), the same models on the same kind of application
 - **Demo 2, the drifting last week** (``drift=True``): the new model wins on these rows too, but
   every drift light is red, so the board says *hold*.
 
+- **Demo 3, 中文演示** (:data:`CHINESE`): the stable weeks again, with Chinese column names and
+  segment names (是否欺诈 是/否, 现行模型 and 候选模型, 渠道 线上/线下/代理, 申请日期), in GBK as
+  Chinese lenders' files arrive, bound to its own value table in CNY (元, :data:`ZH_VALUE_TABLE`,
+  Demo 1's amounts × 7, so its verdict is Demo 1's). Stored by :func:`ensure_chinese` under the
+  uploader :data:`ZH_UPLOADER`, so the app still opens Demo 1.
+
 Same seed, same bytes: :func:`demo_csv_bytes` is what the app stores
 (:func:`board.services.evaluation.ensure_demo`).
 """
@@ -199,3 +205,120 @@ def demo_csv_bytes(seed: int = 0, *, drift: bool = True) -> bytes:
     buf = io.StringIO()
     demo_frame(seed, drift=drift).to_csv(buf, index=False, date_format="%Y-%m-%d %H:%M:%S")
     return buf.getvalue().encode("utf-8")
+
+
+# --------------------------------------------------------------------------- the Chinese demo
+
+CHINESE = DemoSet("zh", "演示 3：稳定的四周 —— 候选模型胜出（中文）", "demo_loan_antifraud_zh.csv", False)
+ZH_UPLOADER = "evalboard demo (中文)"  # not "evalboard demo": the sidebar opens the newest of those, Demo 1
+ZH_ENCODING = "gbk"
+#: Demo 1's columns as the Chinese demo names them, and its values as the Chinese demo spells them.
+ZH_COLUMNS = {
+    "application_id": "申请编号",
+    "application_time": "申请日期",
+    "customer_id": "客户编号",
+    "is_fraud": "是否欺诈",
+    "score_old": "现行模型",
+    "score_new": "候选模型",
+    "customer_type": "客户类型",
+    "amount_band": "金额区间",
+    "night_application": "夜间申请",
+    "channel": "渠道",
+    "region": "地区",
+    "amount": "申请金额",
+    "income": "年收入",
+    "debt_ratio": "负债率",
+    "age": "年龄",
+    "account_age_days": "账户天数",
+    "n_prev_applications": "历史申请次数",
+    "device_risk": "设备风险",
+    "velocity_24h": "近24小时申请数",
+}
+ZH_VALUES = {
+    "is_fraud": {1: "是", 0: "否"},
+    "customer_type": {"new": "新客户", "returning": "老客户"},
+    "amount_band": {"<1k": "1千元以下", "1k-10k": "1千至1万元", ">10k": "1万元以上"},
+    "night_application": {"yes": "是", "no": "否"},
+    "channel": {"app": "线上", "web": "代理", "branch": "线下"},
+    "region": {"north": "华北", "south": "华南", "east": "华东", "west": "西部"},
+}
+ZH_MAPPING = {
+    "label": "是否欺诈",
+    "scores": {"现行模型": "现行模型", "候选模型": "候选模型"},
+    "score_kinds": {"现行模型": "probability", "候选模型": "probability"},
+    "positive": "是",
+    "segments": ["客户类型", "金额区间", "夜间申请", "渠道"],
+    "time": "申请日期",
+    "group": "客户编号",
+    "features": ["申请金额", "年收入", "负债率", "年龄", "账户天数", "历史申请次数", "设备风险", "近24小时申请数", "地区"],
+    "weight": None,
+}
+_CNY = 7  # yuan per euro of Demo 1's amounts: scaling every amount keeps the optimum and the ranking
+ZH_VALUE_TABLE = {
+    "name": "贷款反欺诈",
+    **{k: DEMO_VALUE_TABLE[k] * _CNY for k in ("tp", "fp", "fn", "tn")},
+    "unit": "元",
+    "descriptions": {"tp": "避免的欺诈损失", "fp": "投诉成本与流失的客户价值", "fn": "欺诈损失", "tn": "节省的审核成本"},
+    "sources": {
+        "tp": "2025年平均核销贷款",
+        "fp": "2025年客服调查",
+        "fn": "2025年平均核销贷款 + 追收成本",
+        "tn": "运营预算",
+    },
+}
+
+
+def demo_frame_zh(seed: int = 0, *, n: int = 50_000) -> pd.DataFrame:
+    """The Chinese demo: the stable weeks (:func:`demo_frame` with ``drift=False``, the same rows
+    and scores), its columns renamed by :data:`ZH_COLUMNS`, its categories spelled by
+    :data:`ZH_VALUES`, and the application time kept as its date."""
+    frame = demo_frame(seed, drift=False, n=n)
+    for col, spelled in ZH_VALUES.items():
+        frame[col] = frame[col].map(spelled)
+    frame["application_time"] = frame["application_time"].dt.strftime("%Y-%m-%d")
+    return frame.rename(columns=ZH_COLUMNS)
+
+
+@functools.lru_cache(maxsize=2)
+def demo_zh_csv_bytes(seed: int = 0) -> bytes:
+    """The Chinese demo as GBK-encoded CSV bytes (identical for the same seed)."""
+    return demo_frame_zh(seed).to_csv(index=False).encode(ZH_ENCODING)
+
+
+@functools.lru_cache(maxsize=1)
+def _zh_report() -> dict:
+    """The Chinese demo's validation report (validated once per process: every fresh store asks)."""
+    from evalcore.data import ColumnMapping, read_table, validate
+
+    return validate(read_table(demo_zh_csv_bytes(), CHINESE.filename), ColumnMapping.from_dict(ZH_MAPPING)).summary()
+
+
+def ensure_chinese(store):
+    """Store the Chinese demo and its value table once; return the dataset's record.
+
+    Idempotent: the dataset is found by the SHA-256 of its bytes. When it is first stored, the
+    value table :data:`ZH_VALUE_TABLE` is saved as a draft unless a table of that name exists
+    already, and the dataset is bound to it (both are the demo's setup: no user, no audit entry,
+    as for the other demos).
+    """
+    import hashlib
+
+    raw = demo_zh_csv_bytes()
+    rec = store.find_dataset_by_sha(hashlib.sha256(raw).hexdigest())
+    if rec is not None:
+        return rec
+    report = dict(_zh_report())
+    rec = store.save_dataset(
+        name=CHINESE.name,
+        filename=CHINESE.filename,
+        raw=raw,
+        mapping=ZH_MAPPING,
+        report=report,
+        n_rows=report["rows"],
+        uploader=ZH_UPLOADER,
+    )
+    name = ZH_VALUE_TABLE["name"]
+    if not store.list_value_table_versions(name):
+        store.save_value_table_draft(name, dict(ZH_VALUE_TABLE), author="evalboard demo", reason="演示金额（人民币元）")
+    store.set_dataset_value_table(rec.id, name)
+    return rec

@@ -233,8 +233,8 @@ def default_binding(store, *, label: str | None = None) -> str:
     for that kind of data (the newest dataset bound to a table, preferring the same label
     column), else the default table if it is in use, else the first table in use."""
     last = store.last_bound_value_table(label=label)
-    if last is not None:
-        return last
+    if last is not None and (last != demo.ZH_VALUE_TABLE["name"] or label == demo.ZH_MAPPING["label"]):
+        return last  # the Chinese demo's own binding is set up, not a use: it picks its table only for its label
     names = active_table_names(store)
     return DEFAULT_TABLE_NAME if DEFAULT_TABLE_NAME in names or not names else names[0]
 
