@@ -441,13 +441,22 @@ def record_evaluation(
     by default the current one of ``table_name``; ``export_html`` keeps the board's HTML export
     with it (a snapshot keeps its export)."""
     require(actor, "save_evaluation")
+    return store.save_evaluation(
+        dataset_id,
+        **_snapshot(
+            store, actor, table_name, models=models, config=config, result=result, version=version, export_html=export_html
+        ),
+    )
+
+
+def _snapshot(store: Store, actor: User, table_name: str, *, models, config, result: dict, version, export_html) -> dict:
+    """The keyword arguments of ``Store.save_evaluation`` for a snapshot, its audit entry included."""
     if version is _CURRENT:
         version = current_version(store, table_name)
     vid = None if version is None else version.id
     label = None if version is None else (version.label if version.status == APPROVED else f"draft r{version.row_version}")
     label = result.get("table_version") or label
-    return store.save_evaluation(
-        dataset_id,
+    return dict(
         models=models,
         config=config,
         result={**result, "table_version": label},
@@ -570,9 +579,9 @@ def record_decision(
     """Record the meeting's decision (issue 16 item 5) with a snapshot of the board it was taken on.
 
     ``snapshot``: the keyword arguments of :func:`record_evaluation` for the board (``models``,
-    ``config``, ``result``, ``version``, ``export_html``). The decision's fields are checked first,
-    then the snapshot is saved (audited ``save_evaluation``), then the decision with its audit
-    entry (``record_decision``) in one transaction; the database refuses to change it afterwards.
+    ``config``, ``result``, ``version``, ``export_html``). The snapshot (audited ``save_evaluation``)
+    and the decision (audited ``record_decision``) are stored in one transaction: both or neither;
+    the database refuses to change the decision afterwards.
     Returns the ``DecisionRecord``; ``Forbidden`` (nothing stored) unless the role may save boards.
     """
     from board.store.decisions import check_decision
@@ -588,7 +597,6 @@ def record_decision(
         table_name=table_name,
         table_version=table_version,
     )
-    ev_id = record_evaluation(store, actor, dataset_id, table_name=table_name, **snapshot)
     return store.record_decision(
         dataset_id=dataset_id,
         table_name=table_name,
@@ -599,12 +607,18 @@ def record_decision(
         rationale=rationale,
         present=present,
         decided_by=actor.username,
-        evaluation_id=ev_id,
+        snapshot=_snapshot(store, actor, table_name, **{"version": _CURRENT, "export_html": None, **snapshot}),
         audit=lambda rec: (
             actor.username,
             "record_decision",
             table_name,
-            {"decision_id": rec.id, "kind": rec.kind, "model": rec.model, "evaluation_id": ev_id, "dataset_id": dataset_id},
+            {
+                "decision_id": rec.id,
+                "kind": rec.kind,
+                "model": rec.model,
+                "evaluation_id": rec.evaluation_id,
+                "dataset_id": dataset_id,
+            },
         ),
     )
 

@@ -305,13 +305,25 @@ class _DatasetsPart:
         NotFoundError
             No such dataset.
         DatasetInUseError
-            Evaluations refer to it and ``with_evaluations`` is False.
+            Evaluations refer to it and ``with_evaluations`` is False, or a decision was recorded on
+            it (decisions are never deleted, so neither is their dataset).
         """
         aside: Path | None = None
         path: Path | None = None
         try:
             with self._write() as session:
                 row = self._get_dataset_row(session, dataset_id)
+                from board.store.decisions import _Decision
+
+                n_dec = session.scalar(
+                    sa.select(sa.func.count()).select_from(_Decision).where(_Decision.dataset_id == dataset_id)
+                )
+                if n_dec:  # decisions are the meeting's record: kept, like approved versions
+                    raise DatasetInUseError(
+                        f"Dataset {dataset_id} ({row.name!r}) has {n_dec} recorded decision(s), which are kept for "
+                        "the record with the board they were taken on; nothing was deleted. Upload the next data as "
+                        "a new dataset instead."
+                    )
                 n_eval = session.scalar(
                     sa.select(sa.func.count()).select_from(_Evaluation).where(_Evaluation.dataset_id == dataset_id)
                 )

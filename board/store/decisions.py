@@ -208,12 +208,16 @@ class _DecisionsPart:
         rationale: str,
         present: list[str],
         decided_by: str,
-        evaluation_id: int,
+        evaluation_id: int | None = None,
+        snapshot: dict | None = None,
         decided_at: datetime | None = None,
         audit: Audit = None,
     ) -> DecisionRecord:
         """Record a decision and its audit entry in one transaction; returns its record.
 
+        The board it was taken on: ``evaluation_id`` (a stored evaluation of the dataset), or
+        ``snapshot`` (the keyword arguments of :meth:`save_evaluation`, its audit entry included),
+        stored in the same transaction as the decision -- both land or neither does.
         ``audit``: an entry, or a callable of the new record, written in the same transaction.
 
         Raises
@@ -234,8 +238,16 @@ class _DecisionsPart:
             table_name=table_name,
             table_version=table_version,
         )
+        if (evaluation_id is None) == (snapshot is None):
+            raise TypeError("record_decision needs exactly one of evaluation_id and snapshot.")
+        if snapshot is not None:
+            from board.store.evaluations import _check_evaluation
+
+            _check_evaluation(snapshot.get("models"), snapshot.get("config"), snapshot.get("result"), snapshot.get("export_html"))
         with self._write() as session:
             self._get_dataset_row(session, dataset_id)
+            if snapshot is not None:
+                evaluation_id = self._add_evaluation(session, dataset_id, **snapshot)
             ev = session.get(_Evaluation, evaluation_id)
             if ev is None or ev.dataset_id != dataset_id:
                 raise NotFoundError(f"No evaluation with id {evaluation_id!r} of dataset {dataset_id!r} in the store.")

@@ -26,6 +26,22 @@ _exports = sa.Table(
 )
 
 
+def _check_evaluation(models: Any, config: Any, result: Any, export_html: Any) -> None:
+    """``InputError`` listing every payload of an evaluation that cannot be stored."""
+    problems = ProblemList()
+    _check_json(problems, "models", models, want_dict=False)
+    _check_json(problems, "config", config, want_dict=False)
+    _check_json(problems, "result", result, want_dict=False)
+    if export_html is not None and not isinstance(export_html, str):
+        problems.add(
+            "invalid_type",
+            f"export_html must be a str (the board's HTML) or None, got {type(export_html).__name__}.",
+            "Pass board.export.board_html(result, …).",
+            column="export_html",
+        )
+    problems.raise_if_any()
+
+
 class _EvaluationsPart:
     """Stored evaluations (board results with the value-table version they used): a part of :class:`board.store.Store`."""
 
@@ -55,38 +71,53 @@ class _EvaluationsPart:
         NotFoundError
             The dataset or the value-table version does not exist.
         """
-        problems = ProblemList()
-        _check_json(problems, "models", models, want_dict=False)
-        _check_json(problems, "config", config, want_dict=False)
-        _check_json(problems, "result", result, want_dict=False)
-        if export_html is not None and not isinstance(export_html, str):
-            problems.add(
-                "invalid_type",
-                f"export_html must be a str (the board's HTML) or None, got {type(export_html).__name__}.",
-                "Pass board.export.board_html(result, …).",
-                column="export_html",
-            )
-        problems.raise_if_any()
+        _check_evaluation(models, config, result, export_html)
         with self._write() as session:
-            self._get_dataset_row(session, dataset_id)
-            if value_table_version_id is not None and session.get(_ValueTableVersion, value_table_version_id) is None:
-                raise NotFoundError(f"No value-table version with id {value_table_version_id!r} in the store.")
-            row = _Evaluation(
-                dataset_id=dataset_id,
+            new_id = self._add_evaluation(
+                session,
+                dataset_id,
+                models=models,
+                config=config,
+                result=result,
                 value_table_version_id=value_table_version_id,
-                models=_dumps(models),
-                config=_dumps(config),
-                result=_dumps(result),
-                created_at=_now(),
+                export_html=export_html,
+                audit=audit,
             )
-            session.add(row)
-            session.flush()
-            new_id = row.id
-            if export_html is not None:
-                packed = gzip.compress(export_html.encode("utf-8"), compresslevel=6, mtime=0)
-                session.execute(sa.update(_exports).where(_exports.c.id == new_id).values(export_html_gz=packed))
-            _add_audit(session, audit, new_id)
             session.commit()
+        return new_id
+
+    def _add_evaluation(
+        self,
+        session,
+        dataset_id: int,
+        *,
+        models: Any,
+        config: Any,
+        result: Any,
+        value_table_version_id: int | None = None,
+        export_html: str | None = None,
+        audit: Audit = None,
+    ) -> int:
+        """Add a (checked: :func:`_check_evaluation`) evaluation and its audit entry to ``session``'s
+        transaction, without committing it; returns its id."""
+        self._get_dataset_row(session, dataset_id)
+        if value_table_version_id is not None and session.get(_ValueTableVersion, value_table_version_id) is None:
+            raise NotFoundError(f"No value-table version with id {value_table_version_id!r} in the store.")
+        row = _Evaluation(
+            dataset_id=dataset_id,
+            value_table_version_id=value_table_version_id,
+            models=_dumps(models),
+            config=_dumps(config),
+            result=_dumps(result),
+            created_at=_now(),
+        )
+        session.add(row)
+        session.flush()
+        new_id = row.id
+        if export_html is not None:
+            packed = gzip.compress(export_html.encode("utf-8"), compresslevel=6, mtime=0)
+            session.execute(sa.update(_exports).where(_exports.c.id == new_id).values(export_html_gz=packed))
+        _add_audit(session, audit, new_id)
         return new_id
 
     def list_evaluations(self, dataset_id: int | None = None) -> list[EvaluationRecord]:

@@ -209,6 +209,32 @@ def test_a_refused_decision_saves_no_snapshot(store):
     assert store.list_evaluations() == [] and store.list_decisions() == []
 
 
+def test_the_snapshot_and_the_decision_land_together_or_not_at_all(store):
+    ds = dataset(store)
+    snap = {k: v for k, v in snapshot_args().items() if k != "version"}
+    # the decision's audit entry fails after the snapshot was added: the snapshot goes with it
+    with pytest.raises(InputError, match="action"):
+        store.record_decision(dataset_id=ds, snapshot=snap, decided_by="anna", audit=("anna", ""), **decision_args())
+    assert store.list_evaluations() == [] and store.list_decisions() == []
+    rec = store.record_decision(dataset_id=ds, snapshot=snap, decided_by="anna", **decision_args())
+    (ev,) = store.list_evaluations()
+    assert rec.evaluation_id == ev.id and store.get_evaluation_html(ev.id) == "<html>the board</html>"
+    with pytest.raises(TypeError, match="exactly one"):
+        store.record_decision(dataset_id=ds, snapshot=snap, evaluation_id=ev.id, decided_by="anna", **decision_args())
+
+
+def test_a_dataset_with_a_decision_is_not_deleted_and_says_why(store):
+    from board.store import DatasetInUseError
+
+    ds = dataset(store)
+    record(store, ds)
+    for with_evaluations in (False, True):
+        with pytest.raises(DatasetInUseError, match="1 recorded decision"):
+            store.delete_dataset(ds, with_evaluations=with_evaluations)
+    assert store.get_dataset(ds).id == ds and len(store.list_decisions(dataset_id=ds)) == 1
+    assert len(store.list_evaluations(ds)) == 1
+
+
 # --------------------------------------------------------------------------- the line on the next board
 
 
