@@ -25,7 +25,6 @@ from board.services.evaluation import (
     evaluate_stored,
     load_aggregate,
     load_predictions,
-    model_counts,
 )
 from board.store import APPROVED, EvaluationRecord, ImpactReportRecord, Store, ValueTableVersionRecord
 from board.words import impact as impact_words
@@ -33,7 +32,6 @@ from board.words.verdict import plain_verdict
 from evalcore import CELLS, ValueTable
 from evalcore.aggregate import Aggregate, deployed_thresholds, evaluate_aggregate
 from evalcore.board import BoardConfig, aggregate_for_board
-from evalcore.value import price_curve
 
 __all__ = [
     "IMPACT_RESAMPLES",
@@ -42,7 +40,6 @@ __all__ = [
     "bound_datasets",
     "dataset_impact",
     "dataset_impacts",
-    "ev_preview",
     "impact_report",
     "publish_impact",
     "reevaluate_stored",
@@ -141,32 +138,6 @@ def amounts_diff(proposed: dict, in_force: dict | None) -> list[dict]:
                     "source": "",
                 }
             )
-    return rows
-
-
-def ev_preview(agg: Aggregate, before: dict | None, after: dict, thresholds: dict[str, float]) -> list[dict]:
-    """Expected value per decision at each model's deployed threshold under the version in force
-    (``before``; None: no version in force) and under the proposed amounts (``after``), on one
-    dataset's aggregate: rows ``model``, ``threshold``, ``ev_before``, ``ev_after``, ``ev_change``.
-    Priced as the board prices (:func:`evalcore.value.price_curve` on the model's counts).
-    """
-    tables = {"before": None if before is None else ValueTable.from_dict(before), "after": ValueTable.from_dict(after)}
-    rows = []
-    for model, t in thresholds.items():
-        counts = model_counts(agg, model)
-        ev = {
-            k: None if tab is None else price_curve(counts, tab, score_kind=agg.score_kinds[model]).ev_at(float(t))
-            for k, tab in tables.items()
-        }
-        rows.append(
-            {
-                "model": model,
-                "threshold": float(t),
-                "ev_before": ev["before"],
-                "ev_after": ev["after"],
-                "ev_change": _diff(ev["before"], ev["after"]),
-            }
-        )
     return rows
 
 

@@ -6,17 +6,13 @@ from __future__ import annotations
 
 from datetime import date
 
-import numpy as np
-import pandas as pd
 import pytest
 
-from board import services
 from board.access import governance as gov
 from board.access.auth import User
 from board.services import signoff
 from board.store import StateError, Store
 from evalcore import InputError
-from evalcore.data import ColumnMapping, validate
 from tests.board.test_governance import TABLE, fresh_db_url
 
 NAME = TABLE["name"]
@@ -174,17 +170,3 @@ def test_amounts_diff_beside_the_version_in_force():
     assert not by["FP"]["changed"] and not by["TN"]["changed"]
     first = signoff.amounts_diff({**TABLE, "unit": "USD"}, None)
     assert all(r["changed"] and r["in_force"] is None for r in first) and first[-1]["item"] == "Production prevalence"
-
-
-def test_ev_preview_by_hand():
-    # 4 rows, threshold 0.5: scores 0.9 (pos), 0.6 (neg), 0.4 (pos), 0.1 (neg) -> TP, FP, FN, TN once each
-    frame = pd.DataFrame({"y": [1, 0, 1, 0], "m": [0.9, 0.6, 0.4, 0.1]})
-    preds = validate(frame, ColumnMapping(label="y", scores={"m": "m"}, score_kinds={"m": "probability"}))
-    agg = services.rows_aggregate(preds)
-    new = {**TABLE, "fn": -30000.0}
-    (row,) = signoff.ev_preview(agg, TABLE, new, {"m": 0.5})
-    # EV per decision = (TP + FP + FN + TN) / 4
-    assert row["ev_before"] == pytest.approx((18500 - 3200 - 22000 + 120) / 4)
-    assert row["ev_after"] == pytest.approx((18500 - 3200 - 30000 + 120) / 4)
-    assert row["ev_change"] == pytest.approx(-8000 / 4)
-    assert np.isclose(row["threshold"], 0.5)
