@@ -44,6 +44,22 @@ def _positive(text: str) -> int:
     return value
 
 
+def _lang(text: str) -> str:
+    from board.words.i18n import normalize
+
+    found = normalize(text)
+    if found is None:
+        raise argparse.ArgumentTypeError(f"{text!r}: use en or zh-CN")
+    return found
+
+
+def _locale(args) -> str:
+    """--lang, else the deployment's default (EVALBOARD_LANG), else English."""
+    from board.words.i18n import default_locale
+
+    return getattr(args, "lang", None) or default_locale()
+
+
 def _add_data_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--predictions", required=True, type=Path, help="CSV or Parquet file, one row per decision")
     p.add_argument("--label", required=True, help="label column")
@@ -71,6 +87,14 @@ def _add_data_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--weight", default=None, metavar="COL")
     p.add_argument("--drop-missing-labels", action="store_true", help="confirm dropping rows whose label is missing")
     p.add_argument("--max-mb", type=int, default=2048, help="refuse files larger than this (MB)")
+    p.add_argument(
+        "--lang",
+        type=_lang,
+        default=None,
+        metavar="LANG",
+        help="language of the text output, problems and HTML/PDF: en or zh-CN (default: EVALBOARD_LANG, else en); "
+        "JSON keys stay English",
+    )
     p.add_argument(
         "--max-rows",
         type=_positive,
@@ -538,11 +562,23 @@ def _cmd_evaluate(args, engine_table, *, engine: bool) -> int:
     out["value_table"].update({k: v for k, v in info.items() if k != "name"})
     if over:
         out.update(_value_over_time(args, preds, table or engine_table, config, result))
+    locale = _locale(args)
+    if locale != "en":  # the text fields in the reader's language; keys and numbers unchanged
+        from board.words.clauses import action_text, clause_text
+
+        if result.action is not None:
+            out["action"] = action_text(result.action, locale, result)
+            detail = out.get("action_detail") or {}
+            detail["text"] = out["action"]
+            for c, d in zip(result.action.clauses, detail.get("clauses", []), strict=False):
+                d["text"] = clause_text(c, locale, result)
     text = json.dumps(out, indent=2, ensure_ascii=False, allow_nan=False)
     if args.json:
+        from board.words.i18n import t
+
         args.json.write_text(text + "\n", encoding="utf-8")
-        print(text_summary(result, display=args.display))
-        print(f"The board (raw numbers) is in {args.json}.")
+        print(text_summary(result, display=args.display, locale=locale))
+        print(t("The board (raw numbers) is in {path}.", locale, path=args.json))
     else:
         print(text)
     if args.html or args.pdf:
@@ -552,7 +588,8 @@ def _cmd_evaluate(args, engine_table, *, engine: bool) -> int:
         meta = dict(
             dataset_name=args.predictions.name,
             table_version=_version_words(args),
-            lens=Lens(args.display),
+            lens=Lens(args.display, locale),
+            locale=locale,
         )
         if args.html:
             export.write_html(result, args.html, **meta)
@@ -636,54 +673,100 @@ def _value_over_time(args, preds, table, config, result) -> dict:
     return {"value_over_time": vot.to_dict(), "value_over_time_info": vot.info()}
 
 
-def text_summary(result, *, display: str = "value") -> str:
+def text_summary(result, *, display: str = "value", locale: str = "en") -> str:
     """The board in a few plain lines for a person at a terminal: the verdict and its reasons, then
     per model the value per decision at its threshold with the interval, the best threshold and
     AUC, the comparison and the drift lights. Every number goes through :mod:`board.words.fmt`
     (the JSON keeps the raw numbers)."""
     from board.words import fmt
+    from board.words.i18n import t
     from board.words.lens import Lens
     from board.words.verdict import plain_verdict
+    from board.words.vocab import word
 
-    lens = Lens(display)
+    L = locale
+    lens = Lens(display, L)
     unit = result.table.unit
     level = fmt.share(result.config.level, 0)
-    verdict = plain_verdict(result, lens=lens)
-    lines = [f"{verdict.word}{' ' + verdict.at if verdict.at else ''}: {verdict.sentence}"]
-    lines += [f"  - because {b.text}" for b in verdict.because]
+    verdict = plain_verdict(result, lens=lens, locale=L)
+
+    def money(x):
+        return fmt.money(x, unit, signed=True, locale=L)
+
+    head = t("{word} {at}", L, word=verdict.word, at=verdict.at) if verdict.at else verdict.word
+    lines = [t("{verdict}: {sentence}", L, verdict=head, sentence=verdict.sentence)]
+    lines += [t("  - because {reason}", L, reason=b.text) for b in verdict.because]
     if verdict.caveat:
         lines.append(f"  ! {verdict.caveat}")
-    table = f"value table “{result.table.name}”" if result.table.name else "the value table"
+    table = t("value table “{name}”", L, name=result.table.name) if result.table.name else t("the value table", L)
+    share = fmt.share(result.n_pos / result.n if result.n else float("nan"), 2)
     lines.append(
-        f"Data: {fmt.count(result.n_rows)} decisions, {fmt.count(result.n_pos)} positive "
-        f"({fmt.share(result.n_pos / result.n if result.n else float('nan'), 2)}); priced with {table}"
-        f"{f' in {unit}' if unit else ''}."
+        t(
+            "Data: {n} decisions, {pos} positive ({share}); priced with {table} in {unit}.",
+            L,
+            n=fmt.count(result.n_rows),
+            pos=fmt.count(result.n_pos),
+            share=share,
+            table=table,
+            unit=unit,
+        )
+        if unit
+        else t(
+            "Data: {n} decisions, {pos} positive ({share}); priced with {table}.",
+            L,
+            n=fmt.count(result.n_rows),
+            pos=fmt.count(result.n_pos),
+            share=share,
+            table=table,
+        )
     )
     for name, m in result.models.items():
         ci = m.ev_ci
         lo, hi = lens.interval(ci.low, ci.high) if ci is not None else (None, None)
         interval = (
-            f" ({level} interval {fmt.money(lo, unit, signed=True)} to {fmt.money(hi, unit, signed=True)})"
+            t(" ({level} interval {lo} to {hi})", L, level=level, lo=money(lo), hi=money(hi))
             if ci is not None and not (fmt.is_undefined(lo) or fmt.is_undefined(hi))
             else ""
         )
         lines.append(
-            f"{name} at threshold {fmt.score(m.threshold)}: {fmt.money(lens.amount(m.ev), unit, signed=True)} "
-            f"{lens.quantity}{interval}; best threshold {fmt.score(m.curve.t_opt)} "
-            f"({fmt.money(lens.amount(m.curve.ev_opt), unit, signed=True)} {lens.quantity}); AUC {fmt.number(m.auc)}."
+            t(
+                "{model} at threshold {t}: {ev} {quantity}{interval}; best threshold {best} ({ev_best} {quantity}); AUC {auc}.",
+                L,
+                model=name,
+                t=fmt.score(m.threshold),
+                ev=money(lens.amount(m.ev)),
+                quantity=lens.quantity,
+                interval=interval,
+                best=fmt.score(m.curve.t_opt),
+                ev_best=money(lens.amount(m.curve.ev_opt)),
+                auc=fmt.number(m.auc),
+            )
         )
     c = result.comparison
     if c is not None:
         d = c.diff
         lo, hi = lens.interval(d.low, d.high)
         lines.append(
-            f"{c.b} − {c.a}: {fmt.money(lens.amount(d.estimate), unit, signed=True)} {lens.quantity} ({level} interval "
-            f"{fmt.money(lo, unit, signed=True)} to {fmt.money(hi, unit, signed=True)}); "
-            f"{c.b} better in {fmt.probability(c.p_b_better)} of {fmt.count(d.n_resamples)} resamples."
+            t(
+                "{b} − {a}: {diff} {quantity} ({level} interval {lo} to {hi}); {b} better in {p} of {n} resamples.",
+                L,
+                a=c.a,
+                b=c.b,
+                diff=money(lens.amount(d.estimate)),
+                quantity=lens.quantity,
+                level=level,
+                lo=money(lo),
+                hi=money(hi),
+                p=fmt.probability(c.p_b_better),
+                n=fmt.count(d.n_resamples),
+            )
         )
     if result.drift is not None:
-        lights = ", ".join(f"{family} {light.color}" for family, light in result.drift.lights.items())
-        lines.append(f"Drift lights: {lights}.")
+        lights = t(", ", L).join(
+            t("{family} {color}", L, family=word(family, L), color=word(light.color, L))
+            for family, light in result.drift.lights.items()
+        )
+        lines.append(t("Drift lights: {lights}.", L, lights=lights))
     return "\n".join(lines)
 
 
@@ -694,10 +777,14 @@ def main(argv=None) -> int:
     except BrokenPipeError:  # e.g. piped into `head`
         return 0
     except InputError as err:
+        from board.words.i18n import tn
+        from board.words.problems import problem_line
+
+        locale = _locale(args)
         n = len(err.problems)
-        print(f"{n} problem{'s' if n != 1 else ''} found:", file=sys.stderr)
+        print(tn("{n} problem found:", "{n} problems found:", n, locale), file=sys.stderr)
         for p in err.problems:
-            print(f"- {p}", file=sys.stderr)
+            print(f"- {problem_line(p, locale)}", file=sys.stderr)
         return EXIT_BAD_INPUT
 
 
