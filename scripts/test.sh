@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Set up (venv + requirements-dev), lint with ruff, and run the tests:
 #   scripts/test.sh          the whole suite (what CI runs, via .ci/run): evalcore, board, AppTest, the slow
-#                            statistical checks and the real-browser tests (Playwright driving /usr/bin/chromium),
-#                            the store tests also on a throwaway PostgreSQL cluster when one can be started
+#                            statistical checks (on two workers), then the real-browser tests (Playwright driving
+#                            /usr/bin/chromium, one process), the store tests also on a throwaway PostgreSQL
+#                            cluster when one can be started
 #   scripts/test.sh --fast   the quick loop: evalcore + board + AppTest without `slow` and `e2e` tests;
 #                            needs neither Chromium nor PostgreSQL (uses EVALBOARD_TEST_PG_URL only if set)
 # Extra arguments go to pytest, e.g. scripts/test.sh --fast -x -k drift
@@ -76,4 +77,17 @@ if [ -n "${CI:-}" ] && [ -z "${EVALBOARD_TEST_PG_URL:-}" ]; then
   echo "CI must run the PostgreSQL tests: install postgresql (apt-get install -y postgresql)." >&2
   exit 1
 fi
-.venv/bin/python -m pytest "$@"
+if [ $# -gt 0 ]; then
+  .venv/bin/python -m pytest "$@"
+  exit
+fi
+# The whole suite in two passes: everything but the browser tests on two workers (pytest-xdist: each
+# test has its own store, data directory and PostgreSQL database, so they do not share state), then the
+# browser tests in one process (each starts its own server and Chromium; two at once on two cores would
+# only make their waits longer). Both passes run; the exit code is the first failure's.
+cores=$(nproc 2>/dev/null || echo 2)
+workers=${EVALBOARD_TEST_WORKERS:-$(( cores < 2 ? 1 : (cores > 4 ? 4 : cores) ))}
+status=0
+.venv/bin/python -m pytest -m "not e2e" -n "$workers" || status=$?
+.venv/bin/python -m pytest -m e2e || { rc=$?; [ "$status" -ne 0 ] || status=$rc; }
+exit "$status"
