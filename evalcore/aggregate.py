@@ -497,47 +497,80 @@ def _cell_frame(model, column, level, y, s, w, resolution, weighted: bool) -> pd
     """The cells of one (model, column, level): rows grouped by (score, label[, row weight]),
     sorted ascending by those keys, with the sums of :data:`CELL_COLUMNS` (numpy: one lexsort
     and ``reduceat``, several times faster than a pandas group-by at a million rows)."""
-    b = _bin(s, resolution)
-    p = np.clip(s, LOG_LOSS_EPS, 1.0 - LOG_LOSS_EPS)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ll = np.where(y == 1, np.log(p), np.log1p(-p))
-    lab = y.astype(np.int64)
-    keys = [b, lab] + ([w] if weighted else [])
-    order = np.lexsort(keys[::-1])
-    ks = [k[order] for k in keys]
-    if len(order):
-        new = np.zeros(len(order), dtype=bool)
-        new[0] = True
-        for k in ks:
-            new[1:] |= k[1:] != k[:-1]
-        start = np.flatnonzero(new)
+    rows = _SortedRows(y, s, w, resolution, weighted)
+    return rows.cells(model, column, level, rows.order)
+
+
+class _SortedRows:
+    """One model's rows sorted once by (score, label[, row weight]) — ``order``, a stable
+    lexsort — for the cells of every (column, level): the rows of a level taken in ``order``
+    are the level's own stable sort (a stable sort restricted to a subset is the subset's
+    stable sort), so each part's sums add the same numbers in the same order as sorting the
+    part alone: the cells are equal to the bit."""
+
+    def __init__(self, y, s, w, resolution, weighted: bool):
+        self.b = _bin(s, resolution)
+        p = np.clip(s, LOG_LOSS_EPS, 1.0 - LOG_LOSS_EPS)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            self.ll = np.where(y == 1, np.log(p), np.log1p(-p))
+        self.lab = y.astype(np.int64)
+        self.s, self.w, self.weighted = s, w, weighted
+        keys = [self.b, self.lab] + ([w] if weighted else [])
+        self.order = np.lexsort(keys[::-1])
+
+    def cells(self, model, column, level, order) -> pd.DataFrame:
+        keys = [self.b, self.lab] + ([self.w] if self.weighted else [])
+        ks = [k[order] for k in keys]
+        if len(order):
+            new = np.zeros(len(order), dtype=bool)
+            new[0] = True
+            for k in ks:
+                new[1:] |= k[1:] != k[:-1]
+            start = np.flatnonzero(new)
+        else:
+            start = np.zeros(0, dtype=np.int64)
+        ws, so = self.w[order], self.s[order]
+
+        def total(x):
+            return np.add.reduceat(x, start) if len(start) else np.zeros(0)
+
+        out = pd.DataFrame(
+            {
+                "model": model,
+                "column": column,
+                "level": level,
+                "score": ks[0][start],
+                "label": ks[1][start],
+                "rows": np.diff(np.r_[start, len(order)]).astype(np.int64),
+                "weight": total(ws),
+                "weight_sq": total(ws * ws),
+                "score_sum": total(ws * so),
+                "score_sq_sum": total(ws * so * so),
+                "log_sum": total(ws * self.ll[order]),
+                "score_min": np.minimum.reduceat(so, start) if len(start) else np.zeros(0),
+                "score_max": np.maximum.reduceat(so, start) if len(start) else np.zeros(0),
+            }
+        )
+        if self.weighted:  # the bootstrap draws rows with their own weight: cells keep them apart
+            out[ROW_WEIGHT] = ks[2][start]
+        return out
+
+
+def _str_codes(values) -> tuple[np.ndarray, list]:
+    """``(codes, levels)``: ``levels`` the sorted distinct ``values.astype(str)`` and each row's
+    index in it — what ``np.unique(values.astype(str), return_inverse=True)`` gives, without
+    turning a million values into strings and sorting them: the distinct values are found by
+    hashing and only they are converted (values that print alike share their string's code)."""
+    v = np.asarray(values)
+    if v.dtype == object and pd.api.types.infer_dtype(v, skipna=False) == "string":
+        codes, uniq = pd.factorize(v, use_na_sentinel=False)
+        strs = np.asarray(uniq, dtype=object).astype(str)
     else:
-        start = np.zeros(0, dtype=np.int64)
-    ws, so = w[order], s[order]
-
-    def total(x):
-        return np.add.reduceat(x, start) if len(start) else np.zeros(0)
-
-    out = pd.DataFrame(
-        {
-            "model": model,
-            "column": column,
-            "level": level,
-            "score": ks[0][start],
-            "label": ks[1][start],
-            "rows": np.diff(np.r_[start, len(order)]).astype(np.int64),
-            "weight": total(ws),
-            "weight_sq": total(ws * ws),
-            "score_sum": total(ws * so),
-            "score_sq_sum": total(ws * so * so),
-            "log_sum": total(ws * ll[order]),
-            "score_min": np.minimum.reduceat(so, start) if len(start) else np.zeros(0),
-            "score_max": np.maximum.reduceat(so, start) if len(start) else np.zeros(0),
-        }
-    )
-    if weighted:  # the bootstrap draws rows with their own weight: cells keep them apart
-        out[ROW_WEIGHT] = ks[2][start]
-    return out
+        strs_all = v.astype(str)
+        codes, uniq = pd.factorize(strs_all, use_na_sentinel=False)
+        strs = np.asarray(uniq).astype(str)
+    levels, inv = np.unique(strs, return_inverse=True)
+    return inv.reshape(-1).astype(np.int64)[codes], levels.tolist()
 
 
 def aggregate_predictions(
@@ -598,6 +631,7 @@ def aggregate_predictions(
     w = np.ones(len(y)) if predictions.sample_weight is None else predictions.sample_weight
     res = {}
     parts = []
+    seg_codes = {}  # segment column -> (codes of the rows, sorted level strings)
     for name, s in predictions.scores.items():
         kind = predictions.score_kinds[name]
         r = resolution.get(name) if isinstance(resolution, dict) else resolution
@@ -606,13 +640,14 @@ def aggregate_predictions(
                 int(pd.unique(s).shape[0]), kind, float(s.min()), float(s.max()), max_exact_scores=max_exact_scores
             )
         res[name] = None if r is None else float(r)
-        parts.append(_cell_frame(name, "", "", y, s, w, res[name], split))
-        for col, levels in predictions.segments.items():
-            lv_str = levels.astype(str)
-            parts += [
-                _cell_frame(name, col, str(lv), y[lv_str == lv], s[lv_str == lv], w[lv_str == lv], res[name], split)
-                for lv in np.unique(lv_str)
-            ]
+        rows = _SortedRows(y, s, w, res[name], split)  # one sort per model serves every segment level
+        parts.append(rows.cells(name, "", "", rows.order))
+        for col in predictions.segments:
+            if col not in seg_codes:
+                seg_codes[col] = _str_codes(predictions.segments[col])
+            codes, levels = seg_codes[col]
+            in_order = codes[rows.order]
+            parts += [rows.cells(name, col, lv, rows.order[in_order == k]) for k, lv in enumerate(levels)]
     cells = pd.concat(parts, ignore_index=True)
     # the row bootstrap numbers strata and groups as the rows first show them (pd.factorize)
     level_order = group_order = None
@@ -622,11 +657,11 @@ def aggregate_predictions(
             group_order = _first_appearance(predictions.groups, w)
     gc = None
     if groups and predictions.groups is not None:
-        g = predictions.groups.astype(str)
+        g = _as_str(predictions.groups)
         gparts = []
+        ones = np.ones(len(y), np.int64)
         for name, s in predictions.scores.items():
-            f = pd.DataFrame({"group": g, "score": _bin(s, res[name]), "label": y, "rows": 1, "weight": w})
-            f = f.groupby(["group", "score", "label"], sort=True, as_index=False).sum()
+            f = _group_sum({"group": g, "score": _bin(s, res[name]), "label": y}, {"rows": ones, "weight": w})
             f.insert(0, "model", name)
             gparts.append(f)
         gc = pd.concat(gparts, ignore_index=True)
@@ -652,33 +687,75 @@ def aggregate_predictions(
         t = deployed_thresholds(agg, thresholds or {})
         a, b = names
         sa, sb = _bin(predictions.scores[a], res[a]), _bin(predictions.scores[b], res[b])
-        f = pd.DataFrame(
-            {
-                "stratum": predictions.segments[strata_column].astype(str) if strata_column else "",
-                "group": predictions.groups.astype(str) if (groups and predictions.groups is not None) else "",
-                "act_a": (sa >= t[a]).astype(np.int64),
-                "act_b": (sb >= t[b]).astype(np.int64),
-                "label": y,
-                "rows": 1,
-                "weight": w,
-            }
-        )
-        keys = ["stratum", "group", "act_a", "act_b", "label"]
+        keys = {
+            "stratum": _as_str(predictions.segments[strata_column]) if strata_column else "",
+            "group": _as_str(predictions.groups) if (groups and predictions.groups is not None) else "",
+            "act_a": (sa >= t[a]).astype(np.int64),
+            "act_b": (sb >= t[b]).astype(np.int64),
+            "label": y,
+        }
         if split:
-            f[ROW_WEIGHT] = w
-            keys.append(ROW_WEIGHT)
-        paired = f.groupby(keys, sort=True, as_index=False).sum()
+            keys[ROW_WEIGHT] = w
+        paired = _group_sum(keys, {"rows": np.ones(len(y), np.int64), "weight": w})
         agg = dataclasses.replace(agg, paired=paired, paired_thresholds=t, strata_column=strata_column)
     return agg
+
+
+def _as_str(values):
+    """``values.astype(str)``, skipped when they are strings already (validated levels and
+    groups are): the same values, without copying a million strings."""
+    if isinstance(values, str):
+        return values
+    v = np.asarray(values)
+    if v.dtype == object and pd.api.types.infer_dtype(v, skipna=False) == "string":
+        return v
+    return v.astype(str)
+
+
+def _group_sum(keys: dict, sums: dict) -> pd.DataFrame:
+    """``DataFrame({**keys, **sums}).groupby(list(keys), sort=True, as_index=False).sum()``,
+    equal to it value for value: each key is numbered by ``pd.factorize(sort=True)`` (the
+    group-by's own grouping), the codes combine into one integer key, and the sums are pandas'
+    group-by sums over that key (the same rows in the same order, so float sums agree to the
+    bit). A key may be a scalar (one value for every row). Several times faster on a million
+    rows with string keys."""
+    n = len(next(iter(sums.values())))
+    frame_cols = {**keys, **sums}
+    codes, uniqs, radix = [], [], 1
+    for v in keys.values():
+        if np.ndim(v) == 0:
+            c, u = np.zeros(n, np.int64), np.asarray([v], dtype=object)
+        else:
+            c, u = pd.factorize(np.asarray(v) if not isinstance(v, pd.Series) else v, sort=True)
+            if (c < 0).any():  # missing keys: the group-by drops them; keep its own answer
+                return pd.DataFrame(frame_cols).groupby(list(keys), sort=True, as_index=False).sum()
+        codes.append(np.asarray(c, dtype=np.int64))
+        uniqs.append(u)
+        radix *= max(len(u), 1)
+    if n == 0 or radix >= 2**62:
+        return pd.DataFrame(frame_cols).groupby(list(keys), sort=True, as_index=False).sum()
+    key = np.zeros(n, np.int64)
+    for c, u in zip(codes, uniqs):
+        key = key * max(len(u), 1) + c
+    g = pd.DataFrame(sums).groupby(key, sort=True).sum()
+    k = g.index.to_numpy(np.int64)
+    cols = {}
+    for name, u in reversed(list(zip(keys, uniqs))):
+        m = max(len(u), 1)
+        cols[name] = np.asarray(u)[k % m] if not isinstance(u, pd.Index) else u.take(k % m)
+        k = k // m
+    out = {name: cols[name] for name in keys}
+    out.update({name: g[name].to_numpy() for name in sums})
+    return pd.DataFrame(out)
 
 
 def _first_appearance(values: np.ndarray, w: np.ndarray) -> tuple:
     """The distinct values (as str) in the order the rows of positive weight first show them
     — the row bootstrap drops zero-weight rows, then numbers strata and groups so — followed
     by those only zero-weight rows have (never drawn)."""
-    v = np.asarray(values).astype(str)
+    v = _as_str(values)
     pos = w > 0
-    return tuple(pd.unique(np.concatenate([v[pos], v[~pos]])).tolist())
+    return tuple(pd.unique(v if pos.all() else np.concatenate([v[pos], v[~pos]])).tolist())
 
 
 def drift_fit_of(config: DriftConfig, features) -> dict:
@@ -729,22 +806,16 @@ def _drift_tables(predictions, config: DriftConfig) -> dict:
     p.raise_if_any()
     date = t.normalize()
     y = predictions.y_true.astype(np.int64)
-    f = pd.DataFrame({"date": date, "rows": 1, "pos": y})
-    day_cells = canonical_days(f, ["date"])
+    ones = np.ones(len(y), np.int64)
+    # each table is summed by _group_sum (the group-by's sums, fast) and put in canonical form
+    day_cells = canonical_days(_group_sum({"date": date}, {"rows": ones, "pos": y}), ["date"])
     cal = []
     for m, kind in predictions.score_kinds.items():
         if kind != "probability":
             continue
         p = predictions.scores[m]
-        g = pd.DataFrame(
-            {
-                "date": date,
-                "bin": _cal_bin(p, np.arange(11, dtype=np.float64) / 10).astype(np.int64),
-                "rows": 1,
-                "pos": y,
-                "prob_sum": p,
-            }
-        )
+        bins = _cal_bin(p, np.arange(11, dtype=np.float64) / 10).astype(np.int64)
+        g = _group_sum({"date": date, "bin": bins}, {"rows": ones, "pos": y, "prob_sum": np.asarray(p, dtype=np.float64)})
         g.insert(0, "model", m)
         cal.append(canonical_days(g, ["model", "date", "bin"], sums=("rows", "pos", "prob_sum")))
     d = _days(t, config)
@@ -762,7 +833,7 @@ def _drift_tables(predictions, config: DriftConfig) -> dict:
             vals[ref_rows] if kind == "ks" else vals[ref_rows].reset_index(drop=True), kind=kind, n_bins=config.n_bins
         )
         refs[name] = reference_spec(ref)
-        g = pd.DataFrame({"date": date, "code": ref.codes(vals), "rows": 1})
+        g = _group_sum({"date": date, "code": ref.codes(vals)}, {"rows": ones})
         g.insert(0, "feature", name)
         parts.append(canonical_days(g, ["feature", "date", "code"], sums=("rows",)))
         if exact and kind == "ks":
