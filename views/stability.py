@@ -115,9 +115,7 @@ else:
     except InputError as err:
         ui.show_problems(err, title="The training table cannot be used with these settings")
         st.stop()
-    auto = sv.result("stab") is None and sv.running("stab") is None and not st.session_state.get("stab_auto_done")
-    if submitted or auto:
-        st.session_state["stab_auto_done"] = True
+    if submitted:  # only on request: 50 fits are not started for someone who only opened the page (issue 18)
         sv.start(
             "stab",
             settings,

@@ -15,7 +15,9 @@ def test_stability_page_background_run_and_cancel(page, server):
     page.goto(server + "/stability")
     wait_for_app(page)
     expect(page.get_by_role("heading", name="Stability", exact=True)).to_be_visible(timeout=30_000)
-    # the automatic first run on the example table completes via the run_every fragment
+    # nothing runs until asked: then the run on the example table completes via the run_every fragment
+    expect(page.get_by_text("Press Run cross-validation to start", exact=False)).to_be_visible(timeout=30_000)
+    page.get_by_role("button", name="Run cross-validation").click()
     expect(page.get_by_text("Mean Accuracy")).to_be_visible(timeout=120_000)
     wait_for_app(page)
     expect(page.get_by_test_id("stPlotlyChart")).to_have_count(3)
