@@ -161,7 +161,7 @@ def test_data_problems_are_all_listed_and_nothing_is_saved(lake_app):
     from board.store import Store
 
     with Store(data_dir=root.parent) as s:
-        assert [r.kind for r in s.list_datasets()] == ["upload", "upload"]  # only the two demo uploads
+        assert [r.kind for r in s.list_datasets()] == ["upload"] * 3  # only the demo uploads (Demo 1, Demo 2, 演示 3)
     assert at.text_input(key="register_path").value == "bad.parquet"
 
 
