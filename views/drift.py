@@ -136,3 +136,7 @@ with tab_c:
         st.caption(ui.md_text(f"{model}: {view.calibration[model].reason}"))
         if view.skipped_models:
             st.caption(f"Not judged (no probabilities): {ui.md_text(', '.join(view.skipped_models))}.")
+
+from board.app import over_time_view  # noqa: E402 - the section below the drift tabs (issue 19)
+
+over_time_view.show(preds)

@@ -1,0 +1,199 @@
+"""Value over time on the Drift page (issue 19): EV per decision per day or week for each model
+at the board's thresholds, with the board's bootstrap band per window, the alert line and B − A.
+
+The numbers come from :func:`evalcore.over_time.value_over_time` on the dataset's rows (cached
+by dataset id, file hash, value table, thresholds, settings and window); a dataset registered by
+path has no rows here and says so (the CLI's ``--engine duckdb --window`` computes it there).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+
+import plotly.graph_objects as go
+import streamlit as st
+
+from board.app import state, ui
+from board.words import fmt
+from board.words.i18n import N_, t
+from evalcore import InputError
+
+K_WINDOW = "drift_vot_window"
+N_RESAMPLES = 300  # per window: a band per day over months stays quick; the board keeps its 1000
+COLORS = ("#0B5FFF", "#E4572E")
+ALERT_WORDS = {
+    "red": N_("below the line in a row"),
+    "yellow": N_("below the line"),
+    "green": N_("above the line"),
+    "grey": N_("no line"),
+}
+
+
+@st.cache_resource(max_entries=8, show_spinner="Computing value over time …")
+def _compute(dataset_id: int, sha: str, table: str, config: str, window: str, _rows, _table, _config):
+    from evalcore.over_time import value_over_time
+
+    return value_over_time(_rows, _table, _config, window=window)
+
+
+def _band_figure(result, unit: str, L: str) -> go.Figure:
+    fig = go.Figure()
+    x = [w.start for w in result.windows]
+    for i, m in enumerate(result.models):
+        c = COLORS[i % len(COLORS)]
+        lo = [w.ev_low[m] for w in result.windows]
+        hi = [w.ev_high[m] for w in result.windows]
+        ev = [w.ev[m] for w in result.windows]
+        fig.add_trace(go.Scatter(x=x, y=hi, mode="lines", line=dict(width=0), showlegend=False, hoverinfo="skip"))
+        fig.add_trace(
+            go.Scatter(
+                x=x,
+                y=lo,
+                mode="lines",
+                line=dict(width=0),
+                fill="tonexty",
+                fillcolor=c + "33",
+                name=t("{model}: 95% band", L, model=m),
+                hoverinfo="skip",
+            )
+        )
+        fig.add_trace(
+            go.Scatter(
+                x=x,
+                y=ev,
+                mode="lines+markers",
+                line=dict(color=c),
+                name=m,
+                text=[fmt.money(v, unit, locale=L) for v in ev],
+                hovertemplate="%{x|%Y-%m-%d}: %{text}<extra>" + m + "</extra>",
+            )
+        )
+        line = result.alert_line[m]["line"]
+        if math.isfinite(line):
+            fig.add_hline(
+                y=line,
+                line=dict(color=c, dash="dot", width=1),
+                annotation_text=t("{model} alert line {value}", L, model=m, value=fmt.money(line, unit, locale=L)),
+            )
+    fig.update_layout(
+        height=320,
+        margin=dict(l=10, r=10, t=30, b=10),
+        template="plotly_white",
+        yaxis_title=t("EV per decision", L) + (f" ({unit})" if unit else ""),
+        xaxis_title=t("window starting on", L),
+    )
+    return fig
+
+
+def _diff_figure(result, unit: str, L: str) -> go.Figure:
+    a, b = result.models
+    x = [w.start for w in result.windows]
+    d = [w.diff for w in result.windows]
+    fig = go.Figure(
+        go.Scatter(
+            x=x,
+            y=d,
+            mode="markers",
+            error_y=dict(
+                type="data",
+                symmetric=False,
+                array=[w.diff_high - w.diff for w in result.windows],
+                arrayminus=[w.diff - w.diff_low for w in result.windows],
+            ),
+            text=[fmt.money(v, unit, signed=True, locale=L) for v in d],
+            hovertemplate="%{x|%Y-%m-%d}: %{text}<extra></extra>",
+            name=t("{b} − {a}", L, a=a, b=b),
+        )
+    )
+    fig.add_hline(y=0, line=dict(color="#888", width=1))
+    fig.update_layout(
+        height=240,
+        margin=dict(l=10, r=10, t=10, b=10),
+        template="plotly_white",
+        yaxis_title=t("{b} − {a} per decision", L, a=a, b=b),
+        xaxis_title=t("window starting on", L),
+    )
+    return fig
+
+
+def show(data) -> None:
+    """The "Value over time" section of the Drift page."""
+    L = state.current_locale()
+    st.subheader(t("Value over time", L))
+    rec = state.dataset_record()
+    if rec is None:
+        return
+    if rec.is_aggregate:
+        st.info(
+            t(
+                "Value over time is computed from rows; this dataset is an aggregate. From the command line: "
+                "`python -m board evaluate … --engine duckdb --time COL --window week`.",
+                L,
+            )
+        )
+        return
+    rows = state.current_rows()
+    if rows is None or rows.time is None:
+        return
+    window = st.segmented_control(
+        t("Window", L),
+        ["week", "day"],
+        default="week",
+        format_func=lambda w: t("weekly", L) if w == "week" else t("daily", L),
+        key=K_WINDOW,
+    )
+    window = window or "week"
+    table, _ = state.committed_table()
+    thresholds = {m: state.deployed_threshold(data, m) for m in rows.scores}
+    config = dataclasses.replace(state.board_config(data, thresholds), n_resamples=N_RESAMPLES)
+    try:
+        result = _compute(
+            rec.id,
+            rec.sha256,
+            state.table_json(table),
+            json.dumps(config.to_dict(), sort_keys=True),
+            window,
+            rows,
+            table,
+            config,
+        )
+    except InputError as err:
+        ui.show_problems(err, title=t("Value over time cannot be computed", L))
+        return
+    unit = table.unit
+    ui.plotly_chart(st, _band_figure(result, unit, L), key="drift_vot_bands")
+    for m in result.models:
+        info = result.alert_line[m]
+        last = next((w for w in reversed(result.windows) if math.isfinite(w.ev[m])), None)
+        if not math.isfinite(info["line"]):
+            st.caption(t("{model}: no alert line — {reason}.", L, model=m, reason=info["reason"]))
+        elif last is not None:
+            st.caption(
+                t(
+                    "{model}: alert line {line} (mean {mean} − 2 × std {std} of {n} reference windows); "
+                    "latest window {value}: {state}.",
+                    L,
+                    model=m,
+                    line=fmt.money(info["line"], unit, locale=L),
+                    mean=fmt.money(info["mean"], unit, locale=L),
+                    std=fmt.money(info["std"], unit, locale=L),
+                    n=fmt.count(info["n_reference"]),
+                    value=fmt.money(last.ev[m], unit, locale=L),
+                    state=t(ALERT_WORDS[last.alert[m]], L),
+                )
+            )
+    if len(result.models) == 2:
+        ui.plotly_chart(st, _diff_figure(result, unit, L), key="drift_vot_diff")
+    st.caption(
+        t(
+            "Bands: the board's bootstrap ({scheme}, {n} resamples) of each window's rows; a window without "
+            "rows has no value. The alert line is mean − 2·std of the windows inside the drift reference period; "
+            "red when {k} windows in a row fall below it.",
+            L,
+            scheme=result.scheme,
+            n=fmt.count(result.n_resamples),
+            k=fmt.count((config.drift or {}).get("consecutive_red", 3)),
+        )
+    )
