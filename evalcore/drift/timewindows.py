@@ -96,6 +96,22 @@ def granularity(time) -> str:
     return "day"
 
 
+def periods(days: int, unit: str) -> int:
+    """How many whole ``unit`` periods ("year" or "month") a day count of
+    :class:`~evalcore.drift.DriftConfig` stands for on data dated by whole periods: rounded, at
+    least one (what the page says: "windows of 1 month sliding by 1 month"); ``days`` itself
+    for any other unit.
+
+    Examples
+    --------
+    >>> periods(7, "month"), periods(90, "month"), periods(365, "year"), periods(7, "day")
+    (1, 3, 1, 7)
+    """
+    if unit not in _PERIOD_DAYS:
+        return int(days)
+    return max(1, int(round(days / _PERIOD_DAYS[unit])))
+
+
 def _period_starts(day0: pd.Timestamp, unit: str, j0: int, j1: int) -> np.ndarray:
     """Day numbers (from ``day0``, itself a period start) of the period starts j0..j1."""
     months = 12 if unit == "year" else 1
@@ -113,7 +129,7 @@ def _periods_of_counts(day0: pd.Timestamp, counts: np.ndarray, config: DriftConf
         return int(cum[b] - cum[a])
 
     def k(days):
-        return max(1, int(round(days / _PERIOD_DAYS[unit])))
+        return periods(days, unit)
 
     months = 12 if unit == "year" else 1
     last = day0 + pd.Timedelta(days=n_days - 1)
