@@ -362,10 +362,18 @@ def _load(args):
     from evalcore.data import read_table, validate
 
     raw = path.read_bytes()
-    frame = read_table(raw, path.name, max_bytes=args.max_mb * 2**20, **limits)
-    if getattr(args, "label_known", None) or getattr(args, "labels_complete_until", None):
+    late = getattr(args, "label_known", None) or getattr(args, "labels_complete_until", None)
+    frame = read_table(raw, path.name, max_bytes=args.max_mb * 2**20, columns=None if late else _named_columns(args), **limits)
+    if late:
         return _load_late_labels(args, frame)
     return validate(frame, _mapping(args))
+
+
+def _named_columns(args) -> list:
+    """The columns the options name: the only ones read (issue 18: converting the rest of a wide
+    file costs time and memory for nothing)."""
+    named = [args.label, *(col for _, col in args.score), *args.segment, *args.feature]
+    return [c for c in named + [args.time, args.group, args.weight] if c]
 
 
 def _load_late_labels(args, frame):
