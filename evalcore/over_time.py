@@ -98,6 +98,7 @@ SCORE_COLUMNS = ("model", "date", "score", "label", "rows", "weight")
 UNKNOWN = -1  # label of a row whose label has not arrived
 _DAY = np.timedelta64(1, "D")
 _MAX_MAPS = 200  # recalibration maps refitted per estimate (replicates reuse them in turn)
+_DRAW_BATCH = 2_000_000  # cells × replicates drawn at once (memory bound of the estimate's draws)
 _FIT_CELLS = 1000  # score bins (per label) the replicate Platt fits pool labelled rows into
 _QUALITY_WINDOWS = 3  # most recent fully labelled windows the quality check re-estimates
 
@@ -769,6 +770,7 @@ class _Estimator:
         self.models = tables.models
         self.notes = []
         self._cache = {}
+        self._pooled = {}
         self.B = max(int(config.n_resamples), 0)
         lab_days = np.unique(sdays[self.lab != UNKNOWN])
         self.lab_days = lab_days
@@ -777,37 +779,70 @@ class _Estimator:
                 f"labels have arrived for {len(lab_days)} day(s): the recalibration map's uncertainty cannot be resampled"
             )
 
-    def _fit(self, m, exclude=None, day_weights=None, start=None):
-        """The map of model m on labelled rows (optionally excluding a mask, weighting days).
-
-        With more than ``_FIT_CELLS`` distinct scores the Platt fit runs on the scores pooled
-        into ``_FIT_CELLS`` equal-width bins of their range (each bin at its weighted mean
-        score, per label): the same likelihood up to the spread within a bin, and hundreds of
-        refits stay fast. Isotonic maps (decisions) see the exact scores."""
+    def _cells(self, m):
+        """Model m's labelled rows pooled once into (day, score bin, label) cells: every fit
+        weights days and pools the bins again, without touching the rows. Up to
+        ``_FIT_CELLS`` distinct scores the bins are the scores themselves (exact); above, the
+        Platt fits see equal-width bins of the range, each at its weighted mean score — the
+        same likelihood up to the spread within a bin."""
+        if m in self._pooled:
+            return self._pooled[m]
         sc = self.sc
         sel = (sc["model"].to_numpy() == m) & (self.lab != UNKNOWN)
-        if exclude is not None:
-            sel &= ~exclude
         s = sc["score"].to_numpy()[sel]
         y = self.lab[sel].astype(np.int64)
         w = sc["weight"].to_numpy()[sel].astype(float)
-        if day_weights is not None:
-            w = w * day_weights(self.sdays[sel])
         keep = w > 0
-        s, y, w = s[keep], y[keep], w[keep]
-        if len(y) == 0 or y.min() == y.max():
-            return None
+        s, y, w, d = s[keep], y[keep], w[keep], self.sdays[sel][keep]
         method, kind = _map_method(self.tables.score_kinds[m])
         if kind == "probability":
             s = np.clip(s, 0.0, 1.0)
-        if method == "platt" and len(s) > _FIT_CELLS:
+        distinct = np.unique(s)
+        if len(distinct) <= _FIT_CELLS:
+            b, nb, reps = np.searchsorted(distinct, s), max(len(distinct), 1), distinct
+        else:
             lo, hi = float(s.min()), float(s.max())
-            b = np.minimum(((s - lo) / ((hi - lo) or 1.0) * _FIT_CELLS).astype(np.int64), _FIT_CELLS - 1)
-            code = 2 * b + y
-            W = np.bincount(code, weights=w, minlength=2 * _FIT_CELLS)
-            WS = np.bincount(code, weights=w * s, minlength=2 * _FIT_CELLS)
-            nz = np.flatnonzero(W > 0)
-            s, y, w = WS[nz] / W[nz], (nz % 2).astype(np.int64), W[nz]
+            nb, reps = _FIT_CELLS, None
+            b = np.minimum(((s - lo) / ((hi - lo) or 1.0) * nb).astype(np.int64), nb - 1)
+        di = np.searchsorted(self.lab_days, d)
+        u, inv = np.unique((di * nb + b) * 2 + y, return_inverse=True)
+        out = {
+            "day": u // (2 * nb),
+            "bin": (u // 2) % nb,
+            "y": u % 2,
+            "W": np.bincount(inv, weights=w, minlength=len(u)),
+            "WS": np.bincount(inv, weights=w * s, minlength=len(u)),
+            "nb": nb,
+            "reps": reps,
+            "method": method,
+            "kind": kind,
+        }
+        self._pooled[m] = out
+        return out
+
+    def _fit(self, m, day_mult=None, start=None):
+        """The map of model m on its labelled rows, each day counted ``day_mult`` times
+        (None: once; 0 leaves a day out)."""
+        c = self._cells(m)
+        W, WS = c["W"], c["WS"]
+        if day_mult is not None:
+            k = day_mult[c["day"]]
+            W, WS = W * k, WS * k
+        code = c["bin"] * 2 + c["y"]
+        nb = c["nb"]
+        Wp = np.bincount(code, weights=W, minlength=2 * nb)
+        nz = np.flatnonzero(Wp > 0)
+        if len(nz) == 0:
+            return None
+        y = (nz % 2).astype(np.int64)
+        if y.min() == y.max():
+            return None
+        if c["reps"] is not None:
+            s = c["reps"][nz // 2]
+        else:
+            s = np.bincount(code, weights=WS, minlength=2 * nb)[nz] / Wp[nz]
+        w = Wp[nz]
+        method, kind = c["method"], c["kind"]
         if start is not None and method == "platt":
             return _platt_newton(y, s, w, kind, start) or _fit_map(y, s, w, method, kind)
         return _fit_map(y, s, w, method, kind)
@@ -825,22 +860,22 @@ class _Estimator:
         return out
 
     def _fit_maps(self, m, exclude, rng):
-        point = self._fit(m, exclude)
+        """``exclude``: rows of the score table whose days are left out (a window being checked)."""
+        nd = len(self.lab_days)
+        base = np.ones(nd)
+        if exclude is not None:
+            base[np.isin(self.lab_days, np.unique(self.sdays[exclude]))] = 0.0
+        point = self._fit(m, None if exclude is None else base)
         if point is None:
             return None, []
-        days = self.lab_days
-        if exclude is not None:
-            days = np.unique(self.sdays[(self.lab != UNKNOWN) & ~exclude])
+        days = np.flatnonzero(base > 0)
         n_maps = min(self.B, _MAX_MAPS)
         maps = []
         if len(days) >= 2:
             for _ in range(n_maps):
-                mult = np.bincount(rng.integers(0, len(days), len(days)), minlength=len(days)).astype(float)
-
-                def dw(d, mult=mult, days=days):
-                    return mult[np.searchsorted(days, d)]
-
-                mp = self._fit(m, exclude, dw, start=point)
+                mult = np.zeros(nd)
+                mult[days] = np.bincount(rng.integers(0, len(days), len(days)), minlength=len(days))
+                mp = self._fit(m, mult, start=point)
                 if mp is not None:
                     maps.append(mp)
         if not maps:
@@ -863,30 +898,45 @@ class _Estimator:
         kind = self.tables.score_kinds[m]
         s_in = np.clip(s, 0.0, 1.0) if _map_method(kind)[1] == "probability" else s
 
-        def counts(pos_w, neg_w):
-            return (pos_w[act].sum(-1), neg_w[act].sum(-1), pos_w[~act].sum(-1), neg_w[~act].sum(-1))
-
         p0 = np.where(unk, point._apply(s_in), lab == 1)
         pos_w, neg_w = w * p0, w * (1 - p0)
         tp, fp, fn, tn = (np.sum(x) for x in ((pos_w * act), (neg_w * act), (pos_w * ~act), (neg_w * ~act)))
         est = float(_ev_from_cells(tp, fp, fn, tn, self.v, self.prev))
         if self.B == 0 or rows.sum() == 0:
             return est, np.zeros(0)
+        if len(s_in) > _FIT_CELLS:
+            # the replicates pool the window's cells into score bins within (decision, label state),
+            # each at its rows' mean score: the point estimate above stays exact
+            lo, hi = float(s_in.min()), float(s_in.max())
+            b = np.minimum(((s_in - lo) / ((hi - lo) or 1.0) * _FIT_CELLS).astype(np.int64), _FIT_CELLS - 1)
+            code = (act.astype(np.int64) * 3 + (lab + 1)) * _FIT_CELLS + b
+            u, inv = np.unique(code, return_inverse=True)
+            r_sum = np.bincount(inv, weights=rows, minlength=len(u))
+            s_in = np.bincount(inv, weights=rows * s_in, minlength=len(u)) / r_sum
+            w_sum = np.bincount(inv, weights=w, minlength=len(u))
+            rows = np.rint(r_sum).astype(np.int64)
+            mean_w = w_sum / r_sum
+            act = (u // _FIT_CELLS) // 3 == 1
+            lab = (u // _FIT_CELLS) % 3 - 1
+            unk = lab == UNKNOWN
         n_rows = int(rows.sum())
         B = self.B
-        # rows of the window redrawn (multinomial over its cells), then unknown labels drawn
-        R = rng.multinomial(n_rows, rows / n_rows, size=B)  # (B, cells)
-        P = np.stack([maps[b % len(maps)]._apply(s_in) for b in range(len(maps))])  # (maps, cells)
-        Pb = P[np.arange(B) % len(maps)]
-        # labelled rows keep their label; unknown ones are Binomial(R, p̂)
-        K = np.where(unk[None, :], rng.binomial(R, np.clip(Pb, 0.0, 1.0)), np.where(lab[None, :] == 1, R, 0))
-        pos_w = K * mean_w[None, :]
-        neg_w = (R - K) * mean_w[None, :]
-        tp = (pos_w * act).sum(1)
-        fp = (neg_w * act).sum(1)
-        fn = (pos_w * ~act).sum(1)
-        tn = (neg_w * ~act).sum(1)
-        return est, _ev_from_cells(tp, fp, fn, tn, self.v, self.prev)
+        P = np.stack([mp._apply(s_in) for mp in maps])  # (maps, cells)
+        out = np.empty(B)
+        batch = max(1, _DRAW_BATCH // max(len(s_in), 1))
+        for a in range(0, B, batch):
+            idx = np.arange(a, min(B, a + batch))
+            # rows of the window redrawn (multinomial over its cells); labelled rows keep their
+            # label, the others are Binomial(rows, p̂) under replicate idx's map
+            R = rng.multinomial(n_rows, rows / n_rows, size=len(idx))
+            Pb = np.clip(P[idx % len(maps)], 0.0, 1.0)
+            K = np.where(unk[None, :], rng.binomial(R, Pb), np.where(lab[None, :] == 1, R, 0))
+            pos_w = K * mean_w[None, :]
+            neg_w = (R - K) * mean_w[None, :]
+            out[idx] = _ev_from_cells(
+                (pos_w * act).sum(1), (neg_w * act).sum(1), (pos_w * ~act).sum(1), (neg_w * ~act).sum(1), self.v, self.prev
+            )
+        return est, out
 
     def window(self, sel_window, rng, *, exclude=None, treat_all_unknown=False) -> dict:
         """Estimate of one window: model -> (ev, low, high), "diff", "undefined"."""
