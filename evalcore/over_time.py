@@ -648,7 +648,8 @@ def value_over_time_of(tables: TimeTables, table, config=None, *, window: str = 
     windows = tuple(WindowValue(**{k: v for k, v in o.items() if k != "in_ref"}) for o in out)
     quality = None
     if has_unknown:
-        quality = est.quality(ks, wi, dec, calibration_light, config)
+        starts = {int(k): str(origin + np.timedelta64(int(k) * L, "D")) for k in ks}
+        quality = est.quality(ks, wi, dec, calibration_light, config, starts)
     return ValueOverTime(
         window=window,
         models=tuple(models),
@@ -984,7 +985,7 @@ class _Estimator:
         out["undefined"] = undefined
         return out
 
-    def quality(self, ks, wi, dec, calibration_light, config) -> dict:
+    def quality(self, ks, wi, dec, calibration_light, config, starts) -> dict:
         """Re-estimate the most recent fully labelled windows with maps fitted without them."""
         lab = dec["label"].to_numpy()
         full = [int(k) for k in ks if (wi == k).any() and (lab[wi == k] != UNKNOWN).all()]
@@ -1001,7 +1002,7 @@ class _Estimator:
                 inside = bool(math.isfinite(lo) and math.isfinite(hi) and lo <= real[m] <= hi)
                 checks.append(
                     {
-                        "window": int(k),
+                        "window": starts[int(k)],
                         "model": m,
                         "estimated": json_float(e),
                         "ci": [json_float(lo), json_float(hi)],
@@ -1011,15 +1012,23 @@ class _Estimator:
                 )
         reasons = []
         outside = [c for c in checks if not c["inside"]]
+        p_chance = float("nan")
+        if checks:
+            from scipy import stats
+
+            # how often estimates as good as their stated level miss at least this often
+            p_chance = float(stats.binom.sf(len(outside) - 1, len(checks), 1.0 - float(config.level)))
         if outside:
             reasons.append(
-                f"{len(outside)} of {len(checks)} realised values of recent labelled windows fall outside their estimate's interval"
+                f"{len(outside)} of {len(checks)} realised values of recent labelled windows fall outside their "
+                f"estimate's interval (estimates that hold their {config.level:.0%} level miss at least this often "
+                f"with probability {p_chance:.2g})"
             )
         if calibration_light == "red":
             reasons.append("the calibration drift light is red")
         if not checks:
             reasons.append("no fully labelled window to check the estimate against")
-        return {"checks": checks, "trusted": not reasons, "reasons": reasons}
+        return {"checks": checks, "trusted": not reasons, "reasons": reasons, "p_misses_by_chance": json_float(p_chance)}
 
 
 def _platt_newton(y, s, w, kind, start, *, tol=1e-10, max_iter=50):

@@ -281,3 +281,30 @@ def test_estimates_cover_the_realised_value():
             inside += w.ev_low["A"] <= realised <= w.ev_high["A"]
             total += 1
     assert inside / total >= 0.90
+
+
+def test_quality_check_flags_estimates_that_miss_recent_labelled_windows():
+    # calibrated for 3 weeks, then the positive rate doubles for the last labelled days: the
+    # check re-estimates the 3 most recent labelled days with maps fitted without them and misses
+    rng = np.random.default_rng(7)
+    n_days, per = 30, 300
+    day = np.repeat(np.arange(n_days), per)
+    s = rng.beta(2, 5, day.size)
+    rate = np.where(day >= 21, np.clip(2 * s, 0, 1), s)
+    f = pd.DataFrame({"t": START + pd.to_timedelta(day, unit="D"), "a": s, "y": (rng.random(day.size) < rate).astype(int)})
+    known = day < 27
+    r = value_over_time(_preds(f), TABLE, BoardConfig(n_resamples=200), window="day", label_known=known)
+    q = r.quality
+    assert [c["window"] for c in q["checks"]] == ["2026-10-29", "2026-10-30", "2026-10-31"]  # days 24-26
+    assert not q["trusted"] and "fall outside" in q["reasons"][0]
+    assert sum(not c["inside"] for c in q["checks"]) >= 2 and q["p_misses_by_chance"] < 0.01
+    # the calibration light red is a reason of its own
+    calm = value_over_time(
+        _preds(f.assign(y=(rng.random(day.size) < s).astype(int))),
+        TABLE,
+        BoardConfig(n_resamples=200),
+        window="day",
+        label_known=known,
+        calibration_light="red",
+    )
+    assert not calm.quality["trusted"] and "the calibration drift light is red" in calm.quality["reasons"]
