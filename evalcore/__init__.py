@@ -39,6 +39,7 @@ _EXPORTS = {
         "ev_interval",
         "metric_intervals",
         "optimum_interval",
+        "auto_resolution",
     ),
     "calibration": (
         "LOG_LOSS_EPS",
@@ -204,6 +205,7 @@ __all__ = [
     "ev_interval",
     "metric_intervals",
     "optimum_interval",
+    "auto_resolution",
     "cumulate",
     "metrics_from_cells",
     "LearningCurve",

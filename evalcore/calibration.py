@@ -594,6 +594,12 @@ def calibration_intervals(
 ) -> dict:
     """Intervals of the calibration metrics: percentile bootstrap, and Wald for slope/intercept.
 
+    Cost: every replicate resamples the rows, so it grows with rows × ``n_resamples`` (not
+    with distinct scores): about 1.2 s per 100,000 rows at the default 200 replicates on one
+    core, ~12 s at a million rows; ``slope_method="bootstrap"`` adds one logistic fit per
+    replicate. From an aggregate, :func:`evalcore.aggregate.calibration_intervals_of` draws
+    cell counts instead (cost grows with cells, not rows).
+
     Parameters
     ----------
     y_true, y_prob, sample_weight
