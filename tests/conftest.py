@@ -6,6 +6,9 @@ from hypothesis import HealthCheck, settings
 # Tests never touch the repository's data/ folder: every run gets its own store.
 os.environ.setdefault("EVALBOARD_DATA_DIR", tempfile.mkdtemp(prefix="evalboard-test-"))
 os.environ.pop("EVALBOARD_DB_URL", None)
+# No background board precompute (board.services.board_cache) unless a test turns it on: no thread
+# outlives the test that started it (the servers of the browser tests inherit this too).
+os.environ.setdefault("EVALBOARD_PRECOMPUTE", "0")
 
 # Hypothesis on a shared, loaded machine: no per-example deadline and no too-slow health check
 # (timing is not what the properties test). In CI (CI set) the examples are derandomized, so a

@@ -442,16 +442,24 @@ def table_json(table) -> str:
 
 @st.cache_resource(max_entries=8, show_spinner="Computing the board (bootstrap, drift, action) …")
 def _board(dataset_id: int, sha: str, table: str, config: str, source: str, _data):
-    import dataclasses
-
+    """The board, from this process's memory, else the data directory's board cache (another
+    process, an earlier start, or the background job after an upload, approval or settings change
+    computed it: :mod:`board.services.board_cache`), else computed and kept in both."""
+    from board.services import board_cache
     from evalcore import ValueTable
-    from evalcore.aggregate import evaluate_aggregate
     from evalcore.board import BoardConfig
 
-    cfg = BoardConfig(**json.loads(config))
-    vt = ValueTable.from_dict(json.loads(table))
-    result = evaluate_aggregate(_data, vt, cfg, counts={m: _counts(dataset_id, sha, m, _data) for m in _data.models})
-    return dataclasses.replace(result, aggregate=None) if source == "rows" else result  # rows state no engine
+    cache = board_cache.cache_for(store())
+    key = cache.key(sha, table, config, source)
+    hit = cache.get(key)
+    if hit is not None:
+        return hit
+    counts = {m: _counts(dataset_id, sha, m, _data) for m in _data.models}
+    result = board_cache.compute(
+        _data, ValueTable.from_dict(json.loads(table)), BoardConfig(**json.loads(config)), source, counts
+    )
+    cache.put(key, result)
+    return result
 
 
 @st.cache_resource(max_entries=8, show_spinner="Aggregating the source again with DuckDB (new thresholds or settings) …")
@@ -530,20 +538,12 @@ def segments_of(data: Aggregate, table, deployed: dict, model: str, column: str,
 
 
 def board_config(preds, thresholds: dict):
-    """Board settings: the default bootstrap (1000 replicates, seed 0), clustered by the group id
-    when one is mapped (repeat customers are not independent), and the drift settings saved with
-    the dataset."""
-    from board.services.drift_settings import load_config
-    from evalcore.board import BoardConfig
+    """Board settings (:func:`board.services.board_cache.board_config`: 1000 replicates, seed 0,
+    clustered by the group id when one is mapped, the dataset's saved drift settings) — the same
+    function the background precompute uses, so both find each other's boards."""
+    from board.services import board_cache
 
-    drift_cfg, _ = load_config(store(), current_dataset_id())
-    return BoardConfig(
-        thresholds=thresholds,
-        n_resamples=1000,
-        seed=0,
-        scheme="cluster" if services.has_groups(preds) else "rows",
-        drift=drift_cfg.to_dict(),
-    )
+    return board_cache.board_config(store(), current_dataset_id(), preds, thresholds)
 
 
 def current_user():

@@ -3,9 +3,11 @@
 ``evaluation`` loads a dataset as the aggregate every board number is computed from (rows of an
 upload, or a registered path's stored aggregate) and evaluates it; ``datasets`` registers paths;
 ``signoff`` signs value-table versions and publishes impact reports; ``drift_settings`` reads and
-changes a dataset's drift settings; ``demo`` makes the demo data.
+changes a dataset's drift settings; ``demo`` makes the demo data; ``board_cache`` keeps boards
+across sessions and restarts and computes them in the background.
 """
 
+from board.services import board_cache  # noqa: F401 - services.board_cache
 from board.services.evaluation import (  # noqa: F401 - the package's API
     DEFAULT_TABLE_NAME,
     ThresholdRange,

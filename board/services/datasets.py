@@ -61,7 +61,7 @@ def register(
         "engine": "duckdb",
         "fingerprint": lake.fingerprint(src.files),
     }
-    return store.save_aggregate_dataset(
+    rec = store.save_aggregate_dataset(
         name=name.strip(),
         source_path=src.path,
         query=dict(query),
@@ -77,3 +77,7 @@ def register(
             {"dataset_id": rec.id, "sha256": rec.sha256, "path": src.path, "files": len(src.files)},
         ),
     )
+    from board.services.board_cache import precompute
+
+    precompute(store, rec.id)  # its first board, in the background (issue 18)
+    return rec
