@@ -38,7 +38,7 @@ def ensure_demo(store, which: str = demo.DEFAULT_DEMO):
     """
     if which not in {d.key for d in demo.DEMOS}:
         raise InputError(f"which must be one of {sorted(d.key for d in demo.DEMOS)}; got {which!r}.")
-    records = {}
+    records, new = {}, []
     for d in demo.DEMOS:
         raw = demo.demo_csv_bytes(drift=d.drift)
         rec = store.find_dataset_by_sha(sha256(raw))
@@ -53,12 +53,17 @@ def ensure_demo(store, which: str = demo.DEFAULT_DEMO):
                 n_rows=preds.n_rows,
                 uploader="evalboard demo",
             )
+            new.append(rec.id)
         records[d.key] = rec
     if not store.list_value_tables():  # once: never over an approved history, nor after a rename
         store.save_value_table_draft(
             DEFAULT_TABLE_NAME, dict(demo.DEMO_VALUE_TABLE), author="evalboard demo", reason="SPEC §2.2 example amounts"
         )
     demo.ensure_chinese(store)  # Demo 3, in Chinese, bound to its own value table in 元 (stored after the default table)
+    if records[which].id in new:  # a first start: the board it opens is computed in the background now
+        from board.services.board_cache import precompute
+
+        precompute(store, records[which].id)
     return records[which]
 
 

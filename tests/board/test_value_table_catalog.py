@@ -220,4 +220,4 @@ def test_renaming_the_default_table_keeps_unbound_datasets_priced_with_it(store)
     gov.rename_table(store, as_role("analyst"), ev.DEFAULT_TABLE_NAME, "anti-fraud (EU)", default=True)
     assert ev.bound_table_name(store, demo_ds.id) == "anti-fraud (EU)"
     ev.ensure_demo(store)  # the next start does not bring the old default table back
-    assert store.list_value_tables() == ["anti-fraud (EU)"]
+    assert ev.DEFAULT_TABLE_NAME not in store.list_value_tables() and "anti-fraud (EU)" in store.list_value_tables()
