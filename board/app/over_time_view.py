@@ -70,6 +70,19 @@ def _band_figure(result, unit: str, L: str) -> go.Figure:
                 hovertemplate="%{x|%Y-%m-%d}: %{text}<extra>" + m + "</extra>",
             )
         )
+        est = [v if w.estimated else None for v, w in zip(ev, result.windows)]
+        if any(v is not None for v in est):  # windows whose labels have not arrived: dashed, named so
+            fig.add_trace(
+                go.Scatter(
+                    x=x,
+                    y=est,
+                    mode="lines+markers",
+                    line=dict(color=c, dash="dash"),
+                    marker=dict(symbol="circle-open"),
+                    name=t("{model}: estimated (labels not arrived)", L, model=m),
+                    connectgaps=False,
+                )
+            )
         line = result.alert_line[m]["line"]
         if math.isfinite(line):
             fig.add_hline(
