@@ -8,7 +8,10 @@ import streamlit as st
 from board.access import auth, governance
 from board.app import state, ui
 from board.store import StoreError
+from board.words.i18n import t
 from evalcore import InputError
+
+L = state.current_locale()
 
 FLASH = "accounts_flash"
 POLICY = (
@@ -18,7 +21,7 @@ POLICY = (
 
 user = state.current_user()
 s = state.store()
-st.title("Accounts")
+st.title(t("Accounts", L))
 try:
     users = governance.list_users(s, user)
 except governance.Forbidden as err:  # defence in depth: the page is only in an admin's navigation
@@ -45,15 +48,15 @@ if flash:
 
 ui.accounts_table(users, key="accounts_table")
 
-st.subheader("Add an account")
+st.subheader(t("Add an account", L))
 with st.form("accounts_add", clear_on_submit=True):
     a, b = st.columns(2)
-    name = a.text_input("Username", key="accounts_add_name")
-    role = b.selectbox("Role", auth.ROLES, format_func=auth.ROLE_LABELS.get, key="accounts_add_role")
-    pw1 = a.text_input("Password", type="password", key="accounts_add_pw1")
-    pw2 = b.text_input("Repeat the password", type="password", key="accounts_add_pw2")
+    name = a.text_input(t("Username", L), key="accounts_add_name")
+    role = b.selectbox(t("Role", L), auth.ROLES, format_func=auth.ROLE_LABELS.get, key="accounts_add_role")
+    pw1 = a.text_input(t("Password", L), type="password", key="accounts_add_pw1")
+    pw2 = b.text_input(t("Repeat the password", L), type="password", key="accounts_add_pw2")
     st.caption(POLICY)
-    if st.form_submit_button("Add the account", type="primary"):
+    if st.form_submit_button(t("Add the account", L), type="primary"):
         problems = _password_problems(pw1, pw2) + ([] if name.strip() else ["the username must not be empty"])
         if problems:
             st.session_state[FLASH] = ("error", "Not added: " + "; ".join(problems) + ".")
@@ -65,43 +68,43 @@ with st.form("accounts_add", clear_on_submit=True):
         st.rerun()
 
 if users:
-    st.subheader("Change an account")
+    st.subheader(t("Change an account", L))
     names = [u.username for u in users]
-    who = st.selectbox("Account", names, key="accounts_who")  # options show as plain text
+    who = st.selectbox(t("Account", L), names, key="accounts_who")  # options show as plain text
     rec = next(u for u in users if u.username == who)
     shown = ui.md_text(who)
     c1, c2 = st.columns(2)
     with c1.container(border=True):
-        st.markdown(f"**{shown}** is {'active' if rec.active else 'disabled'}.")
-        if st.button("Disable" if rec.active else "Enable", key="accounts_toggle"):
+        st.markdown(t("**{shown}** is {x}.", L, shown=shown, x="active" if rec.active else "disabled"))
+        if st.button(t("Disable", L) if rec.active else t("Enable", L), key="accounts_toggle"):
             _act(
                 lambda: governance.disable_user(s, user, who, active=not rec.active),
                 f"{shown} {'disabled' if rec.active else 'enabled'}.",
             )
             st.rerun()
         new_role = st.selectbox(
-            "Role",
+            t("Role", L),
             auth.ROLES,
             index=auth.ROLES.index(rec.role),
             format_func=auth.ROLE_LABELS.get,
             key="accounts_role",
         )
-        if st.button("Change the role", key="accounts_change_role", disabled=new_role == rec.role):
+        if st.button(t("Change the role", L), key="accounts_change_role", disabled=new_role == rec.role):
             _act(
                 lambda: governance.change_role(s, user, who, new_role),
                 f"{shown} is now {auth.ROLE_LABELS[new_role]}.",
             )
             st.rerun()
     with c2.form("accounts_reset", clear_on_submit=True, border=True):
-        st.markdown(f"**New password for {shown}** (its failed-login count is cleared)")
-        r1 = st.text_input("New password", type="password", key="accounts_reset_pw1")
-        r2 = st.text_input("Repeat the new password", type="password", key="accounts_reset_pw2")
+        st.markdown(t("**New password for {shown}** (its failed-login count is cleared)", L, shown=shown))
+        r1 = st.text_input(t("New password", L), type="password", key="accounts_reset_pw1")
+        r2 = st.text_input(t("Repeat the new password", L), type="password", key="accounts_reset_pw2")
         st.caption(POLICY)
-        if st.form_submit_button("Reset the password"):
+        if st.form_submit_button(t("Reset the password", L)):
             problems = _password_problems(r1, r2)
             if problems:
                 st.session_state[FLASH] = ("error", "Not changed: " + "; ".join(problems) + ".")
             else:
                 _act(lambda: governance.reset_password(s, user, who, r1), f"Password of {shown} reset.")
             st.rerun()
-st.caption("Every change here is in the Audit log. The command line does the same: `python -m board users …`.")
+st.caption(t("Every change here is in the Audit log. The command line does the same: `python -m board users …`.", L))

@@ -5,9 +5,12 @@ import streamlit as st
 
 from board.access import governance
 from board.app import state, ui
+from board.words.i18n import t
+
+L = state.current_locale()
 
 user = state.current_user()
-st.title("Audit log")
+st.title(t("Audit log", L))
 try:
     entries = governance.audit_log(state.store(), user, limit=2000)
     users = governance.list_users(state.store(), user)
@@ -15,7 +18,7 @@ except governance.Forbidden as err:  # defence in depth: the page is only in an 
     st.error(ui.md_text(err))
     st.stop()
 actions = sorted({e.action for e in entries})
-chosen = st.multiselect("Actions", actions, default=actions, key="audit_actions")
+chosen = st.multiselect(t("Actions", L), actions, default=actions, key="audit_actions")
 rows = [
     {
         "When (UTC)": e.at.strftime("%Y-%m-%d %H:%M:%S"),
@@ -27,14 +30,16 @@ rows = [
     for e in entries
     if e.action in chosen
 ]
-st.caption(f"{ui.cell(len(rows))} of {ui.cell(len(entries))} entries, newest first.")
+st.caption(t("{x} of {x2} entries, newest first.", L, x=ui.cell(len(rows)), x2=ui.cell(len(entries))))
 st.dataframe(
     pd.DataFrame(rows, columns=["When (UTC)", "Who", "Action", "On", "Details"]),  # the names also with no entry
     hide_index=True,
     width="stretch",
     key="audit_table",
-    column_config={"Action": st.column_config.TextColumn("Action", help="The audited action, as the system names it.")},
+    column_config={
+        "Action": st.column_config.TextColumn(t("Action", L), help=t("The audited action, as the system names it.", L))
+    },
 )
-st.subheader("Accounts")
+st.subheader(t("Accounts", L))
 ui.accounts_table(users, key="audit_accounts")
-st.caption("Manage accounts on the Accounts page (or `python -m board users add|list|disable|reset-password`).")
+st.caption(t("Manage accounts on the Accounts page (or `python -m board users add|list|disable|reset-password`).", L))

@@ -11,8 +11,11 @@ from board.charts import calibration as cc
 from board.services import aggregate_view
 from board.words import fmt
 from board.words.glossary import term, terms
+from board.words.i18n import t
 from evalcore import InputError, auc_from_counts, cross_fit_calibration, price_curve, score_counts
 from evalcore.aggregate import calibration_intervals_of, reliability_of
+
+L = state.current_locale()
 
 SEED = 0  # bootstrap and fold shuffle: the same numbers on every run
 N_RESAMPLES = 200
@@ -22,7 +25,7 @@ STRATEGIES = {"uniform": "uniform (equal-width)", "quantile": "quantile (equal-c
 WORST = "#FDE2DC"  # the worst segment's row (as board.charts.calibration.segment_styler)
 NUM = st.column_config.NumberColumn
 SEGMENT_COLUMNS = {  # segment_calibration's columns → how the sortable table shows them
-    "segment": st.column_config.TextColumn("Segment", help=term("segment")),
+    "segment": st.column_config.TextColumn(t("Segment", L), help=term("segment")),
     "n_rows": NUM("Rows", format="%,d"),
     "n": NUM("Weighted rows", format="%,.1f", help="The sum of the sample weights of the segment's rows."),
     "n_pos": NUM("Positives", format="%,d"),
@@ -32,7 +35,7 @@ SEGMENT_COLUMNS = {  # segment_calibration's columns → how the sortable table 
     "oe_ratio": NUM("Observed ÷ expected", format="%.3f", help=term("oe")),
     "slope": NUM("Calibration slope", format="%.3f", help=term("slope")),
     "intercept": NUM("Calibration intercept", format="%+.3f", help=term("intercept")),
-    "undefined": st.column_config.TextColumn("Why undefined", help="Why a number of this segment shows as empty."),
+    "undefined": st.column_config.TextColumn(t("Why undefined", L), help=t("Why a number of this segment shows as empty.", L)),
 }
 COMPARISON_ROWS = (  # rows of board.charts.calibration.comparison_table, in order
     "Brier score",
@@ -135,14 +138,16 @@ def _cards(rel, ci):
         row[i % 3].metric(
             label,
             _metric(getattr(rel, field)),
-            delta=f"95% CI {_metric(lo)} – {_metric(hi)}",
+            delta=t("95% CI {lo} – {hi}", L, lo=_metric(lo), hi=_metric(hi)),
             delta_color="off",
             delta_arrow="off",
             border=True,
             help=help_,
         )
     if any(math.isnan(v) for _, f, _ in items for v in ci.get(f, (math.nan, math.nan))):
-        st.caption("An interval shows — when the metric is undefined or fewer than half the bootstrap replicates define it.")
+        st.caption(
+            t("An interval shows — when the metric is undefined or fewer than half the bootstrap replicates define it.", L)
+        )
 
 
 preds = state.current_data()  # the dataset's aggregate: reliability from its cells
@@ -156,43 +161,55 @@ models = list(preds.score_kinds)
 kinds = preds.score_kinds
 probs = [m for m in models if kinds[m] == "probability"]
 
-st.title("Calibration", help=term("calibration"))
+st.title(t("Calibration", L), help=term("calibration"))
 st.caption(
-    "Do the predicted probabilities mean what they say? Among cases given 10%, about 10% should be positive. "
-    "The Bayes threshold t* on the Threshold–value page is only right for calibrated probabilities."
+    t(
+        "Do the predicted probabilities mean what they say? Among cases given 10%, about 10% should "
+        "be positive. The Bayes threshold t* on the Threshold–value page is only right for "
+        "calibrated probabilities.",
+        L,
+    )
 )
 a, b, _ = st.columns([1.2, 1, 3])
 strategy = a.segmented_control(
-    "Bins",
+    t("Bins", L),
     ["uniform", "quantile"],
     format_func=STRATEGIES.get,
     default="uniform",
     required=True,
     key="cal_strategy",
-    help="Equal-width: [0, 0.1), …, [0.9, 1]. Quantile: equal counts per bin (duplicate edges collapsed).",
+    help=t("Equal-width: [0, 0.1), …, [0.9, 1]. Quantile: equal counts per bin (duplicate edges collapsed).", L),
 )
-n_bins = int(b.number_input("Number of bins", min_value=2, max_value=50, value=10, step=1, key="cal_n_bins"))
+n_bins = int(b.number_input(t("Number of bins", L), min_value=2, max_value=50, value=10, step=1, key="cal_n_bins"))
 
 for col, m in zip(st.columns(len(models)), models):
     with col:
         st.subheader(ui.md_text(m))
         if kinds[m] == "decision":
             st.info(
-                f"{ui.md_text(m)} is a hard 0/1 decision: calibration does not apply (there are no probabilities to compare "
-                "with observed rates)."
+                t(
+                    "{m} is a hard 0/1 decision: calibration does not apply (there are no probabilities to "
+                    "compare with observed rates).",
+                    L,
+                    m=ui.md_text(m),
+                )
             )
             continue
         if kinds[m] == "score":
             st.info(
-                f"{ui.md_text(m)} gives raw scores, not probabilities: calibration needs a recalibration to [0, 1] first. "
-                "Choose Platt or isotonic under **Recalibration** below."
+                t(
+                    "{m} gives raw scores, not probabilities: calibration needs a recalibration to [0, 1] "
+                    "first. Choose Platt or isotonic under **Recalibration** below.",
+                    L,
+                    m=ui.md_text(m),
+                )
             )
             continue
         rel, ci = _calibration(*key, m, n_bins, strategy, preds)
         ui.plotly_chart(st, cc.reliability_figure({m: rel}, height=480), key=f"cal_rel_{m}")
         _cards(rel, ci)
         if "bins" in rel.undefined:
-            st.caption(f"{ui.md_text(rel.undefined['bins'])}: drawn as empty, never as a point at 0.")
+            st.caption(t("{x}: drawn as empty, never as a point at 0.", L, x=ui.md_text(rel.undefined["bins"])))
         ui.undefined_notes({k: v for k, v in rel.undefined.items() if k != "bins"}, prefix=f"{ui.md_text(m)}: ")
 if probs:
     st.caption(
@@ -209,49 +226,71 @@ if probs:
     )
 
 if probs and preds.segments:
-    st.header("By segment", help=term("segment"))
+    st.header(t("By segment", L), help=term("segment"))
     a, b, _ = st.columns([1, 1, 2])
-    seg_col = a.selectbox("Segment column", list(preds.segments), key="cal_segment")
-    seg_model = b.selectbox("Model", probs, key="cal_seg_model")
+    seg_col = a.selectbox(t("Segment column", L), list(preds.segments), key="cal_segment")
+    seg_model = b.selectbox(t("Model", L), probs, key="cal_seg_model")
     seg = _segments(*key, seg_model, seg_col, n_bins, strategy, preds)
     worst = seg[seg["worst"]]
     styled, config = _segment_table(seg, weighted=preds.weighted)
     st.dataframe(styled, hide_index=True, width="stretch", key="cal_seg_table", column_config=config)
     if len(worst):
         st.caption(
-            f"Highlighted: the worst segment by ECE ({n_bins} {strategy} bins within each "
-            f"segment): {ui.md_text(seg_col)} = {ui.md_text(', '.join(map(str, worst['segment'])))} (ECE {_metric(worst['ece'].iloc[0])})."
+            t(
+                "Highlighted: the worst segment by ECE ({n_bins} {strategy} bins within each segment): "
+                "{seg_col} = {x} (ECE {x2}).",
+                L,
+                n_bins=n_bins,
+                strategy=strategy,
+                seg_col=ui.md_text(seg_col),
+                x=ui.md_text(", ".join(map(str, worst["segment"]))),
+                x2=_metric(worst["ece"].iloc[0]),
+            )
         )
 
 recal = [m for m in models if kinds[m] != "decision"]
 rows = None
 if recal:
-    st.header("Recalibration (cross-fitted)")
+    st.header(t("Recalibration (cross-fitted)", L))
     rows = state.current_rows(
         "Cross-fitted recalibration", why="it fits a map on some rows and applies it to the others, row by row"
     )
 if rows is not None:
     st.caption(
-        f"{N_FOLDS}-fold stratified cross-fitting (seed {SEED}): each row is calibrated by a map fitted on the "
-        "other folds, so no row is scored by a map fitted on itself. Cross-fitting changes AUC slightly because "
-        "each fold has its own map (and isotonic maps create ties)."
+        t(
+            "{n_folds}-fold stratified cross-fitting (seed {seed}): each row is calibrated by a map "
+            "fitted on the other folds, so no row is scored by a map fitted on itself. Cross-fitting "
+            "changes AUC slightly because each fold has its own map (and isotonic maps create ties).",
+            L,
+            n_folds=N_FOLDS,
+            seed=SEED,
+        )
     )
     options = [k for k in METHODS if k != "temperature" or probs]
     method = st.segmented_control(
-        "Method",
+        t("Method", L),
         options,
         format_func=METHODS.get,
         default="platt",
         required=True,
         key="cal_method",
-        help="Platt: logistic on logit(p) (or on the raw score). Isotonic: "
-        "monotone step map. Temperature: one scale of logit(p); probabilities only.",
+        help=t(
+            "Platt: logistic on logit(p) (or on the raw score). Isotonic: monotone step map. "
+            "Temperature: one scale of logit(p); probabilities only.",
+            L,
+        ),
     )
     for col, m in zip(st.columns(len(recal)), recal):
         with col:
             st.subheader(f"{ui.md_text(m)}: {METHODS[method]}")
             if method == "temperature" and kinds[m] == "score":
-                st.info(f"{ui.md_text(m)} gives raw scores: temperature scaling needs probabilities. Choose Platt or isotonic.")
+                st.info(
+                    t(
+                        "{m} gives raw scores: temperature scaling needs probabilities. Choose Platt or isotonic.",
+                        L,
+                        m=ui.md_text(m),
+                    )
+                )
                 continue
             try:
                 cf, counts_after = _recalibrated(*key, m, method, n_bins, strategy, rows)
@@ -269,17 +308,17 @@ if rows is not None:
                 hide_index=True,
                 width="stretch",
                 key=f"cal_compare_{m}",
-                column_config={"Measure": st.column_config.TextColumn("Measure", help=terms("brier", "ece", "oe", "auc"))},
+                column_config={"Measure": st.column_config.TextColumn(t("Measure", L), help=terms("brier", "ece", "oe", "auc"))},
             )
             if cf.before is None:
-                st.caption("before: raw scores are not probabilities, so their calibration is undefined (—).")
+                st.caption(t("before: raw scores are not probabilities, so their calibration is undefined (—).", L))
             ui.undefined_notes({k: v for k, v in cf.after.undefined.items() if k != "bins"}, prefix="after: ")
             for note in cf.notes:
-                st.caption(f"Note: {ui.md_text(note)}.")
+                st.caption(t("Note: {note}.", L, note=ui.md_text(note)))
             before = price_curve(counts_before, table, score_kind=kinds[m])
             after = price_curve(counts_after, table)
             effect, verdict = cc.threshold_effect(before, after, unit=table.unit, lens=lens)
-            st.markdown(f"**Effect on the threshold–value curve** (value table “{ui.md_text(table.name)}”)")
+            st.markdown(t("**Effect on the threshold–value curve** (value table “{name}”)", L, name=ui.md_text(table.name)))
             shows = [ui.money_of(table.unit, signed=True), fmt.score, fmt.score, ui.fmt]
             st.dataframe(
                 _before_after(effect, (LOSS_ROW if lens.loss else EFFECT_ROWS[0], *EFFECT_ROWS[1:]), shows),
@@ -287,17 +326,21 @@ if rows is not None:
                 width="stretch",
                 key=f"cal_effect_{m}",
                 column_config={
-                    "Measure": st.column_config.TextColumn("Measure", help=terms("ev", "best_threshold", "bayes_threshold"))
+                    "Measure": st.column_config.TextColumn(t("Measure", L), help=terms("ev", "best_threshold", "bayes_threshold"))
                 },
             )
             if verdict:
                 st.markdown(verdict)
             st.caption(
-                "A recalibration keeps the ranking (up to the per-fold maps and isotonic ties), so it adds little "
-                "value at the optimum; what it fixes is where the threshold sits, so that t* can be used."
+                t(
+                    "A recalibration keeps the ranking (up to the per-fold maps and isotonic ties), so it adds "
+                    "little value at the optimum; what it fixes is where the threshold sits, so that t* can be "
+                    "used.",
+                    L,
+                )
             )
             ui.undefined_notes({k: v for k, v in before.undefined.items() if k == "bayes_threshold"}, prefix="before: ")
-            with st.expander("Threshold–value curve before and after"):
+            with st.expander(t("Threshold–value curve before and after", L)):
                 curves = {f"after ({METHODS[method]})": after} if kinds[m] == "score" else {"before": before, "after": after}
                 ui.plotly_chart(
                     st,
@@ -308,7 +351,7 @@ if rows is not None:
                 )
             ui.export_button(
                 st,
-                f"Download the {METHODS[method]} map of {ui.md_text(m)} (CSV lookup table)",
+                t("Download the {x} map of {m} (CSV lookup table)", L, x=METHODS[method], m=ui.md_text(m)),
                 cf.final_map.lookup_table().to_csv(index=False).encode("utf-8"),
                 file_name=f"calibration_{ui.file_stem(m)}_{method}.csv",
                 mime="text/csv",
@@ -318,6 +361,10 @@ if rows is not None:
                 icon=":material/download:",
             )
             st.caption(
-                f"The deployment map is fitted on all {fmt.count(rows.n_rows)} rows; the numbers shown above are "
-                "cross-fitted. Interpolate linearly between the table's rows."
+                t(
+                    "The deployment map is fitted on all {n_rows} rows; the numbers shown above are "
+                    "cross-fitted. Interpolate linearly between the table's rows.",
+                    L,
+                    n_rows=fmt.count(rows.n_rows),
+                )
             )

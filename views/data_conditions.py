@@ -6,11 +6,14 @@ import pandas as pd
 import streamlit as st
 
 from board.app import stability_view as sv
-from board.app import ui
+from board.app import state, ui
 from board.charts import stability as cs
 from board.words import fmt
+from board.words.i18n import t
 from evalcore import InputError
 from evalcore.normalized import RAW_METRICS
+
+L = state.current_locale()
 
 TASKS = {"classification": "Classification (binary or multiclass)", "regression": "Regression", "clustering": "Clustering"}
 MODELS = {
@@ -27,11 +30,15 @@ MODELS = {
 }
 METRIC_NAMES = {"accuracy": "Accuracy", "f1": "F1", "recall": "Recall", "one_minus_mape": "1 − MAPE"}
 
-st.title("Data conditions")
+st.title(t("Data conditions", L))
 st.caption(
-    "The conditions a score was earned under — training rows N, features d, class balance — and the "
-    "normalized score of SPEC §3.8. N, d and class counts come from the training rows only. The normalized "
-    "scores are heuristics: read each factor, and the learning-curve evidence below, before trusting them."
+    t(
+        "The conditions a score was earned under — training rows N, features d, class balance — and "
+        "the normalized score of SPEC §3.8. N, d and class counts come from the training rows only. "
+        "The normalized scores are heuristics: read each factor, and the learning-curve evidence "
+        "below, before trusting them.",
+        L,
+    )
 )
 sv.aggregate_notice("Data conditions")
 sv.collect("dc_lc")
@@ -42,26 +49,31 @@ name, sha, frame = picked
 cols = list(frame.columns)
 
 a, b, c, d = st.columns([1.3, 1, 1.3, 1.2])
-task = a.selectbox("Task", list(TASKS), format_func=TASKS.get, key="dc_task")
+task = a.selectbox(t("Task", L), list(TASKS), format_func=TASKS.get, key="dc_task")
 target = b.selectbox(
-    "Label column (NMI)" if task == "clustering" else "Target", cols, index=cols.index(sv.default_target(frame)), key="dc_target"
+    t("Label column (NMI)", L) if task == "clustering" else t("Target", L),
+    cols,
+    index=cols.index(sv.default_target(frame)),
+    key="dc_target",
 )
-leave_out = c.multiselect("Leave out columns (all others are features)", [x for x in cols if x != target], key="dc_leave_out")
+leave_out = c.multiselect(
+    t("Leave out columns (all others are features)", L), [x for x in cols if x != target], key="dc_leave_out"
+)
 e, f, g, h = st.columns(4)
 if task == "clustering":
     model, metric = "k-means", "nmi"
-    k = int(d.number_input("k (clusters)", 2, 50, 2, key="dc_k"))
-    e.markdown("**Model**: k-means on standardised features  \n**Metric**: NMI against the label column")
+    k = int(d.number_input(t("k (clusters)", L), 2, 50, 2, key="dc_k"))
+    e.markdown(t("**Model**: k-means on standardised features  \n**Metric**: NMI against the label column", L))
 else:
     k = None
-    model = d.selectbox("Model", list(MODELS[task]), format_func=MODELS[task].get, key=f"dc_model_{task}")
+    model = d.selectbox(t("Model", L), list(MODELS[task]), format_func=MODELS[task].get, key=f"dc_model_{task}")
     metric = e.selectbox(
-        "Raw metric",
+        t("Raw metric", L),
         list(RAW_METRICS["binary" if task == "classification" else "regression"]),
         format_func=METRIC_NAMES.get,
         key=f"dc_metric_{task}",
     )
-seed = int(f.number_input("Seed", 0, 2**31 - 1, 0, key="dc_seed"))
+seed = int(f.number_input(t("Seed", L), 0, 2**31 - 1, 0, key="dc_seed"))
 features = tuple(x for x in cols if x != target and x not in leave_out)
 core_task = {"classification": "auto", "regression": "regression", "clustering": "multiclass"}[task]
 try:
@@ -76,17 +88,21 @@ except InputError as err:
 st.session_state[sv.DC_LAST_KEY] = ts
 sv.data_conditions_card(ts)
 
-st.subheader("Learning-curve experiment: is the normalized score steadier than the raw one here?")
+st.subheader(t("Learning-curve experiment: is the normalized score steadier than the raw one here?", L))
 st.caption(
-    "The raw metric on growing stratified training subsets (each scored on the same held-out rows of its "
-    "repeat), next to the normalized and robust scores. If the adjustment works on this data, the normalized "
-    "curve is flatter than the raw one — especially before N = 20·d, where f(N, d) acts."
+    t(
+        "The raw metric on growing stratified training subsets (each scored on the same held-out "
+        "rows of its repeat), next to the normalized and robust scores. If the adjustment works on "
+        "this data, the normalized curve is flatter than the raw one — especially before N = 20·d, "
+        "where f(N, d) acts.",
+        L,
+    )
 )
-repeats = int(g.number_input("Learning-curve repeats", 1, 20, 5, key="dc_repeats"))
+repeats = int(g.number_input(t("Learning-curve repeats", L), 1, 20, 5, key="dc_repeats"))
 lc_settings = {**settings, "n_repeats": repeats}
 if task == "clustering":
     lc_settings["model"] = None
-if h.button("Run learning-curve experiment", type="primary", icon=":material/play_arrow:", key="dc_run_lc"):
+if h.button(t("Run learning-curve experiment", L), type="primary", icon=":material/play_arrow:", key="dc_run_lc"):
     lc_settings_core = {
         **lc_settings,
         "model": model if task != "clustering" else "logistic_regression",
@@ -97,7 +113,7 @@ lc = sv.finished_or_stop(
     "dc_lc", lc_settings, hint="Press **Run learning-curve experiment** (above, right) to fit the model on growing subsets."
 )
 if lc.status == "cancelled":
-    st.warning("**Cancelled**: the experiment stopped early; the curve below is partial.", icon=":material/cancel:")
+    st.warning(t("**Cancelled**: the experiment stopped early; the curve below is partial.", L), icon=":material/cancel:")
 left, right = st.columns([1.6, 1])
 ui.plotly_chart(left, cs.learning_curve_figure(lc), key="dc_lc_fig")
 with right:
@@ -113,6 +129,10 @@ with right:
     )
     st.dataframe(mad, hide_index=True, width="stretch", key="dc_mad")
     st.caption(
-        "MAD = mean absolute deviation around the mean of all (repeat, N) values in the region; — when a "
-        "region has fewer than two points. The verdict compares MAD / |mean| (normalizing rescales by g)."
+        t(
+            "MAD = mean absolute deviation around the mean of all (repeat, N) values in the region; — "
+            "when a region has fewer than two points. The verdict compares MAD / |mean| (normalizing "
+            "rescales by g).",
+            L,
+        )
     )

@@ -7,31 +7,37 @@ from board import services
 from board.access import governance
 from board.app import state, ui
 from board.engines import lake
+from board.words import fmt
+from board.words.i18n import t
 from evalcore import InputError
 
-st.title("Datasets")
+L = state.current_locale()
+st.title(t("Datasets", L))
 s = state.store()
 records = s.list_datasets()
 current = state.current_dataset_id()
 bindings = s.dataset_value_tables()
 st.caption(
-    "The dataset chosen here (or in the sidebar) is used by every page. Files are stored by content: "
-    "uploading the same file again reuses it. A dataset registered by path keeps only its aggregate; pages that "
-    "need rows say so."
+    t(
+        "The dataset chosen here (or in the sidebar) is used by every page. Files are stored by content: "
+        "uploading the same file again reuses it. A dataset registered by path keeps only its aggregate; pages that "
+        "need rows say so.",
+        L,
+    )
 )
 rows = [
     {
         "id": r.id,
-        "in use": "●" if r.id == current else "",
-        "name": r.name,
-        "kind": lake.describe(r),
-        "priced with": bindings.get(r.id) or f"{services.DEFAULT_TABLE_NAME} (default)",
-        "file": "(aggregate only)" if r.is_aggregate else r.filename,
-        "rows": r.n_rows,
-        "positive rate": r.report.get("positive_rate"),
-        "models": ", ".join(r.mapping.get("scores", {})),
-        "uploaded": r.created_at.strftime("%Y-%m-%d %H:%M UTC") if r.created_at else "",
-        "by": r.uploader,
+        t("in use", L): "●" if r.id == current else "",
+        t("name", L): r.name,
+        t("kind", L): lake.describe(r),
+        t("priced with", L): bindings.get(r.id) or t("{table} (default)", L, table=services.DEFAULT_TABLE_NAME),
+        t("file", L): t("(aggregate only)", L) if r.is_aggregate else r.filename,
+        t("rows", L): r.n_rows,
+        t("positive rate", L): r.report.get("positive_rate"),
+        t("models", L): ", ".join(r.mapping.get("scores", {})),
+        t("uploaded", L): (fmt.when(r.created_at, L) + " UTC") if r.created_at else "",
+        t("by", L): r.uploader,
         "sha256": r.sha256[:12],
     }
     for r in records
@@ -40,7 +46,7 @@ st.dataframe(
     pd.DataFrame(rows),
     hide_index=True,
     width="stretch",
-    column_config={"positive rate": st.column_config.NumberColumn(format="percent")},
+    column_config={t("positive rate", L): st.column_config.NumberColumn(format="percent")},
 )
 
 
@@ -50,7 +56,7 @@ def _use(ds_id):
 
 for r in records:
     if r.id != current:
-        st.button(f"Use “{ui.md_text(r.name)}”", key=f"datasets_use_{r.id}", on_click=_use, args=(r.id,))
+        st.button(t("Use “{name}”", L, name=ui.md_text(r.name)), key=f"datasets_use_{r.id}", on_click=_use, args=(r.id,))
 if current is not None:
     rec = s.get_dataset(current)
     bound = services.evaluation.bound_table_name(s, current)
@@ -62,44 +68,49 @@ if current is not None:
             governance.bind_table(s, state.current_user(), current, st.session_state["datasets_priced_with"])
             services.board_cache.precompute(s, current)  # its board with the new table, in the background
             st.session_state[state.BOUND_FOR_KEY] = None  # the sidebar selects the new binding
-            st.session_state["datasets_flash"] = "The dataset's boards are now priced with this table."
+            st.session_state["datasets_flash"] = (True, t("The dataset's boards are now priced with this table.", L))
         except (governance.Forbidden, KeyError, InputError) as err:
-            st.session_state["datasets_flash"] = f"Not changed: {ui.md_text(err)}"
+            st.session_state["datasets_flash"] = (False, t("Not changed: {error}", L, error=ui.md_text(err)))
 
     with st.container(horizontal=True, vertical_alignment="bottom", key="datasets_binding"):
         st.selectbox(
-            f"“{ui.md_text(rec.name)}” is priced with",
+            t("“{name}” is priced with", L, name=ui.md_text(rec.name)),
             choices,
             index=choices.index(bound),
             key="datasets_priced_with",
             disabled=not governance.allowed(state.current_user(), "edit_settings"),
-            help="The value table every board of this dataset uses (for everyone; audited).",
+            help=t("The value table every board of this dataset uses (for everyone; audited).", L),
         )
         st.button(
-            "Change the binding",
+            t("Change the binding", L),
             key="datasets_bind",
             on_click=_bind,
             disabled=not governance.allowed(state.current_user(), "edit_settings"),
         )
     flash = st.session_state.pop("datasets_flash", None)
     if flash:
-        (st.error if flash.startswith("Not changed") else st.success)(flash)
-    with st.expander(f"Validation report of “{ui.md_text(rec.name)}”"):
+        (st.success if flash[0] else st.error)(flash[1])
+    with st.expander(t("Validation report of “{name}”", L, name=ui.md_text(rec.name))):
         st.json(rec.report)
-    with st.expander("Column mapping" if not rec.is_aggregate else "Query (column mapping) and aggregation options"):
+    with st.expander(t("Column mapping", L) if not rec.is_aggregate else t("Query (column mapping) and aggregation options", L)):
         st.json(rec.mapping)
         if rec.is_aggregate:
-            st.markdown(f"Source: {ui.md_text(rec.source_path)}")
+            st.markdown(t("Source: {path}", L, path=ui.md_text(rec.source_path)))
             st.json(rec.options or {})
     snapshots = s.list_evaluations(current)
     if snapshots:  # boards kept with the Snapshot button; each can be downloaded as it was shown
         kept = s.evaluations_with_html(current)
-        with st.expander(f"Snapshots of “{ui.md_text(rec.name)}” ({len(snapshots)})"):
+        with st.expander(t("Snapshots of “{name}” ({n})", L, name=ui.md_text(rec.name), n=len(snapshots))):
             for ev in snapshots[:20]:
                 left, right = st.columns([5, 1], vertical_alignment="center")
                 left.markdown(
-                    f"#{ev.id} · {ev.created_at:%Y-%m-%d %H:%M} UTC · models {ui.md_text(', '.join(map(str, ev.models)))}"
-                    f" · value table {ui.md_text(str(ev.result.get('table_version') or '—'))}"
+                    f"#{ev.id} · {fmt.when(ev.created_at, L)} UTC · "
+                    + t(
+                        "models {models} · value table {version}",
+                        L,
+                        models=ui.md_text(", ".join(map(str, ev.models))),
+                        version=ui.md_text(str(ev.result.get("table_version") or "—")),
+                    )
                 )
                 if ev.id in kept:  # read from the store only when clicked
                     ui.export_button(
@@ -114,4 +125,4 @@ if current is not None:
                         icon=":material/download:",
                     )
                 else:
-                    right.caption("no export kept")
+                    right.caption(t("no export kept", L))

@@ -6,7 +6,25 @@ import streamlit as st
 
 from board.access import auth, governance
 from board.app import server, state, ui
+from board.words.i18n import N_, t
+from board.words.patterns import Templates
 from evalcore import InputError
+
+# board.access.auth's English messages, said again in the reader's language
+AUTH_WORDS = Templates(
+    [
+        N_("Wrong username or password (or the account is disabled)."),
+        N_("Too many failed logins for {what}; try again in {seconds} s."),
+        N_("the password must be text"),
+        N_("the password must have at least {n} characters"),
+        N_("the password must be at most {n} bytes long (bcrypt ignores the rest)"),
+        N_("this account"),
+        N_("this address"),
+    ],
+    values=lambda name, value, locale: (
+        t(value, locale) if name == "what" and value in ("this account", "this address") else value
+    ),
+)
 
 
 def _client() -> str | None:
@@ -29,64 +47,87 @@ def _enter(user: auth.User) -> None:
 
 
 s = state.store()
+L = state.current_locale()
+state.language_switch()  # 简体中文 / English before the login too
 state.remember_link()  # a shared link's ?dataset=… etc. survive the login
 notice = st.session_state.pop("auth_notice", None)
 if notice:
     st.info(notice)
 
 if s.count_users() == 0:
-    st.title("Create the admin account")
+    st.title(t("Create the admin account", L))
     st.markdown(
-        "Welcome. You are installing evalboard, so you create its **admin account** first. The admin "
-        "manages accounts and reads the audit log; the admin does not sign value-table versions.\n\n"
-        "Until you add others on the **Accounts** page, this is the only account: keep its password safe. "
-        "Until the deployment says otherwise, the app listens on this computer only (127.0.0.1)."
+        t(
+            "Welcome. You are installing evalboard, so you create its **admin account** first. The admin "
+            "manages accounts and reads the audit log; the admin does not sign value-table versions.",
+            L,
+        )
+        + "\n\n"
+        + t(
+            "Until you add others on the **Accounts** page, this is the only account: keep its password safe. "
+            "Until the deployment says otherwise, the app listens on this computer only (127.0.0.1).",
+            L,
+        )
     )
     with st.form("first_admin"):
-        username = st.text_input("Admin username", key="first_admin_username")
+        username = st.text_input(t("Admin username", L), key="first_admin_username")
         pw1 = st.text_input(
-            "Password",
+            t("Password", L),
             type="password",
             key="first_admin_pw1",
-            help=f"At least {auth.MIN_PASSWORD_CHARS} characters, at most {auth.MAX_PASSWORD_BYTES} bytes.",
+            help=t(
+                "At least {chars} characters, at most {bytes} bytes.",
+                L,
+                chars=auth.MIN_PASSWORD_CHARS,
+                bytes=auth.MAX_PASSWORD_BYTES,
+            ),
         )
-        pw2 = st.text_input("Repeat the password", type="password", key="first_admin_pw2")
+        pw2 = st.text_input(t("Repeat the password", L), type="password", key="first_admin_pw2")
         st.caption(
-            f"Password: at least {auth.MIN_PASSWORD_CHARS} characters and at most {auth.MAX_PASSWORD_BYTES} bytes; "
-            "a passphrase of a few words is good."
+            t(
+                "Password: at least {chars} characters and at most {bytes} bytes; a passphrase of a few words is good.",
+                L,
+                chars=auth.MIN_PASSWORD_CHARS,
+                bytes=auth.MAX_PASSWORD_BYTES,
+            )
         )
-        create = st.form_submit_button("Create the admin account", type="primary")
+        create = st.form_submit_button(t("Create the admin account", L), type="primary")
     if create:
-        problems = auth.check_password_rules(pw1)
+        problems = [AUTH_WORDS.say(p, L) for p in auth.check_password_rules(pw1)]
         if not username.strip():
-            problems.insert(0, "the username must not be empty")
+            problems.insert(0, t("the username must not be empty", L))
         if pw1 != pw2:
-            problems.append("the two passwords differ")
+            problems.append(t("the two passwords differ", L))
         if problems:
-            st.error("**Not created:**\n\n" + "\n".join(f"- {ui.md_text(p)}" for p in problems))
+            st.error(t("**Not created:**", L) + "\n\n" + "\n".join(f"- {ui.md_text(p)}" for p in problems))
         else:
             try:
                 _enter(governance.create_first_admin(s, username, pw1))
             except (InputError, governance.Forbidden) as err:
                 st.error(ui.md_text(err))
 else:
-    st.title("Log in")
+    st.title(t("Log in", L))
     with st.form("login"):
-        username = st.text_input("Username", key="login_username")
-        password = st.text_input("Password", type="password", key="login_password")
-        go = st.form_submit_button("Log in", type="primary")
+        username = st.text_input(t("Username", L), key="login_username")
+        password = st.text_input(t("Password", L), type="password", key="login_password")
+        go = st.form_submit_button(t("Log in", L), type="primary")
     if go:
         try:
             # per-client throttle key: the remote address (None from localhost, e.g. a proxy on the same host:
             # then only the per-username count applies, rather than one count shared by every visitor)
             user = auth.authenticate(s, username, password, client=_client())
         except (auth.LoginThrottled, auth.LoginFailed) as err:
-            st.error(str(err))
+            st.error(AUTH_WORDS.say(str(err), L))
         else:  # authenticate audited the login
             _enter(user)
     st.caption(
-        f"Sessions end after {auth.idle_minutes():g} minutes without activity, after {auth.session_hours():g} hours "
-        "in any case, and at a logout. Ask an admin for an account."
+        t(
+            "Sessions end after {minutes} minutes without activity, after {hours} hours in any case, and at a "
+            "logout. Ask an admin for an account.",
+            L,
+            minutes=f"{auth.idle_minutes():g}",
+            hours=f"{auth.session_hours():g}",
+        )
     )
 
 if st.session_state.pop(auth.SESSION_CLEAR_COOKIE_KEY, False) and server.routes_active():

@@ -12,21 +12,26 @@ from board.words.i18n import t
 from evalcore import InputError, read_table
 from evalcore.stability import CLASSIFIERS, CONSERVATIVE_NOTE, METRICS, diagnostics, fold_profile, sample_size_plan, summarize
 
-st.title("Stability")
+L = state.current_locale()
+
+st.title(t("Stability", L))
 st.caption(
-    "How much does the score move when the model is trained again on other rows? Repeated cross-validation "
-    "measures the random error of **training** (folds and model seeds). The Uncertainty page measures "
-    "something else: a fixed model on a finite test set."
+    t(
+        "How much does the score move when the model is trained again on other rows? Repeated "
+        "cross-validation measures the random error of **training** (folds and model seeds). The "
+        "Uncertainty page measures something else: a fixed model on a finite test set.",
+        L,
+    )
 )
 sv.aggregate_notice("Stability")
 sv.collect("stab")
-source = st.radio("Scores from", ["Repeated cross-validation", "Uploaded scores"], horizontal=True, key="stab_source")
+source = st.radio(t("Scores from", L), ["Repeated cross-validation", "Uploaded scores"], horizontal=True, key="stab_source")
 runs, data, cmp_view = {}, None, None
 
 if source == "Uploaded scores":
-    up = st.file_uploader("A CSV/Parquet with one column of scores per model (one row per run)", key="stab_scores_file")
+    up = st.file_uploader(t("A CSV/Parquet with one column of scores per model (one row per run)", L), key="stab_scores_file")
     if up is None:
-        st.info("Upload the scores of repeated runs, e.g. 50 accuracies from 5 folds × 10 repeats.")
+        st.info(t("Upload the scores of repeated runs, e.g. 50 accuracies from 5 folds × 10 repeats.", L))
         st.stop()
     try:
         table = read_table(up.getvalue(), up.name)
@@ -35,13 +40,17 @@ if source == "Uploaded scores":
         st.stop()
     numeric = [c for c in table.columns if table[c].dtype.kind in "fiu"]
     picked = st.multiselect(
-        "Score columns (one or two models)", numeric, default=numeric[:1], max_selections=2, key="stab_score_cols"
+        t("Score columns (one or two models)", L), numeric, default=numeric[:1], max_selections=2, key="stab_score_cols"
     )
     if not picked:
         st.info(
-            "Choose one or two score columns."
+            t("Choose one or two score columns.", L)
             if numeric
-            else f"“{ui.md_text(up.name)}” has no numeric column: upload one column of scores per model, one row per run."
+            else t(
+                "“{name}” has no numeric column: upload one column of scores per model, one row per run.",
+                L,
+                name=ui.md_text(up.name),
+            )
         )
         st.stop()
     try:
@@ -59,36 +68,40 @@ else:
     metrics = {**METRICS["binary"], **METRICS["multiclass"]}
     with st.form("stab_form", border=False):
         a, b, c, d = st.columns([1.2, 1.2, 1, 1])
-        target = a.selectbox("Target", cols, index=cols.index(sv.default_target(frame)), key="stab_target")
-        leave_out = b.multiselect("Leave out columns (all others are features)", cols, key="stab_leave_out")
-        model = c.selectbox("Model", list(CLASSIFIERS), format_func=CLASSIFIERS.get, key="stab_model")
+        target = a.selectbox(t("Target", L), cols, index=cols.index(sv.default_target(frame)), key="stab_target")
+        leave_out = b.multiselect(t("Leave out columns (all others are features)", L), cols, key="stab_leave_out")
+        model = c.selectbox(t("Model", L), list(CLASSIFIERS), format_func=CLASSIFIERS.get, key="stab_model")
         model_b = d.selectbox(
-            "Compare with (same folds)",
+            t("Compare with (same folds)", L),
             [None, *CLASSIFIERS],
             key="stab_model_b",
             format_func=lambda m: "— none —" if m is None else CLASSIFIERS[m],
         )
         e, f, g, h, i, j = st.columns(6)
-        metric = e.selectbox("Metric", list(METRICS["binary"]), format_func=metrics.get, key="stab_metric")
+        metric = e.selectbox(t("Metric", L), list(METRICS["binary"]), format_func=metrics.get, key="stab_metric")
         threshold = f.number_input(
-            "Threshold (expected value)",
+            t("Threshold (expected value)", L),
             0.0,
             1.0,
             0.5,
             0.01,
             key="stab_threshold",
-            help="Act when the predicted probability ≥ t; priced with the session's value table.",
+            help=t("Act when the predicted probability ≥ t; priced with the session's value table.", L),
         )
-        n_splits = g.number_input("Folds K", 2, 20, 5, key="stab_k")
-        n_repeats = h.number_input("Repeats R", 1, 100, 10, key="stab_r")
-        seed = i.number_input("Seed", 0, 2**31 - 1, 0, key="stab_seed")
+        n_splits = g.number_input(t("Folds K", L), 2, 20, 5, key="stab_k")
+        n_repeats = h.number_input(t("Repeats R", L), 1, 100, 10, key="stab_r")
+        seed = i.number_input(t("Seed", L), 0, 2**31 - 1, 0, key="stab_seed")
         free = j.toggle(
-            "Model randomness free",
+            t("Model randomness free", L),
             True,
             key="stab_free",
-            help="On: each fit gets its own random_state (drawn from the seed). Off: one for all fits, so only the folds vary.",
+            help=t(
+                "On: each fit gets its own random_state (drawn from the seed). Off: one for all fits, so only the folds vary.", L
+            ),
         )
-        submitted = st.form_submit_button("Run cross-validation", type="primary", icon=":material/play_arrow:", key="stab_run")
+        submitted = st.form_submit_button(
+            t("Run cross-validation", L), type="primary", icon=":material/play_arrow:", key="stab_run"
+        )
     features = tuple(x for x in cols if x != target and x not in leave_out)
     vt = state.committed_table()[0] if metric == "expected_value" else None
     settings = dict(
@@ -127,14 +140,19 @@ else:
     for r in out.values():
         if r is not None and r.status == "cancelled":
             st.warning(
-                f"**Cancelled**: {CLASSIFIERS[r.model]} stopped after {r.n_done} of {r.n_planned} fits. "
-                "The numbers below are from this partial run.",
+                t(
+                    "**Cancelled**: {x} stopped after {n_done} of {n_planned} fits. The numbers below are from this partial run.",
+                    L,
+                    x=CLASSIFIERS[r.model],
+                    n_done=r.n_done,
+                    n_planned=r.n_planned,
+                ),
                 icon=":material/cancel:",
             )
         if r is not None and r.warnings:
             st.caption(f"{CLASSIFIERS[r.model]}: the fits raised warnings: " + ui.md_text("; ".join(r.warnings[:3])))
     if not res or min(r.n_done for r in res.values()) < 2:
-        st.info("Fewer than two fits finished: nothing to summarise yet.")
+        st.info(t("Fewer than two fits finished: nothing to summarise yet.", L))
         st.stop()
     runs = {CLASSIFIERS[r.model]: (r.scores, r.summary()) for r in res.values()}
     metric_label = metrics[out["a"].metric]
@@ -143,7 +161,7 @@ else:
 
 names = list(runs)
 s_a = runs[names[0]][1]
-st.subheader(f"{ui.md_text(names[0])}: {metric_label} over {fmt.count(s_a.n)} runs")
+st.subheader(t("{x}: {metric_label} over {n} runs", L, x=ui.md_text(names[0]), metric_label=metric_label, n=fmt.count(s_a.n)))
 sv.summary_metrics(s_a, label=metric_label)
 left, mid, right = st.columns(3)
 ui.plotly_chart(left, cs.score_histogram(runs, metric=metric_label), key="stab_hist")
@@ -163,9 +181,9 @@ with t2:
     )
     p, q = st.columns(2)
     sigma = p.number_input(
-        "σ (std of the score)", 0.0, 1e6, float(round(s_a.std, 6)) if s_a.n > 1 else 0.01, format="%.5f", key="stab_sigma"
+        t("σ (std of the score)", L), 0.0, 1e6, float(round(s_a.std, 6)) if s_a.n > 1 else 0.01, format="%.5f", key="stab_sigma"
     )
-    delta = q.number_input("Target change δ", 1e-6, 1e6, 0.005, format="%.4f", key="stab_delta")
+    delta = q.number_input(t("Target change δ", L), 1e-6, 1e6, 0.005, format="%.4f", key="stab_delta")
     n_eval = int(run_a.n_test.mean()) if data is not None else None
     plan = sample_size_plan(sigma, delta, n_eval=n_eval)
     st.markdown(
@@ -180,19 +198,27 @@ with t2:
         )
     )
 
-if s_a.needs_diagnostics or st.toggle("Show the diagnostics checklist anyway", key="stab_diag_toggle"):
+if s_a.needs_diagnostics or st.toggle(t("Show the diagnostics checklist anyway", L), key="stab_diag_toggle"):
     std_text = (
         f"std {ui.fmt(s_a.std)} {'>' if s_a.needs_diagnostics else '≤'} {ui.exact(s_a.std_limit)}"
         if s_a.n > 1
         else "std —: one run has no spread"
     )
-    st.subheader(f"Diagnostics ({std_text})")
+    st.subheader(t("Diagnostics ({std_text})", L, std_text=std_text))
     sv.checklist(diagnostics(data, run_a if data is not None else None))
 
 if data is not None:
     w = run_a.worst
     with st.expander(
-        f"Worst fold: repeat {run_a.repeat[w] + 1}, fold {run_a.fold[w] + 1} — {metric_label} {ui.fmt(run_a.scores[w], 4)} ({names[0]})",
+        t(
+            "Worst fold: repeat {x}, fold {x2} — {metric_label} {x3} ({x4})",
+            L,
+            x=run_a.repeat[w] + 1,
+            x2=run_a.fold[w] + 1,
+            metric_label=metric_label,
+            x3=ui.fmt(run_a.scores[w], 4),
+            x4=names[0],
+        ),
         icon=":material/search:",
     ):
         prof = fold_profile(data, run_a.test_idx[w])
@@ -202,16 +228,22 @@ if data is not None:
             for k, v in prof.class_counts.items()
         )
         st.markdown(
-            f"**{fmt.count(prof.n)} test rows** · class ratio {ratio} · missing values {fmt.share(prof.missing_rate, 2)} of "
-            f"cells (table {fmt.share(prof.overall_missing_rate, 2)})"
+            t(
+                "**{n} test rows** · class ratio {ratio} · missing values {missing_rate} of cells (table {overall_missing_rate})",
+                L,
+                n=fmt.count(prof.n),
+                ratio=ratio,
+                missing_rate=fmt.share(prof.missing_rate, 2),
+                overall_missing_rate=fmt.share(prof.overall_missing_rate, 2),
+            )
         )
         st.container(key="stab_worst_rows").dataframe(frame.loc[prof.row_ids], height=260, width="stretch")  # the file's rows
-        st.caption("Row ids are the file's row numbers (header = row 1).")
+        st.caption(t("Row ids are the file's row numbers (header = row 1).", L))
 
 if len(runs) == 2:
-    st.subheader("Two models")
+    st.subheader(t("Two models", L))
     if cmp_view is None:  # uploaded columns: rows are assumed to be matched runs
-        k = st.number_input("Folds K of those runs (test/train ratio 1/(K−1))", 2, 100, 5, key="stab_upload_k")
+        k = st.number_input(t("Folds K of those runs (test/train ratio 1/(K−1))", L), 2, 100, 5, key="stab_upload_k")
         try:
             cmp_view = sv.uploaded_comparison(runs, n_splits=int(k))
         except InputError as err:
@@ -219,16 +251,28 @@ if len(runs) == 2:
             st.stop()
     pt = cmp_view.paired
     a, b, c = st.columns(3)
-    a.metric("Simple view: intervals", "overlap → no difference" if cmp_view.overlap else "apart → different")
+    a.metric(t("Simple view: intervals", L), "overlap → no difference" if cmp_view.overlap else "apart → different")
     b.metric(
-        "Mean difference (A − B)",
+        t("Mean difference (A − B)", L),
         ui.fmt(pt.mean_diff, 4, signed=True),
-        help=f"{ui.level(pt.level)} corrected interval [{ui.fmt(pt.ci_low, 4)}, {ui.fmt(pt.ci_high, 4)}]",
+        help=t(
+            "{level} corrected interval [{ci_low}, {ci_high}]",
+            L,
+            level=ui.level(pt.level),
+            ci_low=ui.fmt(pt.ci_low, 4),
+            ci_high=ui.fmt(pt.ci_high, 4),
+        ),
     )
     c.metric(
-        "Corrected paired test p",
+        t("Corrected paired test p", L),
         ui.fmt(pt.p_value, 3),
-        help=f"t = {ui.fmt(pt.t, 4)} with {fmt.count(pt.n - 1)} df; naive p = {ui.fmt(pt.naive_p, 3)}",
+        help=t(
+            "t = {t_} with {x} df; naive p = {naive_p}",
+            L,
+            t_=ui.fmt(pt.t, 4),
+            x=fmt.count(pt.n - 1),
+            naive_p=ui.fmt(pt.naive_p, 3),
+        ),
     )
     (st.success if pt.significant else st.info)(cmp_view.verdict)
     diffs = runs[names[0]][0] - runs[names[1]][0]

@@ -7,29 +7,33 @@ from board.app import state, ui
 from board.app import uncertainty_view as uv
 from board.words import fmt
 from board.words.glossary import term, terms
+from board.words.i18n import N_, t
+from board.words.vocab import word
 from evalcore import price_curve
+
+L = state.current_locale()
 
 # the rows of services.operating_table → (plain name, how the value is shown); the two ranges are
 # shown from the curve itself (the table has them as text)
 OPERATING = {
-    "deployed t": ("Deployed threshold", fmt.score),
-    "TP": ("True positives (TP)", fmt.count),
-    "FP": ("False positives (FP)", fmt.count),
-    "FN": ("False negatives (FN)", fmt.count),
-    "TN": ("True negatives (TN)", fmt.count),
-    "accuracy": ("Accuracy", fmt.share),
-    "precision": ("Precision (positives among cases acted on)", fmt.share),
-    "recall": ("Recall (positives caught)", fmt.share),
-    "F1": ("F1 score", fmt.number),
-    "FPR": ("False-positive rate (negatives acted on)", fmt.share),
-    "positive rate": ("Share of cases acted on", fmt.share),
-    "EV at deployed": ("EV per decision at the deployed threshold", "money"),
-    "t_opt": ("Best threshold", fmt.score),
-    "t_opt interval": ("Thresholds as good as the best", "range"),
-    "EV at optimum": ("EV per decision at the best threshold", "money"),
-    "Bayes t*": ("Bayes threshold t*", fmt.score),
-    "flat range (±1%)": ("Thresholds within 1% of the best EV", "range"),
-    "sharpness": ("Sharpness (largest EV drop near the best threshold)", fmt.share),
+    "deployed t": (N_("Deployed threshold"), fmt.score),
+    "TP": (N_("True positives (TP)"), fmt.count),
+    "FP": (N_("False positives (FP)"), fmt.count),
+    "FN": (N_("False negatives (FN)"), fmt.count),
+    "TN": (N_("True negatives (TN)"), fmt.count),
+    "accuracy": (N_("Accuracy"), fmt.share),
+    "precision": (N_("Precision (positives among cases acted on)"), fmt.share),
+    "recall": (N_("Recall (positives caught)"), fmt.share),
+    "F1": (N_("F1 score"), fmt.number),
+    "FPR": (N_("False-positive rate (negatives acted on)"), fmt.share),
+    "positive rate": (N_("Share of cases acted on"), fmt.share),
+    "EV at deployed": (N_("EV per decision at the deployed threshold"), "money"),
+    "t_opt": (N_("Best threshold"), fmt.score),
+    "t_opt interval": (N_("Thresholds as good as the best"), "range"),
+    "EV at optimum": (N_("EV per decision at the best threshold"), "money"),
+    "Bayes t*": (N_("Bayes threshold t*"), fmt.score),
+    "flat range (±1%)": (N_("Thresholds within 1% of the best EV"), "range"),
+    "sharpness": (N_("Sharpness (largest EV drop near the best threshold)"), fmt.share),
 }
 
 
@@ -38,7 +42,7 @@ def _range(lo, hi) -> str:
     if fmt.is_undefined(lo) and fmt.is_undefined(hi):
         return fmt.DASH
     a, b = fmt.score(lo), fmt.score(hi)
-    return a if a == b else f"{a} to {b}"
+    return a if a == b else t("{a} to {b}", L, a=a, b=b)
 
 
 def _operating_rows(rows, curves, unit):
@@ -46,13 +50,13 @@ def _operating_rows(rows, curves, unit):
     ranges = {"t_opt interval": lambda c: c.t_opt_interval, "flat range (±1%)": lambda c: c.flatness}
     out = []
     for field, (label, show) in OPERATING.items():
-        line = {"Measure": label}
+        line = {t("Measure", L): t(label, L)}
         for r in rows:
             m = r["model"]
             if show == "range":
                 line[m] = _range(*ranges[field](curves[m])) if not fmt.is_undefined(curves[m].t_opt) else fmt.DASH
             elif show == "money":
-                line[m] = fmt.money(r[field], unit, signed=True)
+                line[m] = fmt.money(r[field], unit, signed=True, locale=L)
             else:
                 line[m] = show(r[field])
         out.append(line)
@@ -65,11 +69,18 @@ if preds is None:
 table, _ = state.committed_table()
 unit = table.unit
 lens = state.current_lens()  # expected value or expected loss, as the reader chose (board/words/lens.py)
-st.title("Threshold–value curve")
-res_note = services.resolution_note(preds) if state.dataset_record().is_aggregate else "Exact: no threshold grid."
+st.title(t("Threshold–value curve", L))
+res_note = (
+    ui.service_text(services.resolution_note(preds)) if state.dataset_record().is_aggregate else t("Exact: no threshold grid.", L)
+)
 st.caption(
-    f"Expected VALUE per decision (gains positive) at every distinct score, priced with “{ui.md_text(table.name)}”. "
-    f"Act when score ≥ t. {res_note}"
+    t(
+        "Expected VALUE per decision (gains positive) at every distinct score, priced with “{table}”. Act when score ≥ t.",
+        L,
+        table=ui.md_text(table.name),
+    )
+    + " "
+    + res_note
 )
 
 models = list(preds.score_kinds)
@@ -84,7 +95,7 @@ for col, m in zip(cols, models):
 
     value = min(max(state.deployed_threshold(preds, m), rng.low), rng.high)
     deployed[m] = col.slider(
-        f"Deployed threshold of {ui.md_text(m)} ({preds.score_kinds[m]})",
+        t("Deployed threshold of {model} ({kind})", L, model=ui.md_text(m), kind=word(preds.score_kinds[m], L)),
         rng.low,
         rng.high,
         value,
@@ -92,49 +103,55 @@ for col, m in zip(cols, models):
         key=key,
         on_change=_commit,
         format="%.3f",
-        help=term("threshold"),
+        help=term("threshold", L),
     )
 
 curves = {m: price_curve(state.counts_for(preds, m), table, score_kind=preds.score_kinds[m]) for m in models}
 log_x = st.toggle(
-    "Log threshold axis (for rare positives, where the optimum sits at small scores)",
+    t("Log threshold axis (for rare positives, where the optimum sits at small scores)", L),
     key="tv_log_x",
     value=all(k == "probability" for k in preds.score_kinds.values()) and services.positive_rate_of(preds) < 0.1,
 )
 bands = uv.bands_for(preds, table, models)
 ui.plotly_chart(st, charts.value_curve_figure(curves, deployed, unit=unit, log_x=log_x, bands=bands, lens=lens), key="tv_curve")
 st.caption(
-    "The shaded bootstrap band appears once the Uncertainty page has run for these settings."
+    t("The shaded bootstrap band appears once the Uncertainty page has run for these settings.", L)
     if bands is None
-    else "Shaded: pointwise bootstrap interval of EV(t) from the Uncertainty page's last run."
+    else t("Shaded: pointwise bootstrap interval of EV(t) from the Uncertainty page's last run.", L)
 )
 for note in services.calibration_gap_notes(curves):
-    st.warning(ui.md_text(note))
+    st.warning(ui.md_text(ui.service_text(note)))
 
 rows = services.operating_table(curves, deployed, unit)
 metric_cols = st.columns(len(models))
 for col, r in zip(metric_cols, rows):
     col.metric(
-        f"{ui.md_text(r['model'])}: EV per decision at deployed t",
-        ui.fmt(r["EV at deployed"], unit=unit, signed=True),
-        delta=ui.fmt(r["EV at optimum"] - r["EV at deployed"], unit=unit, signed=True) + " available at the best threshold",
-        help=term("ev"),
+        t("{model}: EV per decision at deployed t", L, model=ui.md_text(r["model"])),
+        fmt.money(r["EV at deployed"], unit, signed=True, locale=L),
+        delta=t(
+            "{diff} available at the best threshold",
+            L,
+            diff=fmt.money(r["EV at optimum"] - r["EV at deployed"], unit, signed=True, locale=L),
+        ),
+        help=term("ev", L),
     )
-st.subheader("At the deployed and at the best threshold", help=terms("threshold", "tp", "fp", "fn", "tn", "ev"))
+st.subheader(t("At the deployed and at the best threshold", L), help=terms("threshold", "tp", "fp", "fn", "tn", "ev", locale=L))
 st.dataframe(
     _operating_rows(rows, curves, unit),
     hide_index=True,
     width="stretch",
     height=35 * (len(OPERATING) + 1) + 3,  # every row at once (35 px a row): no scrolling inside the table
     key="tv_operating",
-    column_config={"Measure": st.column_config.TextColumn("Measure", help=terms("best_threshold", "bayes_threshold"))},
+    column_config={
+        t("Measure", L): st.column_config.TextColumn(t("Measure", L), help=terms("best_threshold", "bayes_threshold", locale=L))
+    },
 )
 for m, c in curves.items():
     if c.score_kind == "decision":
-        st.info(f"{ui.md_text(m)} is a hard 0/1 decision: it has a single operating point, not a curve.")
+        st.info(t("{model} is a hard 0/1 decision: it has a single operating point, not a curve.", L, model=ui.md_text(m)))
     ui.undefined_notes(c.undefined, prefix=f"{ui.md_text(m)}: ")
 
-st.subheader("Where the value comes from (at the deployed threshold)")
+st.subheader(t("Where the value comes from (at the deployed threshold)", L))
 wcols = st.columns(len(models))
 for col, m in zip(wcols, models):
     ui.plotly_chart(
@@ -142,10 +159,10 @@ for col, m in zip(wcols, models):
     )
 
 if preds.segments:
-    st.subheader("By segment: threshold × segment heatmap of EV per decision", help=terms("segment", "ev"))
+    st.subheader(t("By segment: threshold × segment heatmap of EV per decision", L), help=terms("segment", "ev", locale=L))
     a, b = st.columns(2)
-    seg_col = a.selectbox("Segment column", list(preds.segments), key="tv_segment")
-    seg_model = b.selectbox("Model", models, key="tv_seg_model")
+    seg_col = a.selectbox(t("Segment column", L), list(preds.segments), key="tv_segment")
+    seg_model = b.selectbox(t("Model", L), models, key="tv_seg_model")
     seg = state.segments_of(preds, table, deployed, seg_model, seg_col, log_grid=log_x)
     ui.plotly_chart(st, charts.segment_heatmap_figure(seg, unit=unit, lens=lens), key="tv_heatmap")
-    st.caption("Stars mark each segment's own optimum (exact); the grid is for display only.")
+    st.caption(t("Stars mark each segment's own optimum (exact); the grid is for display only.", L))

@@ -10,7 +10,10 @@ from board.app import uncertainty_view as uv
 from board.charts import uncertainty as cu
 from board.words import fmt
 from board.words.glossary import term, terms
+from board.words.i18n import t
 from evalcore import InputError, price_curve
+
+L = state.current_locale()
 
 preds = state.current_data()  # the dataset's aggregate: the bootstrap draws its cells
 if preds is None:
@@ -22,30 +25,33 @@ models = list(preds.score_kinds)
 deployed = {m: state.deployed_threshold(preds, m) for m in models}
 opts, note = uv.applied_options(preds)
 
-st.title("Uncertainty", help=terms("confidence_interval", "bootstrap"))
+st.title(t("Uncertainty", L), help=terms("confidence_interval", "bootstrap"))
 st.caption(
     f"Value table “{ui.md_text(table.name)}” · {fmt.count(services.n_rows_of(preds))} decisions · expected VALUE per decision (gains positive). "
     + uv.MEASURES
 )
 
-with st.expander("Bootstrap options", icon=":material/settings:", expanded=False):
+with st.expander(t("Bootstrap options", L), icon=":material/settings:", expanded=False):
     uv.seed_form(opts, preds)
     with st.form("unc_form", border=False):
         a, b, c, d, e = st.columns([1, 1, 1.4, 0.8, 1])
-        a.number_input("Replicates", min_value=50, max_value=20_000, step=50, key=uv.K_N)
-        b.selectbox("Interval method", list(uv.METHODS), format_func=uv.METHODS.get, key=uv.K_METHOD)
+        a.number_input(t("Replicates", L), min_value=50, max_value=20_000, step=50, key=uv.K_N)
+        b.selectbox(t("Interval method", L), list(uv.METHODS), format_func=uv.METHODS.get, key=uv.K_METHOD)
         labels = {s: uv.scheme_label(s, preds) for s in uv.schemes(preds)}  # resolved now, not at format time
         c.selectbox(
-            "Resampling scheme",
+            t("Resampling scheme", L),
             list(labels),
             format_func=labels.get,
             key=uv.K_SCHEME,
-            help="Only the schemes this dataset supports: stratified needs a segment "
-            "column, clustered needs a group id (e.g. customer id).",
+            help=t(
+                "Only the schemes this dataset supports: stratified needs a segment column, clustered needs "
+                "a group id (e.g. customer id).",
+                L,
+            ),
         )
-        d.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key=uv.K_SEED)
-        e.number_input("Confidence level (%)", min_value=50.0, max_value=99.9, step=0.5, format="%.1f", key=uv.K_LEVEL)
-        st.form_submit_button("Run bootstrap", type="primary", key="unc_run", on_click=uv.apply_form)
+        d.number_input(t("Seed", L), min_value=0, max_value=2**31 - 1, step=1, key=uv.K_SEED)
+        e.number_input(t("Confidence level (%)", L), min_value=50.0, max_value=99.9, step=0.5, format="%.1f", key=uv.K_LEVEL)
+        st.form_submit_button(t("Run bootstrap", L), type="primary", key="unc_run", on_click=uv.apply_form)
 if note:
     st.warning(note)
 st.caption(uv.scheme_caption(opts, preds))
@@ -63,14 +69,19 @@ z = uv.z_value(opts.level)
 top = st.columns(max(5, len(models)))
 for col, m in zip(top, models):
     col.metric(
-        f"EV of {ui.md_text(m)} at deployed threshold {fmt.score(deployed[m])}",
+        t("EV of {m} at deployed threshold {x}", L, m=ui.md_text(m), x=fmt.score(deployed[m])),
         ui.fmt(curves[m].ev_at(deployed[m]), unit=unit, signed=True),
         help=term("ev") + " Exact on this data. The ± below is the analytic standard error (std of the per-row value ÷ √N), "
         "which assumes independent rows; quote the bootstrap interval.",
     )
     col.caption(
-        f"± {ui.fmt(z * se[m], unit=unit)} ({ui.level(opts.level)}, analytic standard error {ui.fmt(se[m], unit=unit)}, "
-        "independent rows)"
+        t(
+            "± {x} ({level}, analytic standard error {x2}, independent rows)",
+            L,
+            x=ui.fmt(z * se[m], unit=unit),
+            level=ui.level(opts.level),
+            x2=ui.fmt(se[m], unit=unit),
+        )
     )
 verdict_box = st.container()
 metrics = uv.wilson(curves, deployed, opts.level)
@@ -89,29 +100,37 @@ comp = res.comparison
 left, right = st.columns(2) if comp is not None else (None, st.container())
 if comp is not None:
     top[2].metric(
-        f"{ui.md_text(comp.b)} − {ui.md_text(comp.a)}: EV difference",
+        t("{b} − {a}: EV difference", L, b=ui.md_text(comp.b), a=ui.md_text(comp.a)),
         ui.fmt(comp.diff.estimate, unit=unit, signed=True),
-        help="Per decision, on the same rows; the bootstrap draws the same rows for both models.",
+        help=t("Per decision, on the same rows; the bootstrap draws the same rows for both models.", L),
     )
     top[3].metric(
-        f"{ui.level(opts.level)} interval of the difference",
+        t("{level} interval of the difference", L, level=ui.level(opts.level)),
         uv.interval_text(comp.diff, unit),
         help=term("confidence_interval"),
     )
     top[4].metric(
-        f"P({ui.md_text(comp.b)} better)",
+        t("P({b} better)", L, b=ui.md_text(comp.b)),
         fmt.probability(comp.p_b_better),
         help="Share of bootstrap replicates in which B's EV exceeds A's (ties count as not better). " + term("bootstrap"),
     )
     getattr(verdict_box, uv.VERDICT_BOX[comp.verdict])(ui.md_text(comp.verdict_text))
     left.markdown(
-        f"**Is {ui.md_text(comp.b)} better than {ui.md_text(comp.a)}?** Paired: both models on the same resampled rows."
+        t(
+            "**Is {b} better than {a}?** Paired: both models on the same resampled rows.",
+            L,
+            b=ui.md_text(comp.b),
+            a=ui.md_text(comp.a),
+        )
     )
     ui.plotly_chart(left, cu.comparison_figure(comp, unit=unit, height=400, lens=lens), key="unc_comparison")
 right.markdown(
-    "**1. What is the deployed threshold worth?** EV at the deployed threshold, fixed in every replicate.  \n"
-    "**2. How good is the best threshold we could pick?** EV after re-optimising the threshold in every "
-    "replicate (optimistic: picked on the same data)."
+    t(
+        "**1. What is the deployed threshold worth?** EV at the deployed threshold, fixed in every "
+        "replicate.  \n**2. How good is the best threshold we could pick?** EV after re-optimising "
+        "the threshold in every replicate (optimistic: picked on the same data).",
+        L,
+    )
 )
 rows, colors = [], []
 for j, m in enumerate(models):
@@ -126,13 +145,13 @@ ui.plotly_chart(
 
 with_opt = [m for m in models if res.optimum[m] is not None]
 if with_opt:
-    st.subheader("Where the best threshold lands (question 2)", help=term("best_threshold"))
+    st.subheader(t("Where the best threshold lands (question 2)", L), help=term("best_threshold"))
 for col, m in zip(st.columns(max(1, len(with_opt))), with_opt):
     fig = cu.t_opt_histogram(res.optimum[m], deployed=deployed[m], height=300)
     fig.update_layout(title_text=f"{m}: " + fig.layout.title.text)
     ui.plotly_chart(col, fig, key=f"unc_topt_{m}")
 
-st.subheader("AUC and the metrics at the deployed threshold")
+st.subheader(t("AUC and the metrics at the deployed threshold", L))
 left, right = st.columns([1, 2])
 if with_opt:
     ui.plotly_chart(
@@ -151,7 +170,7 @@ for col, m in zip(right.columns(len(models)), models):
     fig.update_layout(title_text=f"{m}: " + fig.layout.title.text)
     ui.plotly_chart(col, fig, key=f"unc_metrics_{m}")
 
-with st.expander("All intervals as numbers", icon=":material/table:"):
+with st.expander(t("All intervals as numbers", L), icon=":material/table:"):
     shown, config = uv.summary_display(uv.summary_frame(res, se, metrics), unit)
     st.dataframe(shown, hide_index=True, width="stretch", key="unc_table", column_config=config)
 for line in uv.undefined_notes(res):

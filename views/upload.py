@@ -11,15 +11,16 @@ from evalcore import InputError
 from evalcore.data import NOTE_MESSAGES, ColumnMapping, guess_mapping, label_values, read_table, validate
 
 MAX_MB = st.get_option("server.maxUploadSize")
+L = state.current_locale()
 
-st.title("Add validation predictions")
+st.title(t("Add validation predictions", L))
 mode = st.segmented_control(
-    "How",
+    t("How", L),
     ["upload", "path"],
     default="upload",
     required=True,
     key="upload_mode",
-    format_func={"upload": "Upload a file", "path": "Register a path on the server (large data)"}.get,
+    format_func={"upload": t("Upload a file", L), "path": t("Register a path on the server (large data)", L)}.get,
 )
 if mode == "path":
     from board.app import register_view
@@ -27,13 +28,17 @@ if mode == "path":
     register_view.render()
     st.stop()
 st.caption(
-    f"CSV (any of , ; tab | delimiters; UTF-8 or GBK/GB18030) or Parquet, one row per decision, up to {MAX_MB} MB. "
-    "Nothing is stored until the file validates and you press Save."
+    t(
+        "CSV (any of , ; tab | delimiters; UTF-8 or GBK/GB18030) or Parquet, one row per decision, up to {mb} MB. "
+        "Nothing is stored until the file validates and you press Save.",
+        L,
+        mb=MAX_MB,
+    )
 )
 
-up = st.file_uploader("Predictions file", type=["csv", "txt", "tsv", "parquet", "pq"], key="upload_file")
+up = st.file_uploader(t("Predictions file", L), type=["csv", "txt", "tsv", "parquet", "pq"], key="upload_file")
 if up is None:
-    st.info("Drop a file to start. The demo dataset is already available in the sidebar.")
+    st.info(t("Drop a file to start. The demo dataset is already available in the sidebar.", L))
     st.stop()
 
 raw = up.getvalue()
@@ -47,7 +52,15 @@ except InputError as err:
     ui.show_problems(err)
     st.stop()
 
-st.markdown(f"**{ui.md_text(up.name)}**: {fmt.count(len(frame))} rows × {fmt.count(frame.shape[1])} columns.")
+st.markdown(
+    t(
+        "**{name}**: {rows} rows × {columns} columns.",
+        L,
+        name=ui.md_text(up.name),
+        rows=fmt.count(len(frame)),
+        columns=fmt.count(frame.shape[1]),
+    )
+)
 st.container(key="upload_preview").dataframe(frame.head(8), hide_index=True, width="stretch")  # the file as it is
 
 guess = guess_mapping(frame)
@@ -56,13 +69,13 @@ roles = ui.column_roles(cols, guess, prefix="upload", label_values=lambda c: lab
 if roles is None:
     st.stop()
 label, score_cols, names, kinds = roles["label"], roles["score_cols"], roles["names"], roles["kinds"]
-drop_missing = st.checkbox("Drop rows whose label is missing (they are counted and reported)", key="upload_drop")
+drop_missing = st.checkbox(t("Drop rows whose label is missing (they are counted and reported)", L), key="upload_drop")
 
 if label is None or not score_cols:
-    st.warning("Choose the label column and at least one model score column.")
+    st.warning(t("Choose the label column and at least one model score column.", L))
     st.stop()
 if len(set(names.values())) != len(names):
-    st.warning("Give the two models different names.")
+    st.warning(t("Give the two models different names.", L))
     st.stop()
 
 mapping = ColumnMapping(
@@ -80,29 +93,38 @@ mapping = ColumnMapping(
 try:
     preds = validate(frame, mapping)
 except InputError as err:
-    ui.show_problems(err, title="Validation failed")
+    ui.show_problems(err, title=t("Validation failed", L))
     st.stop()
 
 summary = preds.summary()
 st.success(
-    f"Valid: {fmt.count(preds.n_rows)} rows, positive rate {ui.percent(summary['positive_rate'], 2)}"
-    + (f", {fmt.count(preds.dropped_rows)} rows with a missing label dropped (you confirmed)" if preds.dropped_rows else "")
-    + "."
+    t(
+        "Valid: {n} rows, positive rate {rate}, {dropped} rows with a missing label dropped (you confirmed).",
+        L,
+        n=fmt.count(preds.n_rows),
+        rate=ui.percent(summary["positive_rate"], 2),
+        dropped=fmt.count(preds.dropped_rows),
+    )
+    if preds.dropped_rows
+    else t("Valid: {n} rows, positive rate {rate}.", L, n=fmt.count(preds.n_rows), rate=ui.percent(summary["positive_rate"], 2))
 )
 ui.show_validation(summary)
 for note in summary["notes"]:  # the positive class and the time's granularity, said in words
-    st.caption(t(NOTE_MESSAGES[note["code"]], **{k: ui.md_text(str(v)) for k, v in note["params"].items()}))
+    st.caption(t(NOTE_MESSAGES[note["code"]], L, **{k: ui.md_text(str(v)) for k, v in note["params"].items()}))
 
-name = st.text_input("Dataset name", value=up.name.rsplit(".", 1)[0], key="upload_dsname")
+name = st.text_input(t("Dataset name", L), value=up.name.rsplit(".", 1)[0], key="upload_dsname")
 tables = services.evaluation.active_table_names(state.store())
 default_table = services.evaluation.default_binding(state.store(), label=label)
 value_table = st.selectbox(
-    "Price its boards with the value table",
+    t("Price its boards with the value table", L),
     tables,
     index=tables.index(default_table) if default_table in tables else 0,
     key="upload_value_table",
-    help="The decision whose outcomes are priced (default: the last one used for data with this label column). "
-    "Create a new one on the Value table page; change it later on the Datasets page.",
+    help=t(
+        "The decision whose outcomes are priced (default: the last one used for data with this label column). "
+        "Create a new one on the Value table page; change it later on the Datasets page.",
+        L,
+    ),
 )
 
 
@@ -123,9 +145,13 @@ def _save():
     st.session_state["upload_saved"] = rec.id
 
 
-st.button("Save and use this dataset", type="primary", on_click=_save, key="upload_save")
+st.button(t("Save and use this dataset", L), type="primary", on_click=_save, key="upload_save")
 if st.session_state.get("upload_saved"):
     st.success(
-        f"Saved as dataset #{st.session_state['upload_saved']}, priced with “{ui.md_text(value_table)}”; it is now "
-        "selected in the sidebar for every page."
+        t(
+            "Saved as dataset #{id}, priced with “{table}”; it is now selected in the sidebar for every page.",
+            L,
+            id=st.session_state["upload_saved"],
+            table=ui.md_text(value_table),
+        )
     )

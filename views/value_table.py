@@ -14,12 +14,15 @@ from board.store import ConflictError, StoreError
 from board.words import fmt
 from board.words import impact as impact_words
 from board.words.glossary import term, terms
+from board.words.i18n import t
 from evalcore import InputError, ValueTable
+
+L = state.current_locale()
 
 user = state.current_user()
 name = st.session_state.get(state.TABLE_KEY)
 table, row_version = state.committed_table()
-st.title(f"Value table · {ui.md_text(table.name or name)}")
+st.title(t("Value table · {x}", L, x=ui.md_text(table.name or name)))
 table_catalog_view.render(user, name)  # new / clone / archive (issue 16 item 1)
 current = gov.current_version(state.store(), name)
 
@@ -51,11 +54,11 @@ def _impact_preview(_store, table_name: str, before: str, after: str, thresholds
 def _show_impacts(entries: list[dict], *, key: str) -> None:
     """Per dataset: the summary line (bold only when the verdict changes), then per model."""
     if not entries:
-        st.caption("No dataset is priced with this table.")
+        st.caption(t("No dataset is priced with this table.", L))
     for e in entries:
         head = ui.md_text(e.get("dataset_name") or f"dataset {e['dataset_id']}")
         if "error" in e:
-            st.warning(f"{head}: could not be evaluated: {ui.md_text(e['error'])}")
+            st.warning(t("{head}: could not be evaluated: {x}", L, head=head, x=ui.md_text(e["error"])))
             continue
         st.markdown(f"{head}: " + impact_words.summary_markdown(e, ui.md_text))
         before = ui.money_of(e.get("unit_before") or "", signed=True)
@@ -64,19 +67,23 @@ def _show_impacts(entries: list[dict], *, key: str) -> None:
             st,
             [{"model": m, **r} for m, r in e["models"].items()],
             {
-                "model": ui.Col("Model"),
-                "threshold": ui.Col("Deployed threshold", fmt.score, term("best_threshold")),
-                "ev_before": ui.Col("EV per decision, in force", before, term("ev")),
-                "ev_after": ui.Col("EV per decision, proposed", after, term("ev")),
-                "t_opt_before": ui.Col("Best threshold, in force", fmt.score, term("best_threshold")),
-                "t_opt_after": ui.Col("Best threshold, proposed", fmt.score, term("best_threshold")),
+                "model": ui.Col(t("Model", L)),
+                "threshold": ui.Col(t("Deployed threshold", L), fmt.score, term("best_threshold")),
+                "ev_before": ui.Col(t("EV per decision, in force", L), before, term("ev")),
+                "ev_after": ui.Col(t("EV per decision, proposed", L), after, term("ev")),
+                "t_opt_before": ui.Col(t("Best threshold, in force", L), fmt.score, term("best_threshold")),
+                "t_opt_after": ui.Col(t("Best threshold, proposed", L), fmt.score, term("best_threshold")),
             },
             key=f"{key}_{e['dataset_id']}",
         )
     if entries:
         st.caption(
-            f"Each dataset's board at its deployed thresholds; verdicts from {signoff.IMPACT_RESAMPLES} bootstrap "
-            "replicates (the board uses 1,000, so a verdict near the line may differ)."
+            t(
+                "Each dataset's board at its deployed thresholds; verdicts from {impact_resamples} "
+                "bootstrap replicates (the board uses 1,000, so a verdict near the line may differ).",
+                L,
+                impact_resamples=signoff.IMPACT_RESAMPLES,
+            )
         )
 
 
@@ -88,11 +95,21 @@ def _review(v) -> None:
     unit = v.amounts.get("unit", "")
     money = ui.money_of(unit, signed=True)
     st.markdown(
-        f"#### Review {ui.md_text(v.label)} (pending) against "
-        f"{ui.md_text(in_force.label) + ' (in force)' if in_force else 'no approved version'}"
+        t(
+            "#### Review {label} (pending) against {x}",
+            L,
+            label=ui.md_text(v.label),
+            x=ui.md_text(in_force.label) + " (in force)" if in_force else "no approved version",
+        )
     )
     st.caption(
-        f"Proposed by {ui.md_text(v.author)}, effective {v.effective_date}. **Reason:** {ui.md_text(v.reason or fmt.DASH)}"
+        t(
+            "Proposed by {author}, effective {effective_date}. **Reason:** {x}",
+            L,
+            author=ui.md_text(v.author),
+            effective_date=v.effective_date,
+            x=ui.md_text(v.reason or fmt.DASH),
+        )
     )
     diff = signoff.amounts_diff(v.amounts, None if in_force is None else in_force.amounts)
     changes = [r for r in diff if r["changed"]]
@@ -103,23 +120,31 @@ def _review(v) -> None:
             was = fmt.DASH if r["in_force"] is None else money(r["in_force"])
             by = "" if r["change"] is None else f" ({money(r['change'])})"
             st.markdown(
-                f"- **{r['item']}**: {was} → **{money(r['proposed'])}**{by}, confidence "
-                f"{fmt.number(r['confidence_proposed'])}. Why: {ui.md_text(v.reason or fmt.DASH)}"
+                t(
+                    "- **{x}**: {was} → **{x2}**{by}, confidence {x3}. Why: {x4}",
+                    L,
+                    x=r["item"],
+                    was=was,
+                    x2=money(r["proposed"]),
+                    by=by,
+                    x3=fmt.number(r["confidence_proposed"]),
+                    x4=ui.md_text(v.reason or fmt.DASH),
+                )
             )
     if not changes:
-        st.caption("Same amounts as the version in force.")
+        st.caption(t("Same amounts as the version in force.", L))
     ui.show_table(
         st,
         [{**r, "changed": "changed" if r["changed"] else ""} for r in diff],
         {
-            "item": ui.Col("Outcome"),
-            "in_force": ui.Col("In force", lambda x: money(x) if isinstance(x, float) else ui.cell(x)),
-            "proposed": ui.Col("Proposed", lambda x: money(x) if isinstance(x, float) else ui.cell(x)),
-            "change": ui.Col("Change", money),
-            "confidence_proposed": ui.Col("Confidence (proposed)", fmt.number),
+            "item": ui.Col(t("Outcome", L)),
+            "in_force": ui.Col(t("In force", L), lambda x: money(x) if isinstance(x, float) else ui.cell(x)),
+            "proposed": ui.Col(t("Proposed", L), lambda x: money(x) if isinstance(x, float) else ui.cell(x)),
+            "change": ui.Col(t("Change", L), money),
+            "confidence_proposed": ui.Col(t("Confidence (proposed)", L), fmt.number),
             "changed": ui.Col(""),
-            "description": ui.Col("Description"),
-            "source": ui.Col("Data source"),
+            "description": ui.Col(t("Description", L)),
+            "source": ui.Col(t("Data source", L)),
         },
         key=f"vt_review_{v.id}",
     )
@@ -127,7 +152,7 @@ def _review(v) -> None:
     thresholds = {}
     if data is not None and state.current_dataset_id() is not None:
         thresholds = {state.current_dataset_id(): {m: state.deployed_threshold(data, m) for m in data.models}}
-    st.markdown("##### Impact preview on every dataset priced with this table")
+    st.markdown(t("##### Impact preview on every dataset priced with this table", L))
     entries = _impact_preview(
         s,
         name,
@@ -139,27 +164,35 @@ def _review(v) -> None:
     _show_impacts(entries, key=f"vt_preview_{v.id}")
     signed = {x.role for x in s.list_signoffs(v.id)}
     missing = [r for r in gov.SIGNING_ROLES if r not in signed]
-    st.markdown(f"Waiting for {', '.join(auth.ROLE_LABELS[r] for r in missing)}.")
+    st.markdown(t("Waiting for {x}.", L, x=", ".join(auth.ROLE_LABELS[r] for r in missing)))
     if not (gov.allowed(user, "sign_version") and user.role in missing):
         return
     if v.author == user.username and not gov.self_sign_allowed():
         st.info(
-            f"You proposed {ui.md_text(v.label)}: another {auth.ROLE_LABELS[user.role]} account must sign it (four-eyes rule)."
+            t(
+                "You proposed {label}: another {x} account must sign it (four-eyes rule).",
+                L,
+                label=ui.md_text(v.label),
+                x=auth.ROLE_LABELS[user.role],
+            )
         )
         return
     c1, c2, c3 = st.columns([1, 2, 1])
     c1.button(
-        f"Sign {ui.md_text(v.label)} as {auth.ROLE_LABELS[user.role]}",
+        t("Sign {label} as {x}", L, label=ui.md_text(v.label), x=auth.ROLE_LABELS[user.role]),
         key=f"vt_sign_{v.id}",
         type="primary",
         on_click=_sign,
         args=(v.id, gov.content_hash(v.amounts), v.label, thresholds),
-        help="Signs exactly the amounts shown above; if they change before you click, nothing is signed.",
+        help=t("Signs exactly the amounts shown above; if they change before you click, nothing is signed.", L),
     )
     comment = c2.text_input(
-        "Rejection comment", key=f"vt_reject_comment_{v.id}", label_visibility="collapsed", placeholder="why it is rejected"
+        t("Rejection comment", L),
+        key=f"vt_reject_comment_{v.id}",
+        label_visibility="collapsed",
+        placeholder=t("why it is rejected", L),
     )
-    if c3.button(f"Reject {ui.md_text(v.label)}", key=f"vt_reject_{v.id}"):
+    if c3.button(t("Reject {label}", L, label=ui.md_text(v.label)), key=f"vt_reject_{v.id}"):
         _act(lambda: gov.reject_version(state.store(), user, v.id, comment=comment), f"Rejected {ui.md_text(v.label)}.")
         st.rerun()
 
@@ -182,37 +215,47 @@ def _flash() -> None:
 _pending = [v for v in state.store().list_value_table_versions(name) if v.status == "pending"]
 if _pending and state.store().get_value_table_draft(name) is None:
     # nothing to edit: the pending content is reviewed and signed, never edited or saved here
-    st.info("A version is waiting for signatures; review it below. Its amounts cannot be edited while it is pending.")
+    st.info(t("A version is waiting for signatures; review it below. Its amounts cannot be edited while it is pending.", L))
     _flash()
     for v in _pending:
         _review(v)
-    if gov.allowed(user, "edit_draft") and st.button("Start a new draft from the version in force", key="vt_new_draft"):
+    if gov.allowed(user, "edit_draft") and st.button(t("Start a new draft from the version in force", L), key="vt_new_draft"):
         base = current.amounts if current is not None else table.to_dict()
         _act(lambda: gov.save_draft(state.store(), user, name, dict(base), expected_row_version=0), "New draft started.")
         st.rerun()
     st.stop()
 if current is not None and current.status == "approved":
     st.caption(
-        f"In force: **{ui.md_text(current.label)}** (approved, effective {current.effective_date}). Edits below go to the "
-        "open draft, which becomes a new version once proposed and signed by business, risk and model owner."
+        t(
+            "In force: **{label}** (approved, effective {effective_date}). Edits below go to the open "
+            "draft, which becomes a new version once proposed and signed by business, risk and model "
+            "owner.",
+            L,
+            label=ui.md_text(current.label),
+            effective_date=current.effective_date,
+        )
     )
 st.markdown(
-    "**Each amount is the money GAINED per event; enter a cost as a negative number.** "
-    "Example (loan anti-fraud): TP **+18,500** (fraud loss avoided), FP **−3,200** (complaint cost, lost customer "
-    "value), FN **−22,000** (fraud loss), TN **+120** (review cost saved). The effective amount is amount × "
-    "confidence; confidence in (0, 1] says how well the amount can be measured."
+    t(
+        "**Each amount is the money GAINED per event; enter a cost as a negative number.** Example "
+        "(loan anti-fraud): TP **+18,500** (fraud loss avoided), FP **−3,200** (complaint cost, "
+        "lost customer value), FN **−22,000** (fraud loss), TN **+120** (review cost saved). The "
+        "effective amount is amount × confidence; confidence in (0, 1] says how well the amount can "
+        "be measured.",
+        L,
+    )
 )
 
 epoch = st.session_state.setdefault("vt_epoch", 0)
 c1, c2 = st.columns([1, 1])
-unit = c1.text_input("Currency / unit", value=table.unit, key=f"vt_unit_{epoch}")
+unit = c1.text_input(t("Currency / unit", L), value=table.unit, key=f"vt_unit_{epoch}")
 use_prev = c2.checkbox(
-    "Production prevalence differs from the validation set", value=table.prevalence is not None, key=f"vt_use_prev_{epoch}"
+    t("Production prevalence differs from the validation set", L), value=table.prevalence is not None, key=f"vt_use_prev_{epoch}"
 )
 prevalence = None
 if use_prev:
     prevalence = c2.number_input(
-        "Production prevalence π (share of positives in production)",
+        t("Production prevalence π (share of positives in production)", L),
         min_value=0.0,
         max_value=1.0,
         value=float(table.prevalence or 0.02),
@@ -229,23 +272,23 @@ edited = st.data_editor(
     width="stretch",
     disabled=["outcome", "meaning"],
     column_config={
-        "outcome": st.column_config.TextColumn("Outcome", help=terms("tp", "fp", "fn", "tn")),
-        "meaning": st.column_config.TextColumn("Meaning"),
+        "outcome": st.column_config.TextColumn(t("Outcome", L), help=terms("tp", "fp", "fn", "tn")),
+        "meaning": st.column_config.TextColumn(t("Meaning", L)),
         "amount": st.column_config.NumberColumn(
-            f"Amount per event{f' ({table.unit})' if table.unit else ''}: gain +, cost −",
+            t("Amount per event{x}: gain +, cost −", L, x=f" ({table.unit})" if table.unit else ""),
             format="localized",  # thousands separators (sprintf-js has no "," flag: "%+,.2f" showed -30000.00)
-            help="Money gained each time this outcome happens; enter a cost as a negative number.",
+            help=t("Money gained each time this outcome happens; enter a cost as a negative number.", L),
         ),
         # no min/max/required here: the browser would silently revert an out-of-range entry; the
         # server checks every entry (table_from_frame) and says what is wrong, keeping it as entered
         "confidence": st.column_config.NumberColumn(
-            "Confidence (0–1]",
+            t("Confidence (0–1]", L),
             step=0.01,
             format="%.2f",
-            help="How well the amount is known: 1 = exactly; the effective amount is amount × confidence.",
+            help=t("How well the amount is known: 1 = exactly; the effective amount is amount × confidence.", L),
         ),
-        "description": st.column_config.TextColumn("Description", width="large"),
-        "source": st.column_config.TextColumn("Data source", width="medium"),
+        "description": st.column_config.TextColumn(t("Description", L), width="large"),
+        "source": st.column_config.TextColumn(t("Data source", L), width="medium"),
     },
 )
 
@@ -271,7 +314,7 @@ else:
     # compared with the open draft, or (no draft) with the version in force: nothing to save when equal
     reference = saved if saved is not None else current
     dirty = reference is None or ValueTable.from_dict(reference.amounts).to_dict() != table.to_dict()
-    reason = st.text_input("Reason for this change (kept with the draft)", key=f"vt_reason_{epoch}")
+    reason = st.text_input(t("Reason for this change (kept with the draft)", L), key=f"vt_reason_{epoch}")
     if (saved.row_version if saved is not None else 0) == row_version and reference is not None:
         st.session_state[f"vt_base::{name}"] = dict(reference.amounts)  # what this tab's edits start from
 
@@ -293,9 +336,11 @@ else:
         except gov.Forbidden as err:
             st.session_state["vt_flash"] = f"CONFLICT: {ui.md_text(err)}"
 
-    st.button("Save draft", type="primary", disabled=not dirty, on_click=_save, key="vt_save")
+    st.button(t("Save draft", L), type="primary", disabled=not dirty, on_click=_save, key="vt_save")
     st.caption(
-        "Unsaved changes: they already re-price every page in this session; save to keep them." if dirty else "All changes saved."
+        t("Unsaved changes: they already re-price every page in this session; save to keep them.", L)
+        if dirty
+        else t("All changes saved.", L)
     )
 flash = st.session_state.pop("vt_flash", None)
 if flash:
@@ -328,11 +373,16 @@ if _conflict is not None:
     theirs = state.store().get_value_table_draft(name)
     with st.container(key="vt_conflict", border=True):
         if theirs is None:
-            st.markdown("**The draft you edited is no longer open** (proposed or discarded by someone else).")
+            st.markdown(t("**The draft you edited is no longer open** (proposed or discarded by someone else).", L))
         else:
             st.markdown(
-                f"**{ui.md_text(theirs.author)} saved the draft (revision {theirs.row_version}) while you were editing.** "
-                f"Their reason: {ui.md_text(theirs.reason or fmt.DASH)}"
+                t(
+                    "**{author} saved the draft (revision {row_version}) while you were editing.** Their reason: {x}",
+                    L,
+                    author=ui.md_text(theirs.author),
+                    row_version=theirs.row_version,
+                    x=ui.md_text(theirs.reason or fmt.DASH),
+                )
             )
             money = ui.money_of(_conflict["mine"].get("unit", ""), signed=True)
             base = _conflict.get("base") or {}
@@ -348,23 +398,23 @@ if _conflict is not None:
                     for c in ("tp", "fp", "fn", "tn")
                 ],
                 {
-                    "outcome": ui.Col("Outcome"),
-                    "started": ui.Col("When you started", lambda x: fmt.DASH if x is None else money(x)),
-                    "theirs": ui.Col("Their saved amount", lambda x: fmt.DASH if x is None else money(x)),
-                    "mine": ui.Col("Your edit", money),
+                    "outcome": ui.Col(t("Outcome", L)),
+                    "started": ui.Col(t("When you started", L), lambda x: fmt.DASH if x is None else money(x)),
+                    "theirs": ui.Col(t("Their saved amount", L), lambda x: fmt.DASH if x is None else money(x)),
+                    "mine": ui.Col(t("Your edit", L), money),
                 },
                 key="vt_conflict_table",
             )
         a, b = st.columns(2)
         a.button(
-            "Reload and re-apply my edits",
+            t("Reload and re-apply my edits", L),
             key="vt_reapply",
             type="primary",
             on_click=_reapply,
             args=(theirs, _conflict["mine"], _conflict.get("base")),
-            help="Their saved draft, with the amounts you changed put back on top; nothing is saved until you save.",
+            help=t("Their saved draft, with the amounts you changed put back on top; nothing is saved until you save.", L),
         )
-        b.button("Discard my edits and load theirs", key="vt_discard", on_click=_discard, args=(theirs,))
+        b.button(t("Discard my edits and load theirs", L), key="vt_discard", on_click=_discard, args=(theirs,))
 
 # --------------------------------------------------------------------------- live what-if (issue 16 item 2)
 if not problems:
@@ -384,7 +434,7 @@ store = state.store()
 
 
 st.divider()
-st.subheader("How boards show this table", help=term("ev"))
+st.subheader(t("How boards show this table", L), help=term("ev"))
 DISPLAY_LABELS = {
     "value": "Expected value per decision (gains positive)",
     "loss": "Expected loss per decision (positive = money lost)",
@@ -392,39 +442,48 @@ DISPLAY_LABELS = {
 shown = store.get_value_table_display(name) or "value"
 if gov.allowed(user, "edit_draft") and name in store.list_value_tables():
     choice = st.radio(
-        "Boards priced with this table show",
+        t("Boards priced with this table show", L),
         list(DISPLAY_LABELS),
         index=list(DISPLAY_LABELS).index(shown),
         format_func=DISPLAY_LABELS.get,
         key="vt_display",
         horizontal=True,
-        help="The same numbers either way; each reader can still choose for themselves on the Board.",
+        help=t("The same numbers either way; each reader can still choose for themselves on the Board.", L),
     )
     if choice != shown:
         try:
             gov.set_table_display(store, user, name, choice)
-            st.toast(f"Boards of “{name}” now show {DISPLAY_LABELS[choice].lower()} (unless a reader chose otherwise).")
+            st.toast(
+                t(
+                    "Boards of “{name}” now show {x} (unless a reader chose otherwise).",
+                    L,
+                    name=name,
+                    x=DISPLAY_LABELS[choice].lower(),
+                )
+            )
         except (gov.Forbidden, StoreError, InputError) as err:
             st.error(ui.md_text(err))
 else:
-    st.caption(f"Boards priced with this table show {DISPLAY_LABELS[shown].lower()}; each reader can choose on the Board.")
+    st.caption(
+        t("Boards priced with this table show {x}; each reader can choose on the Board.", L, x=DISPLAY_LABELS[shown].lower())
+    )
 
 st.divider()
-st.subheader("Versions and sign-off")
+st.subheader(t("Versions and sign-off", L))
 draft = store.get_value_table_draft(name)
 if draft is not None and gov.allowed(user, "propose_version"):
     with st.form("vt_propose"):
-        st.markdown("**Propose the saved draft for sign-off** (business, risk and model owner each sign it).")
+        st.markdown(t("**Propose the saved draft for sign-off** (business, risk and model owner each sign it).", L))
         c1, c2 = st.columns(2)
-        label = c1.text_input("Version label", placeholder="v2026.Q4", key="vt_prop_label")
-        eff = c2.date_input("Effective date", value=date.today(), key="vt_prop_date")
+        label = c1.text_input(t("Version label", L), placeholder="v2026.Q4", key="vt_prop_label")
+        eff = c2.date_input(t("Effective date", L), value=date.today(), key="vt_prop_date")
         why = st.text_input(
-            "Reason for the change",
+            t("Reason for the change", L),
             value=draft.reason,
             key=f"vt_prop_reason_{draft.id}_{draft.row_version}",  # the saved draft's reason, carried over
-            help="Blank keeps the reason saved with the draft.",
+            help=t("Blank keeps the reason saved with the draft.", L),
         )
-        if st.form_submit_button("Propose version", type="primary"):
+        if st.form_submit_button(t("Propose version", L), type="primary"):
             _act(
                 lambda: gov.propose_version(
                     store, user, name, label=label, effective_date=eff, reason=why, expected_row_version=draft.row_version
@@ -433,7 +492,7 @@ if draft is not None and gov.allowed(user, "propose_version"):
             )
             st.rerun()
 elif draft is None and gov.allowed(user, "edit_draft"):
-    if st.button("Start a new draft from the version in force", key="vt_new_draft"):
+    if st.button(t("Start a new draft from the version in force", L), key="vt_new_draft"):
         base = current.amounts if current is not None else table.to_dict()
         _act(lambda: gov.save_draft(store, user, name, dict(base), expected_row_version=0), "New draft started.")
         st.rerun()
@@ -460,7 +519,9 @@ for v in (v for v in versions if v.status == "pending"):
     _review(v)
 for v in (v for v in versions if v.status == "rejected"):
     if gov.allowed(user, "reopen_version") and draft is None:
-        if st.button(f"Reopen {ui.md_text(v.label)} as the draft (to fix and propose again)", key=f"vt_reopen_{v.id}"):
+        if st.button(
+            t("Reopen {label} as the draft (to fix and propose again)", L, label=ui.md_text(v.label)), key=f"vt_reopen_{v.id}"
+        ):
             _act(lambda v=v: gov.reopen_version(store, user, v.id), f"{ui.md_text(v.label)} reopened as the draft.")
             st.rerun()
 
@@ -469,19 +530,26 @@ _flash()
 reports = store.list_impact_reports(name)
 if reports:
     rep = reports[0].report
-    st.subheader(f"Impact report: {ui.md_text(rep.get('from_version') or 'unversioned')} → {ui.md_text(rep['to_version'])}")
+    st.subheader(
+        t(
+            "Impact report: {x} → {x2}",
+            L,
+            x=ui.md_text(rep.get("from_version") or "unversioned"),
+            x2=ui.md_text(rep["to_version"]),
+        )
+    )
     if "datasets" in rep:  # issue 16 item 4: every bound dataset, computed at approval
         _show_impacts(rep["datasets"], key=f"vt_impact_ds_{reports[0].id}")
     if rep["evaluations"]:
-        st.markdown("###### Saved boards re-evaluated")
+        st.markdown(t("###### Saved boards re-evaluated", L))
     elif "datasets" not in rep:
-        st.caption("No stored evaluation used the previous version; nothing to re-evaluate.")
+        st.caption(t("No stored evaluation used the previous version; nothing to re-evaluate.", L))
     # a saved board's table keeps its unit (older reports did not store it: the table's own)
     unit_before = rep.get("unit_before") if rep.get("unit_before") is not None else table.unit
     unit_after = rep.get("unit_after") if rep.get("unit_after") is not None else table.unit
     for e in rep["evaluations"]:
         if "error" in e:
-            st.warning(f"Evaluation #{e['evaluation_id']} could not be re-evaluated: {ui.md_text(e['error'])}")
+            st.warning(t("Evaluation #{x} could not be re-evaluated: {x2}", L, x=e["evaluation_id"], x2=ui.md_text(e["error"])))
             continue
         st.markdown(
             f"Evaluation #{e['evaluation_id']} ({ui.md_text(e.get('dataset_name') or 'dataset ' + str(e['dataset_id']))})"
@@ -494,17 +562,24 @@ if reports:
             st,
             [{"model": m, **r} for m, r in e["models"].items()],
             {
-                "model": ui.Col("Model"),
-                "ev_before": ui.Col("EV per decision before", before, term("ev")),
-                "ev_after": ui.Col("EV per decision after", after, term("ev")),
-                "ev_change": ui.Col("Change in EV", after if unit_before == unit_after else fmt.number),
-                "rank_before": ui.Col("Rank before", fmt.count),
-                "rank_after": ui.Col("Rank after", fmt.count),
-                "t_opt_before": ui.Col("Best threshold before", fmt.score, term("best_threshold")),
-                "t_opt_after": ui.Col("Best threshold after", fmt.score, term("best_threshold")),
-                "t_opt_moved": ui.Col("Move of the best threshold", lambda x: fmt.number(x, signed=True)),
+                "model": ui.Col(t("Model", L)),
+                "ev_before": ui.Col(t("EV per decision before", L), before, term("ev")),
+                "ev_after": ui.Col(t("EV per decision after", L), after, term("ev")),
+                "ev_change": ui.Col(t("Change in EV", L), after if unit_before == unit_after else fmt.number),
+                "rank_before": ui.Col(t("Rank before", L), fmt.count),
+                "rank_after": ui.Col(t("Rank after", L), fmt.count),
+                "t_opt_before": ui.Col(t("Best threshold before", L), fmt.score, term("best_threshold")),
+                "t_opt_after": ui.Col(t("Best threshold after", L), fmt.score, term("best_threshold")),
+                "t_opt_moved": ui.Col(t("Move of the best threshold", L), lambda x: fmt.number(x, signed=True)),
             },
             key=f"vt_impact_{e['evaluation_id']}",
         )
         if e["action_changed"]:
-            st.caption(f"Action before: {ui.md_text(e['action_before'])}  \nAction after: {ui.md_text(e['action_after'])}")
+            st.caption(
+                t(
+                    "Action before: {x}  \nAction after: {x2}",
+                    L,
+                    x=ui.md_text(e["action_before"]),
+                    x2=ui.md_text(e["action_after"]),
+                )
+            )

@@ -9,9 +9,12 @@ from board.app import state, ui
 from board.charts import value_tools as cvt
 from board.words import fmt
 from board.words.glossary import term, terms
+from board.words.i18n import t
 from evalcore import InputError
 from evalcore.ahp import CR_LIMIT, SAATY_SCALE, ahp_amounts, ahp_weights, pairwise_matrix
 from evalcore.sensitivity import value_sensitivity
+
+L = state.current_locale()
 
 ITEMS = ("TP", "FP", "FN", "TN")
 WORDS = {
@@ -33,27 +36,31 @@ def _sensitivity_columns(unit):
     """evalcore.sensitivity's one-at-a-time rows → the screen's columns."""
     money, signed = ui.money_of(unit), ui.money_of(unit, signed=True)
     return {
-        "model": ui.Col("Model"),
-        "perturbation": ui.Col("Change", help="Which amount was changed, and by how much."),
-        "amount": ui.Col("Amount after the change", money, AMOUNT_HELP),
-        "EV at optimum": ui.Col("EV per decision at the best threshold", signed, term("ev")),
-        "ΔEV at optimum": ui.Col("Change in that EV", signed),
-        "t_opt": ui.Col("Best threshold", fmt.score, term("best_threshold")),
-        "Δt_opt": ui.Col("Move of the best threshold", lambda x: fmt.number(x, signed=True)),
-        "EV at deployed": ui.Col("EV per decision at the deployed threshold", signed, term("ev")),
+        "model": ui.Col(t("Model", L)),
+        "perturbation": ui.Col(t("Change", L), help=t("Which amount was changed, and by how much.", L)),
+        "amount": ui.Col(t("Amount after the change", L), money, AMOUNT_HELP),
+        "EV at optimum": ui.Col(t("EV per decision at the best threshold", L), signed, term("ev")),
+        "ΔEV at optimum": ui.Col(t("Change in that EV", L), signed),
+        "t_opt": ui.Col(t("Best threshold", L), fmt.score, term("best_threshold")),
+        "Δt_opt": ui.Col(t("Move of the best threshold", L), lambda x: fmt.number(x, signed=True)),
+        "EV at deployed": ui.Col(t("EV per decision at the deployed threshold", L), signed, term("ev")),
     }
 
 
 table, row_version = state.committed_table()
 unit = table.unit
-st.title("Value tools")
-st.caption(f"Helpers for the value table “{ui.md_text(table.name)}” (money gained per event; costs negative).")
+st.title(t("Value tools", L))
+st.caption(t("Helpers for the value table “{name}” (money gained per event; costs negative).", L, name=ui.md_text(table.name)))
 
-st.header("Amounts from judgement (AHP)")
+st.header(t("Amounts from judgement (AHP)", L))
 st.caption(
-    "When the amounts are only known qualitatively: for each pair of outcomes, which matters more to the "
-    "business and by how much (Saaty's scale: 1 equal, 3 moderately, 5 strongly, 7 very strongly, 9 extremely). "
-    "Weights are the principal eigenvector; a consistency ratio CR above 0.1 means the answers contradict each other."
+    t(
+        "When the amounts are only known qualitatively: for each pair of outcomes, which matters "
+        "more to the business and by how much (Saaty's scale: 1 equal, 3 moderately, 5 strongly, 7 "
+        "very strongly, 9 extremely). Weights are the principal eigenvector; a consistency ratio CR "
+        "above 0.1 means the answers contradict each other.",
+        L,
+    )
 )
 
 
@@ -66,35 +73,35 @@ def _say(a, b):
 
 
 with st.form("vt_tools_ahp_form"):
-    st.caption("Slide left when the first outcome of the pair matters more, right when the second does.")
+    st.caption(t("Slide left when the first outcome of the pair matters more, right when the second does.", L))
     cols = st.columns(3)
     judgements = {
         (a, b): cols[k % 3].select_slider(
-            f"{a} vs {b}", options=SAATY_SCALE, value=1.0, format_func=_say(a, b), key=f"vt_tools_pair_{a}_{b}"
+            t("{a} vs {b}", L, a=a, b=b), options=SAATY_SCALE, value=1.0, format_func=_say(a, b), key=f"vt_tools_pair_{a}_{b}"
         )
         for k, (a, b) in enumerate(combinations(ITEMS, 2))
     }
     c1, c2, c3, c4 = st.columns(4)
-    gains = c1.multiselect("Gains (the others are costs)", ITEMS, default=["TP", "TN"], key="vt_tools_gains")
-    mode = c2.radio("Scale by", ["anchor", "money per unit weight"], key="vt_tools_mode", horizontal=True)
-    anchor_item = c3.selectbox("Anchor outcome", ITEMS, index=2, key="vt_tools_anchor_item")
+    gains = c1.multiselect(t("Gains (the others are costs)", L), ITEMS, default=["TP", "TN"], key="vt_tools_gains")
+    mode = c2.radio(t("Scale by", L), ["anchor", "money per unit weight"], key="vt_tools_mode", horizontal=True)
+    anchor_item = c3.selectbox(t("Anchor outcome", L), ITEMS, index=2, key="vt_tools_anchor_item")
     # no default money scale (issue 16 item 6): weights are shares, never money until the user says
     # how much one outcome is worth; blank or 0 means "not set" and no amounts are proposed
     anchor_amount = c3.number_input(
-        f"Anchor amount{f' ({table.unit})' if table.unit else ''}",
+        t("Anchor amount{x}", L, x=f" ({table.unit})" if table.unit else ""),
         value=None,
-        placeholder="e.g. -22000: you set it",
+        placeholder=t("e.g. -22000: you set it", L),
         key="vt_tools_anchor_amount",
-        help="The money gained per event of the anchor outcome (a cost negative); the others follow from the weights.",
+        help=t("The money gained per event of the anchor outcome (a cost negative); the others follow from the weights.", L),
     )
     scale = c4.number_input(
-        f"Money per unit weight{f' ({table.unit})' if table.unit else ''}",
+        t("Money per unit weight{x}", L, x=f" ({table.unit})" if table.unit else ""),
         value=None,
         min_value=0.0,
-        placeholder="you set it",
+        placeholder=t("you set it", L),
         key="vt_tools_scale",
     )
-    st.form_submit_button("Compute weights")
+    st.form_submit_button(t("Compute weights", L))
 
 money_scale = anchor_amount if mode == "anchor" else scale
 scale_set = money_scale is not None and money_scale != 0
@@ -115,36 +122,50 @@ if res is not None:
     with left.container(key="vt_tools_ahp_numbers"):
         m1, m2, m3 = st.columns(3)
         m1.metric(
-            "Largest eigenvalue λmax",
+            t("Largest eigenvalue λmax", L),
             ui.fmt(res.lambda_max),
-            help="4 (the number of outcomes) when the judgements agree perfectly.",
+            help=t("4 (the number of outcomes) when the judgements agree perfectly.", L),
         )
-        m2.metric("Consistency index", ui.fmt(res.ci), help="(λmax − 4) ÷ 3: how far the answers are from agreeing.")
+        m2.metric(t("Consistency index", L), ui.fmt(res.ci), help=t("(λmax − 4) ÷ 3: how far the answers are from agreeing.", L))
         m3.metric(
-            "Consistency ratio CR",
+            t("Consistency ratio CR", L),
             cr_text,
-            help=f"The consistency index ÷ that of random answers; above {ui.exact(CR_LIMIT)} the answers contradict each other.",
+            help=t(
+                "The consistency index ÷ that of random answers; above {cr_limit} the answers contradict each other.",
+                L,
+                cr_limit=ui.exact(CR_LIMIT),
+            ),
         )
         if res.inconsistent:
             (a, b), r = res.worst_pair, res.worst_pair_implied
             more, less, r = (a, b, r) if r >= 1 else (b, a, 1 / r)
             st.warning(
-                f"CR {cr_text} > {ui.exact(CR_LIMIT)}: the judgements are inconsistent. Revisit {a} vs {b} first — "
-                f"the other answers imply {more} matters about {ui.fmt(r)}× as much as {less}."
+                t(
+                    "CR {cr_text} > {cr_limit}: the judgements are inconsistent. Revisit {a} vs {b} first — the "
+                    "other answers imply {more} matters about {r}× as much as {less}.",
+                    L,
+                    cr_text=cr_text,
+                    cr_limit=ui.exact(CR_LIMIT),
+                    a=a,
+                    b=b,
+                    more=more,
+                    r=ui.fmt(r),
+                    less=less,
+                )
             )
         else:
-            st.success(f"CR {cr_text} ≤ {ui.exact(CR_LIMIT)}: consistent enough to use.")
+            st.success(t("CR {cr_text} ≤ {cr_limit}: consistent enough to use.", L, cr_text=cr_text, cr_limit=ui.exact(CR_LIMIT)))
         for note in res.notes.values():
             st.caption(note)
     ui.plotly_chart(right, cvt.ahp_weights_figure(res), key="vt_tools_weights_chart")
     current = {c: float(getattr(table, c.lower())) for c in ITEMS}
     weights = res.weight_of()
     columns = {
-        "outcome": ui.Col("Outcome", help=AMOUNT_HELP),
-        "weight": ui.Col("Weight", fmt.share, "The outcome's share of the importance (the four weights add up to 100%)."),
-        "role": ui.Col("Role"),
-        "new": ui.Col("Proposed amount", ui.money_of(unit, signed=True), "Money gained per event (costs negative)."),
-        "now": ui.Col("Current amount", ui.money_of(unit, signed=True), "The value table's amount now."),
+        "outcome": ui.Col(t("Outcome", L), help=AMOUNT_HELP),
+        "weight": ui.Col(t("Weight", L), fmt.share, "The outcome's share of the importance (the four weights add up to 100%)."),
+        "role": ui.Col(t("Role", L)),
+        "new": ui.Col(t("Proposed amount", L), ui.money_of(unit, signed=True), "Money gained per event (costs negative)."),
+        "now": ui.Col(t("Current amount", L), ui.money_of(unit, signed=True), "The value table's amount now."),
     }
     if amounts is None:
         columns.pop("new")
@@ -159,35 +180,55 @@ if res is not None:
     )
     if amounts is None:
         st.info(
-            "These are weights (shares of importance), not money. To turn them into amounts, set the money scale "
-            "yourself: the anchor outcome's amount, or the money per unit weight, then “Compute weights”."
+            t(
+                "These are weights (shares of importance), not money. To turn them into amounts, set the "
+                "money scale yourself: the anchor outcome's amount, or the money per unit weight, then "
+                "“Compute weights”.",
+                L,
+            )
         )
-    elif st.button("Use these amounts", key="vt_tools_use", type="primary"):
+    elif st.button(t("Use these amounts", L), key="vt_tools_use", type="primary"):
         sources = {c.lower(): f"AHP pairwise judgement (CR {cr_text})" for c in ITEMS}
         new_table = table.with_amounts(**{c.lower(): v for c, v in amounts.items()}, sources={**table.sources, **sources})
         state.set_committed_table(new_table, row_version)
         st.session_state["vt_tools_used"] = True
         st.rerun()
     if st.session_state.pop("vt_tools_used", False):
-        st.success("The value table now uses these amounts; every page re-prices with them.")
+        st.success(t("The value table now uses these amounts; every page re-prices with them.", L))
     for w in table.sign_warnings():
         st.warning(w)
 
-st.header("Sensitivity of the decision to the amounts")
+st.header(t("Sensitivity of the decision to the amounts", L))
 st.caption(
-    f"Every amount × (1 ± {fmt.share(PERTURBATION, 0)}) one at a time, and {N_RANDOM} random tables with every amount × "
-    f"U({ui.exact(1 - PERTURBATION)}, {ui.exact(1 + PERTURBATION)}) independently (seed {SEED}). Robust: every model's optimal "
-    "threshold moves by less than 0.05 (5% of the score range for raw scores) and the ranking of the models by "
-    "EV at their optimum never changes."
+    t(
+        "Every amount × (1 ± {perturbation}) one at a time, and {n_random} random tables with every "
+        "amount × U({x}, {x2}) independently (seed {seed}). Robust: every model's optimal threshold "
+        "moves by less than 0.05 (5% of the score range for raw scores) and the ranking of the "
+        "models by EV at their optimum never changes.",
+        L,
+        perturbation=fmt.share(PERTURBATION, 0),
+        n_random=N_RANDOM,
+        x=ui.exact(1 - PERTURBATION),
+        x2=ui.exact(1 + PERTURBATION),
+        seed=SEED,
+    )
 )
 preds = state.current_data()  # the dataset's aggregate: only the counts are used
 if preds is None:
-    st.info("Choose a dataset in the sidebar to test the table against its models.")
+    st.info(t("Choose a dataset in the sidebar to test the table against its models.", L))
     st.stop()
 models = list(preds.score_kinds)
 deployed = {m: state.deployed_threshold(preds, m) for m in models}
 run_key = (state.current_dataset_id(), state.table_json(table), json.dumps(deployed, sort_keys=True))
-if st.button(f"Run the sensitivity check (±{fmt.share(PERTURBATION, 0)}, {N_RANDOM} random draws)", key="vt_tools_run"):
+if st.button(
+    t(
+        "Run the sensitivity check (±{perturbation}, {n_random} random draws)",
+        L,
+        perturbation=fmt.share(PERTURBATION, 0),
+        n_random=N_RANDOM,
+    ),
+    key="vt_tools_run",
+):
     counts = {m: state.counts_for(preds, m) for m in models}
     try:
         st.session_state["vt_tools_sens"] = (
@@ -208,11 +249,11 @@ stored = st.session_state.get("vt_tools_sens")
 if stored is None:
     st.stop()
 if stored[0] != run_key:
-    st.info("The dataset, the value table or a deployed threshold changed since the last check: run it again.")
+    st.info(t("The dataset, the value table or a deployed threshold changed since the last check: run it again.", L))
     st.stop()
 sens = stored[1]
 with st.container(key="vt_tools_badge"):
-    st.markdown(":green-badge[robust]" if sens.robust else ":red-badge[not robust]")
+    st.markdown(t(":green-badge[robust]", L) if sens.robust else t(":red-badge[not robust]", L))
     st.markdown("\n".join(f"- {ui.md_text(r)}" for r in sens.reasons))
 for m in models:
     c1, c2 = st.columns(2)
@@ -221,7 +262,7 @@ for m in models:
     )
     ui.plotly_chart(c2, cvt.tornado_figure(sens, m, quantity="t_opt"), key=f"vt_tools_tornado_t_{m}")
 ui.plotly_chart(st, cvt.draws_figure(sens), key="vt_tools_draws")
-with st.expander("One amount at a time: every number"):
+with st.expander(t("One amount at a time: every number", L)):
     ui.show_table(st, sens.rows(), _sensitivity_columns(unit), key="vt_tools_sens_table")
 for note in sens.notes.values():
     st.caption(note)

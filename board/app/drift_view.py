@@ -26,9 +26,16 @@ from board.services.drift_settings import load_config
 from board.store import StoreError
 from board.words import fmt
 from board.words.glossary import term
+from board.words.i18n import t
 from evalcore import InputError
 from evalcore.aggregate import Aggregate, board_drift_of
 from evalcore.drift import DriftConfig, DriftReport, Light
+
+
+def _L() -> str:
+    """This tab's language."""
+    return state.current_locale()
+
 
 PAGE = "views/drift.py"
 FAMILIES = ("feature", "label", "calibration")
@@ -129,7 +136,11 @@ def drift_for(dataset_id: int, sha: str, preds, config: DriftConfig, *, quiet: b
     if agg is None:
         if not quiet:
             st.warning(
-                f"**The source was not read again** ({source}), so the feature light cannot use these reference settings.",
+                t(
+                    "**The source was not read again** ({source}), so the feature light cannot use these reference settings.",
+                    _L(),
+                    source=source,
+                ),
                 icon=":material/cloud_off:",
             )
         agg, source = preds, "stored"
@@ -160,8 +171,13 @@ def banner() -> None:
         return
     except Exception as err:  # noqa: BLE001 - a bug here must not silently remove a red light
         st.error(
-            f"The drift lights could not be computed ({type(err).__name__}: {md_text(err)}). Until this is fixed, the "
-            "board's advice is missing its drift check.",
+            t(
+                "The drift lights could not be computed ({name}: {err}). Until this is fixed, the board's "
+                "advice is missing its drift check.",
+                _L(),
+                name=type(err).__name__,
+                err=md_text(err),
+            ),
             icon=":material/error:",
         )
         return
@@ -171,7 +187,7 @@ def banner() -> None:
         with st.container(key="drift_banner"):
             text, link = st.columns([5, 1], vertical_alignment="center")
             text.warning(BANNER.format(what=f"{what} light{'s' if len(red) > 1 else ''} red"), icon=":material/traffic:")
-            link.page_link(PAGE, label="See what drifted", icon=":material/arrow_forward:")
+            link.page_link(PAGE, label=t("See what drifted", _L()), icon=":material/arrow_forward:")
 
 
 # --------------------------------------------------------------------------- page helpers

@@ -13,6 +13,7 @@ from board.app import state, ui
 from board.engines import lake
 from board.services import datasets
 from board.words import fmt
+from board.words.i18n import t, tn
 from evalcore import InputError
 
 PENDING_SELECT = "register_select"  # read by state.sidebar() before it draws the dataset choice
@@ -33,34 +34,57 @@ def render() -> None:
 
     from evalcore.data import guess_mapping
 
+    L = state.current_locale()
     roots = lake.path_roots()
     st.caption(
-        "For data too large to upload: a Parquet file, a glob such as `logs/2026-11-*.parquet`, or a folder "
-        "**on the server**. DuckDB aggregates it out of memory; only the aggregate (counts by segment, score "
-        "and label) is stored, never the rows. Relative paths start at the first root."
+        t(
+            "For data too large to upload: a Parquet file, a glob such as `logs/2026-11-*.parquet`, or a folder "
+            "**on the server**. DuckDB aggregates it out of memory; only the aggregate (counts by segment, score "
+            "and label) is stored, never the rows. Relative paths start at the first root.",
+            L,
+        )
     )
-    st.markdown("Allowed roots: " + ", ".join(f"`{r}`" for r in roots) + f" (set `{lake.ROOTS_ENV}` to change them).")
+    st.markdown(
+        t(
+            "Allowed roots: {roots} (set `{env}` to change them).",
+            L,
+            roots=", ".join(f"`{r}`" for r in roots),
+            env=lake.ROOTS_ENV,
+        )
+    )
     flash = st.session_state.pop(FLASH, None)
     if flash:
         st.success(flash)
     path = st.text_input(
-        "Path (Parquet file, glob or folder)", key="register_path", placeholder=f"{roots[0]}{os.sep}logs{os.sep}2026-11-*.parquet"
+        t("Path (Parquet file, glob or folder)", L),
+        key="register_path",
+        placeholder=f"{roots[0]}{os.sep}logs{os.sep}2026-11-*.parquet",
     )
     if not path.strip():
-        st.info("Enter a path to read its columns.")
+        st.info(t("Enter a path to read its columns.", L))
         return
     try:
         src = lake.resolve_source(path, roots)
         mtimes = tuple(os.path.getmtime(f) for f in src.files)
         columns, sample = _schema(path, src.files, mtimes)
     except InputError as err:
-        ui.show_problems(err, title="The path cannot be used")
+        ui.show_problems(err, title=t("The path cannot be used", L))
         return
     st.write(
-        f"**{fmt.count(len(src.files))} Parquet file{'s' if len(src.files) != 1 else ''}** matched under {ui.md_text(src.path)} · "
-        f"{fmt.count(len(columns))} columns: " + ", ".join(f"{ui.md_text(c)} ({ui.md_text(t)})" for c, t in columns.items())
+        tn(
+            "**{n} Parquet file** matched under {path}",
+            "**{n} Parquet files** matched under {path}",
+            len(src.files),
+            L,
+            n=fmt.count(len(src.files)),
+            path=ui.md_text(src.path),
+        )
+        + " · "
+        + t("{n} columns:", L, n=fmt.count(len(columns)))
+        + " "
+        + ", ".join(f"{ui.md_text(c)} ({ui.md_text(kind)})" for c, kind in columns.items())
     )
-    with st.expander("First rows (a preview; nothing is stored)"):
+    with st.expander(t("First rows (a preview; nothing is stored)", L)):
         st.container(key="register_preview").dataframe(sample.head(8), hide_index=True, width="stretch")  # the file as it is
     guess = guess_mapping(sample)
     roles = ui.column_roles(list(columns), guess, prefix="register", label_values=lambda c: lake.label_values(src, c))
@@ -68,7 +92,7 @@ def render() -> None:
         return
     names = roles["names"]
     name = st.text_input(
-        "Dataset name", value=os.path.basename(src.path.rstrip(os.sep)).split(".")[0] or "lake", key="register_dsname"
+        t("Dataset name", L), value=os.path.basename(src.path.rstrip(os.sep)).split(".")[0] or "lake", key="register_dsname"
     )
     query = {
         "label": roles["label"],
@@ -82,17 +106,20 @@ def render() -> None:
         "features": list(roles["features"]),
     }
     if len(set(names.values())) != len(names):
-        st.warning("Give the two models different names.")
+        st.warning(t("Give the two models different names.", L))
         return
-    if st.button("Aggregate with DuckDB and save", type="primary", key="register_save", icon=":material/database:"):
+    if st.button(t("Aggregate with DuckDB and save", L), type="primary", key="register_save", icon=":material/database:"):
         try:
-            with st.spinner(f"Aggregating {fmt.count(len(src.files))} file(s) with DuckDB …"):
+            with st.spinner(t("Aggregating {n} file(s) with DuckDB …", L, n=fmt.count(len(src.files)))):
                 rec = datasets.register(state.store(), state.current_user(), name=name, path=path, query=query, roots=roots)
         except InputError as err:
-            ui.show_problems(err, title="Nothing was saved")
+            ui.show_problems(err, title=t("Nothing was saved", L))
             return
         st.session_state[PENDING_SELECT] = rec.id
-        st.session_state[FLASH] = (
-            f"Saved as dataset #{rec.id}: {lake.describe(rec)}. It is now selected in the sidebar for every page."
+        st.session_state[FLASH] = t(
+            "Saved as dataset #{id}: {what}. It is now selected in the sidebar for every page.",
+            L,
+            id=rec.id,
+            what=lake.describe(rec),
         )
         st.rerun()

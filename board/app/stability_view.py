@@ -32,6 +32,7 @@ from board.app.lru import BoundedLRU
 from board.services.limits import upload_limits
 from board.words import fmt
 from board.words.glossary import term
+from board.words.i18n import t
 from evalcore import InputError, read_table
 from evalcore.normalized import TaskScore, cluster_score, learning_curve, task_score
 from evalcore.stability import (
@@ -43,6 +44,12 @@ from evalcore.stability import (
     prepare_training,
     repeated_cv,
 )
+
+
+def _L() -> str:
+    """This tab's language."""
+    return state.current_locale()
+
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "data" / "example_training.csv"
 EXAMPLE_NAME = "Example: breast cancer (scikit-learn), 569 rows, target malignant"
@@ -75,10 +82,18 @@ def aggregate_notice(page: str) -> None:
     if rec is None or not rec.is_aggregate:
         return
     st.info(
-        f"**{page} needs rows**: it re-trains models on a training table (features and a target), row by row. "
-        f"The dataset chosen in the sidebar, “{ui.md_text(rec.name)}”, is an aggregate of {fmt.count(rec.n_rows)} rows from "
-        f"{ui.md_text(rec.source_path)}: only counts were stored, so it cannot be used here. This page uses the training "
-        "table below (the bundled example, or upload your own); the sidebar dataset is not involved.",
+        t(
+            "**{page} needs rows**: it re-trains models on a training table (features and a target), "
+            "row by row. The dataset chosen in the sidebar, “{name}”, is an aggregate of {n_rows} rows "
+            "from {source_path}: only counts were stored, so it cannot be used here. This page uses the "
+            "training table below (the bundled example, or upload your own); the sidebar dataset is not "
+            "involved.",
+            _L(),
+            page=page,
+            name=ui.md_text(rec.name),
+            n_rows=fmt.count(rec.n_rows),
+            source_path=ui.md_text(rec.source_path),
+        ),
         icon=":material/table_rows:",
     )
 
@@ -92,12 +107,18 @@ def training_table(prefix: str) -> tuple[str, str, pd.DataFrame] | None:
         st.session_state[TABLE_KEY] = _example()
     name, sha, frame = st.session_state[TABLE_KEY]
     with st.expander(
-        f"Training table: **{ui.md_text(name)}** · {fmt.count(len(frame))} rows × {fmt.count(frame.shape[1])} columns",
+        t(
+            "Training table: **{name}** · {x} rows × {x2} columns",
+            _L(),
+            name=ui.md_text(name),
+            x=fmt.count(len(frame)),
+            x2=fmt.count(frame.shape[1]),
+        ),
         icon=":material/table:",
         expanded=False,
     ):
         up = st.file_uploader(
-            "Upload a training table (CSV or Parquet): features and a target column",
+            t("Upload a training table (CSV or Parquet): features and a target column", _L()),
             type=["csv", "parquet", "txt", "tsv"],
             key=f"{prefix}_file",
         )
@@ -111,12 +132,15 @@ def training_table(prefix: str) -> tuple[str, str, pd.DataFrame] | None:
                     ui.show_problems(err, title="The training table cannot be read")
                     return None
                 name, sha, frame = st.session_state[TABLE_KEY]
-        if name != EXAMPLE_NAME and st.button("Use the bundled example instead", key=f"{prefix}_example"):
+        if name != EXAMPLE_NAME and st.button(t("Use the bundled example instead", _L()), key=f"{prefix}_example"):
             st.session_state[TABLE_KEY] = _example()
             name, sha, frame = st.session_state[TABLE_KEY]
         st.container(key=f"{prefix}_training_preview").dataframe(frame.head(50), width="stretch", height=220)  # the file
         st.caption(
-            "The Stability and Data conditions pages share this table. Row ids are the file's row numbers (header = row 1)."
+            t(
+                "The Stability and Data conditions pages share this table. Row ids are the file's row numbers (header = row 1).",
+                _L(),
+            )
         )
     return name, sha, frame
 
@@ -229,7 +253,7 @@ def collect(kind: str) -> None:
         ui.show_problems(err, title="The run cannot start with these settings")
         return
     except Exception as err:  # noqa: BLE001 - a failing fit must not take the page down
-        st.error(f"The run failed: {type(err).__name__}: {err}")
+        st.error(t("The run failed: {name}: {err}", _L(), name=type(err).__name__, err=err))
         return
     if _status(res) == "complete":
         _results().put((kind, job.key), res)
@@ -274,9 +298,9 @@ def progress_panel(kind: str) -> None:
         eta = f", about {fmt.count(elapsed / done * (total - done))} s left" if done else ""
         st.progress(min(frac, 1.0), text=f"{job.label}: {text} ({fmt.count(elapsed)} s{eta})")
         if job.cancel.is_set():
-            st.caption("Cancelling after the current fit …")
+            st.caption(t("Cancelling after the current fit …", _L()))
         else:
-            st.button("Cancel", key=f"{kind}_cancel", icon=":material/cancel:", on_click=cancel, args=(kind,))
+            st.button(t("Cancel", _L()), key=f"{kind}_cancel", icon=":material/cancel:", on_click=cancel, args=(kind,))
 
     panel()
 
@@ -294,7 +318,7 @@ def finished_or_stop(kind: str, settings: dict, *, hint: str):
         st.stop()
     key, value = done
     if key != run_key(settings):
-        st.caption("Showing the last finished run; the settings changed since — run it again to update.")
+        st.caption(t("Showing the last finished run; the settings changed since — run it again to update.", _L()))
     return value
 
 
@@ -411,32 +435,50 @@ def data_conditions_card(ts: TaskScore, *, container=None) -> None:
         "hist_gradient_boosting": "histogram gradient boosting",
     }.get(ts.model, ts.model)
     box.markdown(
-        f"**Data conditions** · {ts.task} · {model} · raw metric **{s.metric_name}** on "
-        f"{fmt.count(ts.n_test)} {'rows' if ts.task == 'clustering' else 'held-out rows'}"
+        t(
+            "**Data conditions** · {task} · {model} · raw metric **{metric_name}** on {n_test} {x}",
+            _L(),
+            task=ts.task,
+            model=model,
+            metric_name=s.metric_name,
+            n_test=fmt.count(ts.n_test),
+            x="rows" if ts.task == "clustering" else "held-out rows",
+        )
     )
     counts = ", ".join(f"{k}: {fmt.count(v)}" for k, v in s.class_counts.items()) or "— (regression)"
     a, b, c, d = box.columns(4)
-    a.metric("N (training rows)", fmt.count(s.n))
-    b.metric("d (features)", fmt.count(s.d), help=f"f(N, d) rewards scarce data below N = 20·d = {fmt.count(20 * s.d)}.")
-    c.metric("Imbalance r", ui.fmt(s.r, 3), help="n_major/n_minor for two classes; 1/ACIR for more; 1 = balanced.")
-    d.metric("Minority share", "—" if not s.class_counts else ui.percent(s.minority_share))
+    a.metric(t("N (training rows)", _L()), fmt.count(s.n))
+    b.metric(
+        t("d (features)", _L()),
+        fmt.count(s.d),
+        help=t("f(N, d) rewards scarce data below N = 20·d = {x}.", _L(), x=fmt.count(20 * s.d)),
+    )
+    c.metric(
+        t("Imbalance r", _L()), ui.fmt(s.r, 3), help=t("n_major/n_minor for two classes; 1/ACIR for more; 1 = balanced.", _L())
+    )
+    d.metric(t("Minority share", _L()), "—" if not s.class_counts else ui.percent(s.minority_share))
     box.caption(("Cluster sizes: " if ts.task == "clustering" else "Class counts (training): ") + counts)
     e, f, g, h, i, j = box.columns(6)
-    e.metric(f"Raw {s.metric_name}", ui.fmt(s.metric, 4))
-    f.metric("× f(N, d)", ui.fmt(s.f, 4), help="1 + max(0, sigmoid(20·d/N − 1) − 0.5); 1 from N = 20·d on.")
-    g.metric("× g (imbalance)", ui.fmt(s.g, 4), help="1 / (1 + ln r)")
-    h.metric("= Normalized", ui.fmt(s.score, 4))
+    e.metric(t("Raw {metric_name}", _L(), metric_name=s.metric_name), ui.fmt(s.metric, 4))
+    f.metric("× f(N, d)", ui.fmt(s.f, 4), help=t("1 + max(0, sigmoid(20·d/N − 1) − 0.5); 1 from N = 20·d on.", _L()))
+    g.metric(t("× g (imbalance)", _L()), ui.fmt(s.g, 4), help=t("1 / (1 + ln r)", _L()))
+    h.metric(t("= Normalized", _L()), ui.fmt(s.score, 4))
     i.metric(
-        "SNR (dB) → m",
+        t("SNR (dB) → m", _L()),
         f"{ui.fmt(s.snr_db, 3)} → {ui.fmt(s.m, 3)}",
-        help="Bonus m: ≤0 dB → 0; linear 0.125 per band up to 0.5 at ≥ 40 dB.",
+        help=t("Bonus m: ≤0 dB → 0; linear 0.125 per band up to 0.5 at ≥ 40 dB.", _L()),
     )
-    j.metric("Robust (≤ 1)", ui.fmt(s.robust, 4), help="min(1, metric · f · (1 + m) / (1 + ln r))")
+    j.metric(t("Robust (≤ 1)", _L()), ui.fmt(s.robust, 4), help=t("min(1, metric · f · (1 + m) / (1 + ln r))", _L()))
     if s.capped:
-        box.caption(f"The robust score is capped at 1 (uncapped {ui.fmt(s.robust_uncapped, 4)}).")
+        box.caption(
+            t("The robust score is capped at 1 (uncapped {robust_uncapped}).", _L(), robust_uncapped=ui.fmt(s.robust_uncapped, 4))
+        )
     box.caption(
-        "Heuristics: they adjust for data conditions by formula, not by evidence — check the learning-curve "
-        "experiment before trusting them."
+        t(
+            "Heuristics: they adjust for data conditions by formula, not by evidence — check the "
+            "learning-curve experiment before trusting them.",
+            _L(),
+        )
     )
     ui.undefined_notes(s.undefined)
 
@@ -469,14 +511,22 @@ def summary_table(summaries: dict) -> pd.DataFrame:
 
 def summary_metrics(s, *, label: str) -> None:
     a, b, c, d, e = st.columns(5)
-    a.metric(f"Mean {label}", ui.fmt(s.mean, 4), help=f"{fmt.count(s.n)} runs")
-    b.metric("Sample std", ui.fmt(s.std, 3), help=f"ddof = 1. Above {ui.exact(s.std_limit)} the diagnostics checklist opens.")
-    c.metric("SEM", ui.fmt(s.sem, 3), help=term("standard_error") + " std / √n; runs share training rows, so this is optimistic.")
-    d.metric("Mean ± 1.96·SEM", f"[{ui.fmt(s.ci_low, 4)}, {ui.fmt(s.ci_high, 4)}]", help=term("confidence_interval"))
+    a.metric(t("Mean {label}", _L(), label=label), ui.fmt(s.mean, 4), help=t("{n} runs", _L(), n=fmt.count(s.n)))
+    b.metric(
+        t("Sample std", _L()),
+        ui.fmt(s.std, 3),
+        help=t("ddof = 1. Above {std_limit} the diagnostics checklist opens.", _L(), std_limit=ui.exact(s.std_limit)),
+    )
+    c.metric(
+        t("SEM", _L()),
+        ui.fmt(s.sem, 3),
+        help=term("standard_error") + " std / √n; runs share training rows, so this is optimistic.",
+    )
+    d.metric(t("Mean ± 1.96·SEM", _L()), f"[{ui.fmt(s.ci_low, 4)}, {ui.fmt(s.ci_high, 4)}]", help=term("confidence_interval"))
     e.metric(
-        "Alert line (mean − 2·std)",
+        t("Alert line (mean − 2·std)", _L()),
         ui.fmt(s.alert_line, 4),
-        help="Monitoring: a new evaluation below this line is unusual for this model and data.",
+        help=t("Monitoring: a new evaluation below this line is unusual for this model and data.", _L()),
     )
     if "std" in s.undefined:  # one run: every spread is — (the other fields share the reason)
-        st.caption(f"Std, SEM, the interval and the alert line are undefined (—): {s.undefined['std']}.")
+        st.caption(t("Std, SEM, the interval and the alert line are undefined (—): {x}.", _L(), x=s.undefined["std"]))

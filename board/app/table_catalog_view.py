@@ -13,7 +13,14 @@ from board.access import governance as gov
 from board.app import state
 from board.app.text import md_text
 from board.store import StoreError
+from board.words.i18n import t
 from evalcore import InputError
+
+
+def _L() -> str:
+    """This tab's language."""
+    return state.current_locale()
+
 
 FLASH = "vt_catalog_flash"
 
@@ -67,10 +74,12 @@ def render(user, current: str) -> None:
     """The popover, at the top of the Value table page, for the table ``current`` shown there."""
     s = state.store()
     may = gov.allowed(user, "edit_draft")
-    with st.popover("New / clone / rename / archive", icon=":material/library_add:", disabled=not may):
-        st.text_input("Name of the new table (the decision it prices)", key="vt_new_name", placeholder="car-loan approval")
+    with st.popover(t("New / clone / rename / archive", _L()), icon=":material/library_add:", disabled=not may):
+        st.text_input(
+            t("Name of the new table (the decision it prices)", _L()), key="vt_new_name", placeholder=t("car-loan approval", _L())
+        )
         start = st.radio(
-            "Start from",
+            t("Start from", _L()),
             ["demo amounts", "all zeros", "clone"],
             key="vt_new_from",
             format_func={
@@ -80,21 +89,25 @@ def render(user, current: str) -> None:
             }.get,
         )
         if start == "all zeros":
-            st.text_input("Currency / unit", key="vt_new_unit", placeholder="EUR")
-        st.button("Create the table (a draft)", key="vt_new_create", on_click=_create, args=(user, current), type="primary")
-        st.divider()
-        st.text_input(f"New name for “{current}”", key="vt_rename_to", placeholder="car-loan approval")
+            st.text_input(t("Currency / unit", _L()), key="vt_new_unit", placeholder=t("EUR", _L()))
         st.button(
-            f"Rename “{current}”",
+            t("Create the table (a draft)", _L()), key="vt_new_create", on_click=_create, args=(user, current), type="primary"
+        )
+        st.divider()
+        st.text_input(
+            t("New name for “{current}”", _L(), current=current), key="vt_rename_to", placeholder=t("car-loan approval", _L())
+        )
+        st.button(
+            t("Rename “{current}”", _L(), current=current),
             key="vt_rename",
             on_click=_rename,
             args=(user, current),
-            help="The datasets priced with it, its meeting links, versions and sign-offs follow the new name.",
+            help=t("The datasets priced with it, its meeting links, versions and sign-offs follow the new name.", _L()),
         )
         st.divider()
         bound = state.bound_table()
         st.button(
-            f"Archive “{current}”",
+            t("Archive “{current}”", _L(), current=current),
             key="vt_archive",
             on_click=_archive,
             args=(user, current, True),
@@ -103,7 +116,9 @@ def render(user, current: str) -> None:
         )
         archived = [t.name for t in s.list_value_table_infos() if t.archived]
         for name in archived:
-            st.button(f"Restore “{name}”", key=f"vt_restore_{name}", on_click=_archive, args=(user, name, False))
+            st.button(
+                t("Restore “{name}”", _L(), name=name), key=f"vt_restore_{name}", on_click=_archive, args=(user, name, False)
+            )
     flash = st.session_state.pop(FLASH, None)
     if flash:
         (st.error if flash.startswith("ERROR") else st.success)(flash)

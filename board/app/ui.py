@@ -15,6 +15,7 @@ from board.export.onepager import plotly_safe
 from board.words import fmt as words
 from board.words.glossary import term
 from board.words.i18n import N_, t, tn
+from board.words.patterns import Templates
 from board.words.reasons import undefined_reason
 from evalcore import InputError
 from evalcore.data import default_positive
@@ -355,6 +356,38 @@ def role_label(role: str | None, locale: str) -> str:
 
 
 NO_EXPORT = N_("Downloads need the export permission (analyst, business, risk, model owner or admin); your role is {role}.")
+
+
+_SERVICE_PARTS = Templates(
+    [
+        N_("{model} exact (every distinct score)"),
+        N_("{model} at score resolution {r} (thresholds are bin lower edges)"),
+    ]
+)
+
+
+def _service_value(name: str, value: str, locale: str) -> str:
+    if name == "parts":
+        return t("; ", locale).join(_SERVICE_PARTS.say(p, locale) for p in value.split("; "))
+    return value
+
+
+#: English notes of board.services shown on pages, said again in the reader's language
+_SERVICE_WORDS = Templates(
+    [
+        N_("From the stored aggregate: {parts}."),
+        N_(
+            "{model}: the closed-form Bayes threshold t* = {bayes} and the empirical optimum {opt} differ by {gap} "
+            "(> {limit}): the scores are probably miscalibrated — check the Calibration page before trusting t*."
+        ),
+    ],
+    values=_service_value,
+)
+
+
+def service_text(text: str, locale: str | None = None) -> str:
+    """An English note of ``board.services`` in the reader's language (unchanged when unknown)."""
+    return _SERVICE_WORDS.say(text, locale or _L())
 
 
 def no_export(role: str | None) -> str:

@@ -22,8 +22,15 @@ import streamlit as st
 from board import charts
 from board.app import state, ui
 from board.words import fmt
+from board.words.i18n import t
 from board.words.verdict import plain_verdict
 from evalcore import ValueTable, price_curve
+
+
+def _L() -> str:
+    """This tab's language."""
+    return state.current_locale()
+
 
 EDITED, IN_FORCE = "edited", "in force"
 
@@ -62,9 +69,9 @@ def best_model(curves: dict) -> str | None:
 
 def render(data, edited: ValueTable, in_force: ValueTable | None, in_force_label: str) -> None:
     """The what-if block for ``data`` (the session's aggregate) below the editor."""
-    st.subheader("What-if on the current dataset")
+    st.subheader(t("What-if on the current dataset", _L()))
     if data is None:
-        st.caption("Choose a dataset in the sidebar to see what these amounts do to its models.")
+        st.caption(t("Choose a dataset in the sidebar to see what these amounts do to its models.", _L()))
         return
     lens = state.current_lens()
     models = list(data.score_kinds)
@@ -95,17 +102,19 @@ def render(data, edited: ValueTable, in_force: ValueTable | None, in_force_label
         st.container(key="vt_whatif"),
         rows,
         {
-            "model": ui.Col("Model"),
-            "threshold": ui.Col("Deployed threshold", fmt.score),
-            "ev_deployed_edited": ui.Col(f"{q} at deployed, edited", money),
-            "ev_deployed_in_force": ui.Col(f"{q} at deployed, {IN_FORCE}", money),
-            "ev_deployed_change": ui.Col("Change at deployed", change),
-            "ev_opt_edited": ui.Col(f"{q} at optimum, edited", money),
-            "ev_opt_in_force": ui.Col(f"{q} at optimum, {IN_FORCE}", money),
-            "ev_opt_change": ui.Col("Change at optimum", change),
-            "t_opt_edited": ui.Col("Best threshold, edited", fmt.score),
-            "t_opt_in_force": ui.Col(f"Best threshold, {IN_FORCE}", fmt.score),
-            "t_opt_change": ui.Col("Move of the best threshold", lambda x: fmt.DASH if x is None else fmt.number(x, signed=True)),
+            "model": ui.Col(t("Model", _L())),
+            "threshold": ui.Col(t("Deployed threshold", _L()), fmt.score),
+            "ev_deployed_edited": ui.Col(t("{q} at deployed, edited", _L(), q=q), money),
+            "ev_deployed_in_force": ui.Col(t("{q} at deployed, {in_force}", _L(), q=q, in_force=IN_FORCE), money),
+            "ev_deployed_change": ui.Col(t("Change at deployed", _L()), change),
+            "ev_opt_edited": ui.Col(t("{q} at optimum, edited", _L(), q=q), money),
+            "ev_opt_in_force": ui.Col(t("{q} at optimum, {in_force}", _L(), q=q, in_force=IN_FORCE), money),
+            "ev_opt_change": ui.Col(t("Change at optimum", _L()), change),
+            "t_opt_edited": ui.Col(t("Best threshold, edited", _L()), fmt.score),
+            "t_opt_in_force": ui.Col(t("Best threshold, {in_force}", _L(), in_force=IN_FORCE), fmt.score),
+            "t_opt_change": ui.Col(
+                t("Move of the best threshold", _L()), lambda x: fmt.DASH if x is None else fmt.number(x, signed=True)
+            ),
         },
         key="vt_whatif_table",
     )
@@ -116,8 +125,12 @@ def render(data, edited: ValueTable, in_force: ValueTable | None, in_force_label
             + ("" if old is None else (" (unchanged)" if b_new == b_old else f" (in force: {ui.md_text(b_old or fmt.DASH)})"))
         )
     st.caption(
-        f"Edited amounts against {ui.md_text(in_force_label)}, re-priced on the dataset's counts in "
-        f"{fmt.number(elapsed * 1000, 2)} ms."
+        t(
+            "Edited amounts against {in_force_label}, re-priced on the dataset's counts in {x} ms.",
+            _L(),
+            in_force_label=ui.md_text(in_force_label),
+            x=fmt.number(elapsed * 1000, 2),
+        )
     )
     verdict_change(data, edited, in_force, deployed)
 
@@ -127,7 +140,7 @@ def verdict_change(data, edited: ValueTable, in_force: ValueTable | None, deploy
     (the board's configuration and thresholds; both boards cached by amounts)."""
     config = state.board_config(data, deployed)
     lens = state.current_lens()
-    with st.spinner("Computing the verdict with the edited amounts (bootstrap intervals, drift) …"):
+    with st.spinner(t("Computing the verdict with the edited amounts (bootstrap intervals, drift) …", _L())):
         new = plain_verdict(state.board_result(data, edited, config), lens=lens).word
         old = None if in_force is None else plain_verdict(state.board_result(data, in_force, config), lens=lens).word
     if old is None:
@@ -136,4 +149,4 @@ def verdict_change(data, edited: ValueTable, in_force: ValueTable | None, deploy
         text = f"Verdict: **{old} → {new}** (unchanged by the edit)."
     else:
         text = f"Verdict: **{old} → {new}** — the edit changes the decision."
-    st.markdown(text, help="The board's verdict at the deployed thresholds, in force → edited.")
+    st.markdown(text, help=t("The board's verdict at the deployed thresholds, in force → edited.", _L()))
