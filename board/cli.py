@@ -201,6 +201,17 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="DATE",
         help="labels have arrived for rows up to this day (by --time); later rows are estimated",
     )
+    e.add_argument(
+        "--shadow",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="held-out shadow set (same label and score columns): adds shadow_anchor, the gold-standard value "
+        "and its ratio to the daily values (needs --window)",
+    )
+    e.add_argument("--shadow-name", default=None, metavar="NAME", help="the shadow set's name, e.g. 2026-Q3")
+    e.add_argument("--shadow-date", default=None, metavar="DATE", help="when the shadow set was drawn (flags it after a quarter)")
+    e.add_argument("--rescale", action="store_true", help="multiply value_over_time's EVs by the shadow factor")
     u = sub.add_parser("users", help="manage accounts (admins): add, list, disable, reset-password")
     usub = u.add_subparsers(dest="users_command", required=True, parser_class=_Parser)
     ua = usub.add_parser("add", help="add an account (the password is asked for, or read from --password-stdin)")
@@ -621,13 +632,18 @@ def _version_words(args) -> str:
 def _over_time_args(args) -> bool:
     """Whether value_over_time is asked for (--window or a label-known rule); needs --time."""
     late = bool(getattr(args, "label_known", None) or getattr(args, "labels_complete_until", None))
-    if not (getattr(args, "window", None) or late):
+    extra = bool(getattr(args, "shadow", None) or getattr(args, "rescale", False))
+    if not (getattr(args, "window", None) or late or extra):
         return False
     problems = []
     if not args.time:
         problems.append("--window, --label-known and --labels-complete-until need --time COL.")
     if args.label_known and args.labels_complete_until:
         problems.append("give either --label-known or --labels-complete-until, not both.")
+    if (getattr(args, "shadow", None) or getattr(args, "rescale", False)) and not getattr(args, "window", None):
+        problems.append("--shadow and --rescale need --window day|week (the daily values they anchor).")
+    if getattr(args, "rescale", False) and not getattr(args, "shadow", None):
+        problems.append("--rescale needs --shadow FILE.")
     if late and getattr(args, "engine", "pandas") != "pandas":
         problems.append("labels that arrive late (--label-known, --labels-complete-until) need --engine pandas for now.")
     if problems:
@@ -678,7 +694,84 @@ def _value_over_time(args, preds, table, config, result) -> dict:
             groups=config.scheme == "cluster",
         )
     vot = value_over_time_of(tables, table, config, window=args.window or "week", calibration_light=light)
-    return {"value_over_time": vot.to_dict(), "value_over_time_info": vot.info()}
+    out = {"value_over_time": vot.to_dict(), "value_over_time_info": vot.info()}
+    if getattr(args, "shadow", None) is not None:
+        out.update(_shadow(args, vot, table, config, result, out))
+    return out
+
+
+def _shadow(args, vot, table, config, result, out) -> dict:
+    """``shadow_anchor`` per model; with --rescale the windows' EVs (and bands) multiplied by it."""
+    import numpy as np
+    import pandas as pd
+
+    from evalcore.data import ColumnMapping, read_table, validate
+    from evalcore.shadow import daily_values, shadow_anchor
+
+    path: Path = args.shadow
+    if not path.is_file():
+        raise InputError(f"--shadow {path}: no such file.")
+    frame = read_table(path.read_bytes(), path.name, max_bytes=args.max_mb * 2**20)
+    m = _mapping(args)
+    has_time = m.time in frame.columns
+    shadow = validate(
+        frame,
+        ColumnMapping(
+            label=m.label,
+            scores=dict(m.scores),
+            score_kinds={k: result.models[k].score_kind for k in m.scores},
+            positive=m.positive,
+            time=m.time if has_time else None,
+            weight=m.weight if m.weight in frame.columns else None,
+        ),
+    )
+    start = end = None
+    if has_time:  # the overlapping period: the days the shadow set covers
+        days = pd.DatetimeIndex(shadow.time).normalize()
+        start, end = days.min(), days.max() + pd.Timedelta(days=1)
+    last_day = max(pd.Timestamp(w["end"]) for w in out["value_over_time"]) - pd.Timedelta(days=1)
+    name = args.shadow_name or path.stem
+    anchors = {}
+    for i, (model, mr) in enumerate(result.models.items()):
+        ev, n, se = daily_values(vot, model, start, end)
+        anchors[model] = shadow_anchor(
+            shadow.y_true,
+            shadow.scores[model],
+            table,
+            threshold=mr.threshold,
+            daily_ev=ev,
+            daily_n=n,
+            daily_se=se,
+            sample_weight=shadow.sample_weight,
+            n_resamples=max(config.n_resamples, 200),
+            level=config.level,
+            rng=np.random.SeedSequence([int(config.seed), 11, i]),
+            label=name,
+            marked_on=args.shadow_date,
+            as_of=last_day if args.shadow_date else None,
+        )
+    res = {"shadow_anchor": {k: a.to_dict() for k, a in anchors.items()}}
+    if args.rescale:
+        scaled = {}
+        for model, a in anchors.items():
+            d = a.to_dict()
+            if d["factor"] is None:
+                scaled[model] = {"factor": None, "statement": f"not scaled: {a.undefined.get('factor', '')}"}
+                continue
+            for w in out["value_over_time"]:
+                mw = w["models"][model]
+                mw["ev"] = None if mw["ev"] is None else mw["ev"] * a.factor
+                mw["ev_ci"] = [None if v is None else v * a.factor for v in mw["ev_ci"]]
+            lo, hi = d["factor_ci"]
+            ci = f" (CI {lo:.2f}–{hi:.2f})" if lo is not None and hi is not None else ""
+            scaled[model] = {
+                "factor": d["factor"],
+                "factor_ci": d["factor_ci"],
+                "statement": f"scaled ×{a.factor:.2f} by the shadow set of {name}{ci}",
+            }
+        out["value_over_time_info"]["scaled"] = scaled
+        out["value_over_time_info"]["notes"].append("diff and diff_ci are not scaled (each model has its own factor)")
+    return res
 
 
 def text_summary(result, *, display: str = "value", locale: str = "en") -> str:

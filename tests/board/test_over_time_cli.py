@@ -197,3 +197,35 @@ def test_cli_duckdb_window_equals_pandas(demo_data, tmp_path, capsys):
         outs.append(json.loads(out.out))
     assert outs[0]["value_over_time"] == outs[1]["value_over_time"]
     assert outs[0]["value_over_time_info"] == outs[1]["value_over_time_info"]
+
+
+def test_cli_shadow_anchor_of_the_same_rows_is_one(tmp_path, capsys):
+    # the shadow set = the evaluated rows: the row-weighted mean of the windows' EV is the pooled EV
+    # (sum of n_i·EV_i / sum of n_i = total value / N), which is the gold standard: factor exactly 1
+    rng = np.random.default_rng(3)
+    n = 3000
+    s = rng.beta(2, 5, n)
+    f = pd.DataFrame(
+        {
+            "t": (pd.Timestamp("2026-09-07") + pd.to_timedelta(rng.integers(0, 28, n), unit="D")).strftime("%Y-%m-%d"),
+            "a": s,
+            "y": (rng.random(n) < s).astype(int),
+        }
+    )
+    path = tmp_path / "rows.csv"
+    f.to_csv(path, index=False)
+    argv = ["evaluate", "--predictions", str(path), "--label", "y", "--score", "A=a", "--time", "t"]
+    argv += ["--tp", "10", "--fp", "-1", "--fn", "-2", "--tn", "0.5", "--n-resamples", "200", "--window", "week"]
+    code, out = _run(capsys, argv + ["--shadow", str(path), "--shadow-name", "2026-Q3", "--rescale"])
+    assert code == 0, out.err
+    d = json.loads(out.out)
+    a = d["shadow_anchor"]["A"]
+    y, act = f["y"].to_numpy() == 1, s >= 0.5
+    pooled = (10 * (act & y).sum() - (act & ~y).sum() - 2 * (~act & y).sum() + 0.5 * (~act & ~y).sum()) / n
+    assert a["gold_ev"] == pytest.approx(pooled) and a["daily_ev"] == pytest.approx(pooled)
+    assert a["factor"] == pytest.approx(1.0) and a["factor_ci"][0] <= 1.0 <= a["factor_ci"][1]
+    assert a["n_windows"] == 4 and a["label"] == "2026-Q3" and a["stale"] is False
+    scaled = d["value_over_time_info"]["scaled"]["A"]
+    assert scaled["statement"].startswith("scaled ×1.00 by the shadow set of 2026-Q3 (CI ")
+    code, out = _run(capsys, argv + ["--rescale"])
+    assert code == 2 and "--rescale needs --shadow" in out.err
