@@ -1626,11 +1626,17 @@ def _parse_time(series: pd.Series):
         fin = v[np.isfinite(v)]
         whole = bool(fin.size) and bool(np.all(fin == np.round(fin)))
         if whole and np.all((fin >= 1678) & (fin <= 2261)):
-            years = pd.to_datetime(pd.Series(v).astype("Int64").astype("str"), format="%Y", errors="coerce").to_numpy()
+            y = np.where(np.isfinite(v), v, 1970).astype(np.int64)
+            months = ((y - 1970) * 12).astype("datetime64[M]")  # via months: numpy's years convert slowly
+            years = np.where(np.isfinite(v), months, np.datetime64("NaT")).astype("datetime64[ns]")
             return years, present & np.isnat(years), "numbers read as years (yyyy)"
         if whole and np.all((fin >= 167801) & (fin <= 226112)):
-            ym = pd.to_datetime(pd.Series(v).astype("Int64").astype("str"), format="%Y%m", errors="coerce").to_numpy()
-            return ym, present & np.isnat(ym), "numbers read as year-months (yyyymm)"
+            ym = np.where(np.isfinite(v), v, 197001).astype(np.int64)
+            month = ym % 100
+            ok = np.isfinite(v) & (month >= 1) & (month <= 12)
+            months = ((ym // 100 - 1970) * 12 + month - 1).astype("datetime64[M]")
+            ym_time = np.where(ok, months, np.datetime64("NaT")).astype("datetime64[ns]")
+            return ym_time, present & np.isnat(ym_time), "numbers read as year-months (yyyymm)"
         if whole and np.all((fin >= 19000101) & (fin <= 22611231)):
             ymd = pd.to_datetime(pd.Series(v).astype("Int64").astype("str"), format="%Y%m%d", errors="coerce").to_numpy()
             return ymd, present & np.isnat(ymd), "numbers read as yyyymmdd"
@@ -1697,20 +1703,23 @@ _PERIOD_TEXT = (
 def _parse_period_text(text: pd.Series, present: np.ndarray):
     """A text column of years, year-months or Chinese dates: ``(parsed, failed, how)`` when most
     present values take one of the forms of :data:`_PERIOD_TEXT` (the others fail, so the message
-    names the form), else None (the general date reader takes over)."""
+    names the form), else None (the general date reader takes over). Each distinct value is read
+    once (a time column of months has a handful of them, however many rows)."""
     values = text[present].astype(str)
     if values.empty:
         return None
+    sample = values.head(1000)
     for pattern, iso, fmt, what in _PERIOD_TEXT:
-        hit = values.str.match(pattern)
-        if hit.mean() < 0.5:
+        if sample.str.match(pattern).mean() < 0.5:  # most of (a sample of) the rows take this form
             continue
-        out = np.full(len(text), np.datetime64("NaT"), dtype="datetime64[ns]")
+        codes, uniques = pd.factorize(values)
+        uniques = pd.Series(uniques)
+        hit = uniques.str.match(pattern)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            parsed = pd.to_datetime(values[hit].str.replace(pattern, iso, regex=True), format=fmt, errors="coerce")
-        where = np.flatnonzero(present)
-        out[where[hit.to_numpy()]] = parsed.to_numpy(dtype="datetime64[ns]")
+            read = pd.to_datetime(uniques.str.replace(pattern, iso, regex=True).where(hit), format=fmt, errors="coerce")
+        out = np.full(len(text), np.datetime64("NaT"), dtype="datetime64[ns]")
+        out[np.flatnonzero(present)] = read.to_numpy(dtype="datetime64[ns]")[codes]
         return out, present & np.isnat(out), f"text read as {what}"
     return None
 
