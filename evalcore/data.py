@@ -1151,10 +1151,10 @@ def validate(frame: pd.DataFrame, mapping: ColumnMapping) -> Predictions:
                     )
 
     # --- time, group, segments, features ---------------------------------------------
-    time = None
+    time, time_form = None, None
     t = col(mapping.time)
     if t is not None:
-        time = _check_time(kept(t), mapping.time, krows, problems)
+        time, time_form = _check_time(kept(t), mapping.time, krows, problems)
     groups = None
     g = col(mapping.group)
     if g is not None:
@@ -1210,7 +1210,7 @@ def validate(frame: pd.DataFrame, mapping: ColumnMapping) -> Predictions:
         dropped_rows=n_dropped,
         mapping=mapping,
         positive_note=positive_note,
-        time_granularity=None if time is None else _granularity(time),
+        time_granularity=None if time is None else (time_form or _granularity(time)),
     )
 
 
@@ -1607,8 +1607,10 @@ def _check_time(series, cname, rows, problems):
             n_rows=cnt,
         )
     if failed.any() or missing.any():
-        return None
-    return arr.astype("datetime64[ns]")
+        return None, None
+    # years and year-months are said as such even when only one of them occurs
+    form = "year" if "years (yyyy)" in how else "month" if "year-months" in how else None
+    return arr.astype("datetime64[ns]"), form
 
 
 def _parse_time(series: pd.Series):
