@@ -308,3 +308,28 @@ def test_quality_check_flags_estimates_that_miss_recent_labelled_windows():
         calibration_light="red",
     )
     assert not calm.quality["trusted"] and "the calibration drift light is red" in calm.quality["reasons"]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_windows_add_up_to_the_pooled_value_and_ignore_row_order(seed):
+    # the row-weighted mean of the windows' EV is the pooled EV (numpy on the rows), with weights
+    rng = np.random.default_rng(seed)
+    n = 500
+    f = pd.DataFrame(
+        {
+            "t": START + pd.to_timedelta(rng.integers(0, 20 * 24, n), unit="h"),
+            "a": rng.random(n),
+            "y": rng.integers(0, 2, n),
+            "w": rng.integers(1, 5, n).astype(float),
+        }
+    )
+    m = ColumnMapping(label="y", scores={"A": "a"}, time="t", weight="w")
+    r = value_over_time(validate(f, m), TABLE, BoardConfig(n_resamples=0), window="day")
+    ev = np.array([w.ev["A"] for w in r.windows])
+    nw = np.array([w.n for w in r.windows])
+    ok = nw > 0
+    act, y, w = f["a"].to_numpy() >= 0.5, f["y"].to_numpy() == 1, f["w"].to_numpy()
+    pooled = (10 * w[act & y].sum() - 2 * w[act & ~y].sum() - 5 * w[~act & y].sum()) / w.sum()
+    assert np.sum(nw[ok] * ev[ok]) / nw.sum() == pytest.approx(pooled)
+    shuffled = value_over_time(validate(f.sample(frac=1, random_state=seed), m), TABLE, BoardConfig(n_resamples=0), window="day")
+    assert shuffled.to_dict() == r.to_dict()
