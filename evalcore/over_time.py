@@ -39,7 +39,7 @@ Per model: ``mean − 2·std`` (ddof=1) of the reference windows' EV (the rule t
 design uses for serving thresholds). A window is *below* when its EV is under the line; each
 window's ``alert`` is the drift lights' consecutive-window rule over the windows up to it
 (red: the last ``consecutive_red`` windows all below; yellow: this one below; grey: its EV is
-undefined).
+undefined). An estimated window is judged on its estimate.
 
 Windows whose labels have not arrived (estimated)
 -------------------------------------------------
@@ -557,6 +557,8 @@ def value_over_time_of(tables: TimeTables, table, config=None, *, window: str = 
     if has_unknown:
         est = _Estimator(tables, table, config, sdays, swi)
         notes += est.notes
+        if config.method != "percentile":
+            notes.append(f"estimated windows' intervals are percentile intervals (the board's method is {config.method})")
         if config.scheme != "rows":
             notes.append(
                 f"estimated windows draw rows, not the board's {config.scheme} scheme (the score table holds no strata or groups)"
