@@ -656,8 +656,10 @@ def aggregate_predictions(
         if groups and predictions.groups is not None:
             group_order = _first_appearance(predictions.groups, w)
     gc = None
-    if groups and predictions.groups is not None:
-        g = _as_str(predictions.groups)
+    # groups numbered once (as strings, sorted) for the group cells of every model and the paired table
+    gcoded = pd.factorize(_as_str(predictions.groups), sort=True) if groups and predictions.groups is not None else None
+    if gcoded is not None:
+        g = gcoded
         gparts = []
         ones = np.ones(len(y), np.int64)
         for name, s in predictions.scores.items():
@@ -689,7 +691,7 @@ def aggregate_predictions(
         sa, sb = _bin(predictions.scores[a], res[a]), _bin(predictions.scores[b], res[b])
         keys = {
             "stratum": _as_str(predictions.segments[strata_column]) if strata_column else "",
-            "group": _as_str(predictions.groups) if (groups and predictions.groups is not None) else "",
+            "group": gcoded if gcoded is not None else "",
             "act_a": (sa >= t[a]).astype(np.int64),
             "act_b": (sb >= t[b]).astype(np.int64),
             "label": y,
@@ -1277,7 +1279,7 @@ def _codes_in_order(values, order, what: str) -> tuple[np.ndarray, int]:
     if order is None:
         codes, uniq = pd.factorize(pd.Series(values), sort=True)
         return codes.astype(np.int64), len(uniq)
-    codes = pd.Categorical(np.asarray(values).astype(str), categories=list(order)).codes.astype(np.int64)
+    codes = pd.Categorical(_as_str(values), categories=list(order)).codes.astype(np.int64)
     if (codes < 0).any():
         raise InputError(f"the aggregate's {what} order misses {int((codes < 0).sum())} of its cells' {what}s; aggregate again.")
     present, codes = np.unique(codes, return_inverse=True)  # only those with cells, in the same order
