@@ -9,6 +9,9 @@ os.environ.pop("EVALBOARD_DB_URL", None)
 # No background board precompute (board.services.board_cache) unless a test turns it on: no thread
 # outlives the test that started it (the servers of the browser tests inherit this too).
 os.environ.setdefault("EVALBOARD_PRECOMPUTE", "0")
+# The Board page computes the whole board before drawing (no point-estimates-first run) unless a test
+# turns it on (tests/app/test_board_progressive.py, tests/e2e/test_board_progressive_browser.py).
+os.environ.setdefault("EVALBOARD_PROGRESSIVE", "0")
 
 # Hypothesis on a shared, loaded machine: no per-example deadline and no too-slow health check
 # (timing is not what the properties test). In CI (CI set) the examples are derandomized, so a

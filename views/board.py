@@ -1,5 +1,6 @@
 """Board: the one-page decision view (home). Five modules from one BoardResult."""
 
+import time
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -22,7 +23,9 @@ if preds is None:
     st.stop()
 table, row_version = state.committed_table()
 thresholds = state.sync_thresholds_with_url(preds)
-result = state.board_result(preds, table, state.board_config(preds, thresholds))
+config = state.board_config(preds, thresholds)
+# the whole board when it is ready; else its point estimates now and the intervals in the background (issue 18)
+result, job = state.board_result_progressive(preds, table, config)
 rec = state.dataset_record()
 version, version_rec = state.table_version(table)
 user = state.current_user()
@@ -72,6 +75,8 @@ meta = (
             n=fmt.count(result.config.n_resamples),
         )
         if result.config.n_resamples
+        else t("bootstrap computing ({n} replicates)", L, n=fmt.count(config.n_resamples))
+        if job is not None
         else t("no bootstrap", L)
     )
 )
@@ -85,8 +90,9 @@ else:
         unsafe_allow_html=True,
     )
     st.html(f"<div style='font-size:0.9rem;color:#555;margin-top:0.1rem'>{draft_mark}{ui.html_text(meta)}</div>")
-    # a wrapping row: each button as wide as its label, never cut (fixed columns cut labels at 1366 px)
-    tools = st.container(horizontal=True, gap="small", key="board_tools")
+    # a wrapping row: each button as wide as its label, never cut (fixed columns cut labels at 1366 px);
+    # none while the intervals compute: exports, snapshots and decisions are of the whole board
+    tools = st.container(horizontal=True, gap="small", key="board_tools") if job is None else None
 if tools is not None:
     from board.access import governance
 
@@ -207,6 +213,28 @@ def chart(where, name: str, height: int) -> None:
         config={"displayModeBar": False, "staticPlot": present},
     )
 
+
+if job is not None:  # point estimates now; the page reruns when the whole board is ready
+
+    @st.fragment(run_every=0.5)
+    def _wait_for_the_board():
+        if job.done():
+            st.rerun()
+        st.caption(
+            ":material/hourglass_top: " + t("Computing the intervals … {s} s so far", L, s=f"{time.monotonic() - started:.0f}")
+        )
+
+    started = st.session_state.setdefault(f"board_wait_{id(job)}", time.monotonic())
+    with st.container(key="board_verdict"):
+        verdict_view.pending(result, lens, L, config.n_resamples)
+        _wait_for_the_board()
+    with st.container(key="board_row1"):
+        left, right = st.columns([1, 1], gap="medium")
+    with right:
+        drift_lights(reasons=True)
+    with left:
+        chart(st, "waterfall", 300)
+    st.stop()
 
 no_heatmap = t("No segment columns mapped: map some on the Upload page to see the threshold × segment heatmap.", L)
 if present:  # a 16:9 slide: verdict, tiles, reasons beside the lights, then the three charts in one row

@@ -528,6 +528,34 @@ def board_result(data: Aggregate, table, config):
     return _board(rec.id, rec.sha256, table_json(table), json.dumps(config.to_dict(), sort_keys=True), source, agg)
 
 
+def board_result_progressive(data: Aggregate, table, config):
+    """(board, job): the board of :func:`board_result` when it is ready (this process's memory,
+    the board cache), else its point estimates (the same board without the bootstrap: every point
+    number is final) and the background job computing the whole board (issue 18 item 1). The
+    page shows the point board at once and reruns when the job is done. ``EVALBOARD_PROGRESSIVE=0``
+    (the test suite's default) computes the whole board before returning, as before."""
+    import dataclasses
+
+    from board.services import board_cache
+
+    if os.environ.get("EVALBOARD_PROGRESSIVE", "1") == "0" or not config.n_resamples:
+        return board_result(data, table, config), None
+    rec = dataset_record()
+    agg, source = aggregate_for(data, config)
+    if agg is None:  # a registered path that cannot serve these settings: board_result says so
+        return board_result(data, table, config), None
+    tj, cj = table_json(table), json.dumps(config.to_dict(), sort_keys=True)
+    cache = board_cache.cache_for(store())
+    key = cache.key(rec.sha256, tj, cj, source)
+    if key in cache:
+        return _board(rec.id, rec.sha256, tj, cj, source, agg), None
+    job = board_cache.compute_in_background(store(), key, agg, table, config, source)
+    if job.done():  # finished meanwhile, or failed: _board reads it, or computes it and shows the error
+        return _board(rec.id, rec.sha256, tj, cj, source, agg), None
+    point = json.dumps(dataclasses.replace(config, n_resamples=0).to_dict(), sort_keys=True)
+    return _board(rec.id, rec.sha256, tj, point, source, agg), job
+
+
 def segments_of(data: Aggregate, table, deployed: dict, model: str, column: str, *, log_grid: bool = False):
     """The threshold × segment curves of one model at its deployed threshold, from the segment
     cells (:func:`evalcore.aggregate.segment_curves_of`): on the board's grid (log-spaced for

@@ -70,3 +70,50 @@ def tiles(v, *, extra_notes: dict | None = None) -> None:
             + "</div>"
         )
     st.html(CSS + "<div class='eb-tiles'>" + "".join(out) + "</div>")
+
+
+def pending(result, lens, locale: str, n_resamples: int) -> None:
+    """While the whole board is computed in the background (issue 18 item 1): a banner saying the
+    verdict follows, and the point estimates, which are final, as tiles (each model's value per
+    decision at its threshold and, with two models, B − A), their intervals marked as computing."""
+    from board.words import fmt
+    from board.words.i18n import t
+
+    unit = result.table.unit
+    st.html(
+        CSS + "<div class='eb-verdict' data-kind='pending' style='--eb-b:#9aa5b1;--eb-bg:#f3f5f7;--eb-w:#44505c'>"
+        f"<span class='eb-word'>{html_text(t('Verdict: computing …', locale))}</span>"
+        "<div class='eb-sentence'>"
+        + html_text(
+            t(
+                "The numbers below are final; their intervals ({n} bootstrap replicates), the comparison's "
+                "reliability and the verdict follow in a few seconds, on this page.",
+                locale,
+                n=fmt.count(n_resamples),
+            )
+        )
+        + "</div></div>"
+    )
+    computing = t("interval: computing …", locale)
+    out = []
+    for name, r in result.models.items():
+        label = t("{model}: {quantity}", locale, model=name, quantity=lens.quantity)
+        value = fmt.money(lens.amount(r.ev), unit, signed=True, compact=True, locale=locale)
+        note = t("at threshold {t}", locale, t=fmt.score(r.threshold))
+        out.append((label, value, [note, computing]))
+    names = list(result.models)
+    if len(names) == 2:
+        a, b = names
+        diff = lens.amount(result.models[b].ev) - lens.amount(result.models[a].ev)
+        out.append((f"{b} − {a}", fmt.money(diff, unit, signed=True, compact=True, locale=locale), [computing]))
+    st.html(
+        CSS
+        + "<div class='eb-tiles'>"
+        + "".join(
+            f"<div class='eb-tile'><div class='eb-label'>{html_text(label)}</div><div class='eb-value'>{html_text(value)}</div>"
+            + "".join(f"<div class='eb-note'>{html_text(n)}</div>" for n in notes)
+            + "</div>"
+            for label, value, notes in out
+        )
+        + "</div>"
+    )
