@@ -66,7 +66,7 @@ if current is not None:
     def _bind():
         try:
             governance.bind_table(s, state.current_user(), current, st.session_state["datasets_priced_with"])
-            services.board_cache.precompute(s, current)  # its board with the new table, in the background
+            services.warm.precompute(s, current)  # its board with the new table, in the background
             st.session_state[state.BOUND_FOR_KEY] = None  # the sidebar selects the new binding
             st.session_state["datasets_flash"] = (True, t("The dataset's boards are now priced with this table.", L))
         except (governance.Forbidden, KeyError, InputError) as err:

@@ -139,7 +139,7 @@ def _save():
         s, user, name=name, filename=up.name, raw=raw, mapping=mapping.to_dict(), report=summary, n_rows=preds.n_rows
     )
     governance.bind_table(s, user, rec.id, value_table)
-    services.board_cache.precompute(s, rec.id)  # the first board starts now, in the background (issue 18)
+    services.warm.precompute(s, rec.id)  # the first board starts now, in the background (issue 18)
     st.session_state[state.DATASET_KEY] = rec.id  # switch the shared sidebar to it
     st.session_state[state.BOUND_FOR_KEY] = None  # and to the value table it is bound to
     st.session_state["upload_saved"] = rec.id

@@ -566,12 +566,12 @@ def segments_of(data: Aggregate, table, deployed: dict, model: str, column: str,
 
 
 def board_config(preds, thresholds: dict):
-    """Board settings (:func:`board.services.board_cache.board_config`: 1000 replicates, seed 0,
+    """Board settings (:func:`board.services.warm.board_config`: 1000 replicates, seed 0,
     clustered by the group id when one is mapped, the dataset's saved drift settings) — the same
     function the background precompute uses, so both find each other's boards."""
-    from board.services import board_cache
+    from board.services import warm
 
-    return board_cache.board_config(store(), current_dataset_id(), preds, thresholds)
+    return warm.board_config(store(), current_dataset_id(), preds, thresholds)
 
 
 def current_user():

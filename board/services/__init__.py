@@ -7,7 +7,7 @@ changes a dataset's drift settings; ``demo`` makes the demo data; ``board_cache`
 across sessions and restarts and computes them in the background.
 """
 
-from board.services import board_cache  # noqa: F401 - services.board_cache
+from board.services import board_cache, warm  # noqa: F401 - services.board_cache, services.warm (registers the precompute)
 from board.services.evaluation import (  # noqa: F401 - the package's API
     DEFAULT_TABLE_NAME,
     ThresholdRange,

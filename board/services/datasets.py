@@ -77,7 +77,7 @@ def register(
             {"dataset_id": rec.id, "sha256": rec.sha256, "path": src.path, "files": len(src.files)},
         ),
     )
-    from board.services.board_cache import precompute
+    from board.services.warm import precompute
 
     precompute(store, rec.id)  # its first board, in the background (issue 18)
     return rec

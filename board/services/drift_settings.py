@@ -42,9 +42,9 @@ def save_config(store: Store, actor: User | None, dataset_id: int, config: Drift
         config.to_dict(),
         audit=(actor.username, "save_drift_settings", str(dataset_id), {"dataset_id": dataset_id, "settings": config.to_dict()}),
     )
-    from board.services.board_cache import precompute
+    from board.services.board_cache import changed
 
-    precompute(store, dataset_id)  # the board under the new settings, in the background (issue 18)
+    changed(store, dataset_id)  # the board under the new settings, in the background (issue 18)
 
 
 def reset_config(store: Store, actor: User | None, dataset_id: int) -> None:

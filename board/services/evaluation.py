@@ -61,9 +61,9 @@ def ensure_demo(store, which: str = demo.DEFAULT_DEMO):
         )
     demo.ensure_chinese(store)  # Demo 3, in Chinese, bound to its own value table in 元 (stored after the default table)
     if records[which].id in new:  # a first start: the board it opens is computed in the background now
-        from board.services.board_cache import precompute
+        from board.services.board_cache import changed
 
-        precompute(store, records[which].id)
+        changed(store, records[which].id)
     return records[which]
 
 

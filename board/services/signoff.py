@@ -92,7 +92,7 @@ def sign_version(
     version, signoffs = governance.sign(store, actor, version_id, comment=comment, expected_hash=expected_hash)
     report = publish_impact(store, version, reevaluate=reevaluate, thresholds=thresholds) if version.status == APPROVED else None
     if version.status == APPROVED:  # the boards priced with the new version, in the background (issue 18)
-        from board.services.board_cache import precompute
+        from board.services.warm import precompute
 
         for rec in bound_datasets(store, version.table_name):
             precompute(store, rec.id)

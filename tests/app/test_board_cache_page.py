@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from board.services import board_cache
+from board.services import board_cache, warm
 
 
 def test_after_an_upload_the_board_page_finds_its_board_ready(app, monkeypatch):
@@ -19,7 +19,7 @@ def test_after_an_upload_the_board_page_finds_its_board_ready(app, monkeypatch):
         from board import services
 
         ds = services.ensure_demo(s, "drifting")
-        done = board_cache.precompute(s, ds.id).result(timeout=600)
+        done = warm.precompute(s, ds.id).result(timeout=600)
         assert done is not None
         precomputed = board_cache.cache_for(s).get(done)
 
