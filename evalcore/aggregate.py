@@ -630,8 +630,6 @@ def aggregate_predictions(
     split = weighted and exact_draws  # cells of weighted rows split by the rows' weight
     w = np.ones(len(y)) if predictions.sample_weight is None else predictions.sample_weight
     res = {}
-    parts = []
-    seg_codes = {}  # segment column -> (codes of the rows, sorted level strings)
     for name, s in predictions.scores.items():
         kind = predictions.score_kinds[name]
         r = resolution.get(name) if isinstance(resolution, dict) else resolution
@@ -640,14 +638,32 @@ def aggregate_predictions(
                 int(pd.unique(s).shape[0]), kind, float(s.min()), float(s.max()), max_exact_scores=max_exact_scores
             )
         res[name] = None if r is None else float(r)
+    # segment column -> (codes of the rows, sorted level strings)
+    seg_codes = {col: _str_codes(levels) for col, levels in predictions.segments.items()}
+
+    def model_cells(name):
+        s = predictions.scores[name]
         rows = _SortedRows(y, s, w, res[name], split)  # one sort per model serves every segment level
-        parts.append(rows.cells(name, "", "", rows.order))
+        out = [rows.cells(name, "", "", rows.order)]
         for col in predictions.segments:
-            if col not in seg_codes:
-                seg_codes[col] = _str_codes(predictions.segments[col])
             codes, levels = seg_codes[col]
             in_order = codes[rows.order]
-            parts += [rows.cells(name, col, lv, rows.order[in_order == k]) for k, lv in enumerate(levels)]
+            out += [rows.cells(name, col, lv, rows.order[in_order == k]) for k, lv in enumerate(levels)]
+        return out
+
+    def drift_tables():
+        try:
+            return _drift_tables(predictions, drift or DriftConfig())
+        except InputError as err:  # e.g. settings naming a feature the rows lack: the board says so
+            return {"drift_error": "; ".join(p.message for p in err.problems), "day_cells": _day_cells(predictions)}
+
+    # the drift tables and each model's cells are independent: two threads (sorts, sums and
+    # pandas' group sums release the GIL); the same tables as one after the other
+    with _executor(2) as pool:
+        drift_future = pool.submit(drift_tables) if predictions.time is not None else None
+        model_futures = [pool.submit(model_cells, name) for name in predictions.scores]
+        parts = [cell for f in model_futures for cell in f.result()]
+        tables = drift_future.result() if drift_future is not None else None
     cells = pd.concat(parts, ignore_index=True)
     # the row bootstrap numbers strata and groups as the rows first show them (pd.factorize)
     level_order = group_order = None
@@ -678,11 +694,7 @@ def aggregate_predictions(
         level_order=level_order,
         group_order=group_order,
     )
-    if predictions.time is not None:
-        try:
-            tables = _drift_tables(predictions, drift or DriftConfig())
-        except InputError as err:  # e.g. settings naming a feature the rows lack: the board says so
-            tables = {"drift_error": "; ".join(p.message for p in err.problems), "day_cells": _day_cells(predictions)}
+    if tables is not None:
         agg = dataclasses.replace(agg, **tables)
     names = list(predictions.scores)
     if len(names) == 2:
