@@ -359,6 +359,8 @@ def _mapping(args):
         features=tuple(args.feature),
         weight=args.weight,
         drop_missing_labels=args.drop_missing_labels,
+        label_known=getattr(args, "label_known", None),
+        labels_complete_until=getattr(args, "labels_complete_until", None),
     )
 
 
@@ -389,24 +391,12 @@ def _named_columns(args) -> list:
 
 def _load_late_labels(args, frame):
     """The labelled rows (the board's) and, for value over time, every row with a flag saying
-    whose label has arrived (``args.over_time_rows``)."""
-    import pandas as pd
+    whose label has arrived (``args.over_time_rows``): :func:`evalcore.data.late_labels`, as the app."""
+    from evalcore.data import late_labels
 
-    _imports_ready()  # evalcore.over_time imports what the import thread may be importing
-    from evalcore.data import validate
-    from evalcore.over_time import label_known_rows
-
-    mapping = _mapping(args)
-    frame = frame.set_axis(pd.RangeIndex(2, len(frame) + 2, name="row"))  # file row numbers
-    known = label_known_rows(frame, mapping, args.label_known, args.labels_complete_until)
-    filled = frame.copy()
-    seen = frame.loc[known, mapping.label].dropna() if mapping.label in frame.columns else pd.Series([], dtype=object)
-    if len(seen):
-        filled[mapping.label] = filled[mapping.label].astype(object)
-        filled.loc[~known, mapping.label] = seen.iloc[0]  # a placeholder: these labels are never read
-    preds_all = validate(filled, mapping)
-    args.over_time_rows = (preds_all, known.loc[preds_all.row_numbers].to_numpy())
-    return validate(frame[known.to_numpy()], mapping)
+    late = late_labels(frame, _mapping(args))
+    args.over_time_rows = (late.every, late.known)
+    return late.labelled
 
 
 def _table(args):

@@ -18,6 +18,7 @@ Every problem has a stable ``code`` (see :data:`PROBLEM_CODES`).
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import re
 import warnings
@@ -40,6 +41,10 @@ __all__ = [
     "read_table",
     "guess_mapping",
     "validate",
+    "LateLabels",
+    "late_labels",
+    "label_known_rows",
+    "label_known_until",
     "label_values",
     "default_positive",
     "binary_label",
@@ -102,6 +107,8 @@ PROBLEM_CODES = {
     "time_missing": "a time value is missing",
     "group_missing": "a group id is missing",
     "segment_too_many_levels": "a segment column has too many distinct levels to be a segment",
+    # labels that arrive late
+    "label_known_invalid": "the label-known rule is unusable: both or an unreadable date, or a maturity value that is not yes/no",
 }
 
 #: What :meth:`Predictions.summary` says about the choices made for the user, in English: each
@@ -156,6 +163,13 @@ class ColumnMapping:
         Non-negative sample weight column.
     drop_missing_labels : bool, default=False
         The user's explicit confirmation that rows with a missing label may be dropped.
+    label_known : str or None, default=None
+        Labels that arrive late: a maturity column (true/false, 1/0, yes/no; empty = not yet).
+        Rows whose label is not known yet may have an empty label; :func:`validate` returns the
+        other rows, :func:`late_labels` all of them with the flag.
+    labels_complete_until : str or None, default=None
+        Labels that arrive late, the other rule: rows of days after this ISO day (by the time
+        column) have no label yet. At most one of the two rules.
     """
 
     label: str
@@ -168,6 +182,8 @@ class ColumnMapping:
     features: tuple = ()
     weight: str | None = None
     drop_missing_labels: bool = False
+    label_known: str | None = None
+    labels_complete_until: str | None = None
 
     def __post_init__(self):
         # Normalise friendly inputs (lists, a single string, "" for "none") so that the
@@ -186,7 +202,7 @@ class ColumnMapping:
         )
         object.__setattr__(self, "segments", _tuple(self.segments))
         object.__setattr__(self, "features", _tuple(self.features))
-        for name in ("time", "group", "weight", "positive"):
+        for name in ("time", "group", "weight", "positive", "label_known", "labels_complete_until"):
             if getattr(self, name) == "":
                 object.__setattr__(self, name, None)
         if self.positive is not None and not isinstance(self.positive, str):
@@ -205,7 +221,15 @@ class ColumnMapping:
             "features": list(self.features),
             "weight": self.weight,
             "drop_missing_labels": bool(self.drop_missing_labels),
+            # the late-label rule only when set: mappings stored before it existed stay byte-equal
+            **({"label_known": self.label_known} if self.label_known is not None else {}),
+            **({"labels_complete_until": self.labels_complete_until} if self.labels_complete_until is not None else {}),
         }
+
+    @property
+    def late(self) -> bool:
+        """Whether a label-known rule is mapped (labels that arrive late)."""
+        return self.label_known is not None or self.labels_complete_until is not None
 
     @classmethod
     def from_dict(cls, d: dict) -> "ColumnMapping":
@@ -298,6 +322,8 @@ class Predictions:
     mapping: ColumnMapping
     positive_note: dict | None = None
     time_granularity: str | None = None
+    pending_rows: int = 0
+    labels_complete_until: str | None = None
 
     @property
     def n_rows(self) -> int:
@@ -384,6 +410,12 @@ class Predictions:
             out["segments"][col] = {str(k): int(v) for k, v in vc.items()}
         if self.groups is not None:
             out["n_groups"] = int(pd.unique(self.groups).shape[0])
+        if getattr(self.mapping, "late", False):  # labels that arrive late: these rows are the labelled ones
+            out["late_labels"] = {
+                "label_known": self.mapping.label_known,
+                "labels_complete_until": self.labels_complete_until,
+                "pending_rows": int(self.pending_rows),
+            }
         return out
 
 
@@ -1069,6 +1101,8 @@ def validate(frame: pd.DataFrame, mapping: ColumnMapping) -> Predictions:
                 "Read the upload with read_table first.",
             )
         )
+    if mapping.late:  # labels that arrive late: the rows whose label is known (late_labels has them all)
+        return late_labels(frame, mapping).labelled
     problems = ProblemList()
     rows = _row_numbers(frame)
     n = len(frame)
@@ -1212,6 +1246,229 @@ def validate(frame: pd.DataFrame, mapping: ColumnMapping) -> Predictions:
         positive_note=positive_note,
         time_granularity=None if time is None else (time_form or _granularity(time)),
     )
+
+
+# --------------------------------------------------------------------------- late labels
+
+_TRUE = {"true", "1", "yes", "y", "t", "1.0", "是"}
+_FALSE = {"false", "0", "no", "n", "f", "0.0", "否", ""}
+
+
+def label_known_until(time, until) -> np.ndarray:
+    """Rows whose labels have arrived under "labels are complete up to date D": the rows of
+    days up to and including D (time in UTC, as the drift windows)."""
+    d = _complete_day(until)
+    if d is None:
+        raise InputError(
+            _problem("label_known_invalid", f"labels complete until {until!r}: not a date.", "Use a day such as 2026-10-31.")
+        )
+    t = pd.DatetimeIndex(pd.to_datetime(np.asarray(time)))
+    if t.tz is not None:
+        t = t.tz_convert("UTC").tz_localize(None)
+    return np.asarray(t.normalize() <= d)
+
+
+def _complete_day(until):
+    try:
+        d = pd.Timestamp(until)
+    except (TypeError, ValueError):
+        return None
+    return None if pd.isna(d) else d.tz_localize(None).normalize() if d.tz is not None else d.normalize()
+
+
+def label_known_rows(frame: pd.DataFrame, mapping, label_known: str | None, complete_until=None) -> pd.Series:
+    """Which rows' labels have arrived, by one rule: a column (true/false, 1/0, yes/no; empty
+    means not yet) or "labels are complete up to day D" (by the mapped time column, read as
+    :func:`validate` reads it).
+
+    Returns a boolean Series on ``frame``'s index; raises InputError listing every problem
+    (both rules or none, unknown column, values that are not yes/no with their rows, an
+    unreadable date). Rows whose time cannot be read count as not known (validation lists them).
+    """
+    p = ProblemList()
+    if (label_known is None) == (complete_until is None):
+        p.add(
+            "label_known_invalid",
+            "give one label-known rule: a maturity column or a date up to which labels are complete.",
+            "Use --label-known COL or --labels-complete-until D (in the app: one of the two).",
+        )
+        p.raise_if_any()
+    rows = _row_numbers(frame)
+    if label_known is not None:
+        if label_known not in frame.columns:
+            p.add(
+                "missing_column",
+                f"The label-known column {label_known!r} is not in the file. Available columns: {_list(frame.columns)}.",
+                "Choose the label-known column among the file's columns.",
+                column=label_known,
+            )
+            p.raise_if_any()
+        col = frame[label_known]
+        text = col.astype(object).where(col.notna(), "").astype(str).str.strip().str.lower()
+        bad = ~(text.isin(_TRUE) | text.isin(_FALSE))
+        if bad.any():
+            ex, cnt = _examples(rows, bad.to_numpy())
+            p.add(
+                "label_known_invalid",
+                f"The label-known column {label_known!r} has {cnt} value(s) that are not yes/no, "
+                f"e.g. {_value_examples(col, bad.to_numpy())}.",
+                "Use true/false, 1/0 or yes/no; leave it empty while the label has not arrived.",
+                column=label_known,
+                rows=ex,
+                n_rows=cnt,
+            )
+            p.raise_if_any()
+        return pd.Series(text.isin(_TRUE).to_numpy(), index=frame.index)
+    d = _complete_day(complete_until)
+    if d is None:
+        p.add(
+            "label_known_invalid",
+            f"labels complete until {complete_until!r}: not a date.",
+            "Use a day such as 2026-10-31.",
+        )
+    if mapping.time is None or mapping.time not in frame.columns:
+        p.add(
+            "label_known_invalid",
+            "labels complete until a date needs the time column.",
+            "Map the time column (--time COL).",
+            column="time",
+        )
+    p.raise_if_any()
+    parsed, failed, _ = _parse_time(frame[mapping.time])
+    if parsed is None:
+        return pd.Series(np.zeros(len(frame), bool), index=frame.index)
+    day = pd.DatetimeIndex(parsed).normalize()
+    return pd.Series(np.asarray(day <= d) & ~np.isnat(np.asarray(parsed)), index=frame.index)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True, eq=False)
+class LateLabels:
+    """An upload whose labels arrive late, validated (:func:`late_labels`).
+
+    Attributes
+    ----------
+    every : Predictions
+        Every row; the label of a row whose label is not known yet is a placeholder, never read.
+    known : ndarray of shape (every.n_rows,), bool
+        Whose label has arrived.
+    labelled : Predictions
+        The rows whose label is known (what the board evaluates), with ``pending_rows`` and
+        ``labels_complete_until`` set.
+    complete_until : str or None
+        The last day (ISO) up to which every row's label is known; None without a time column.
+    """
+
+    every: Predictions
+    known: np.ndarray
+    labelled: Predictions
+    complete_until: str | None
+
+    @property
+    def pending(self) -> int:
+        """Rows whose label has not arrived (estimated by value over time, not on the board)."""
+        return int(self.known.size - np.count_nonzero(self.known))
+
+
+def _take(p: Predictions, mask: np.ndarray, **kw) -> Predictions:
+    idx = np.flatnonzero(mask)
+
+    def cut(a):
+        return None if a is None else a[idx]
+
+    return dataclasses.replace(
+        p,
+        y_true=p.y_true[idx],
+        scores={k: v[idx] for k, v in p.scores.items()},
+        sample_weight=cut(p.sample_weight),
+        segments={k: v[idx] for k, v in p.segments.items()},
+        time=cut(p.time),
+        groups=cut(p.groups),
+        features=p.features.iloc[idx].reset_index(drop=True),
+        row_numbers=p.row_numbers[idx],
+        **kw,
+    )
+
+
+def late_labels(frame: pd.DataFrame, mapping: ColumnMapping) -> LateLabels:
+    """Validate an upload whose labels arrive late (``mapping.label_known`` or
+    ``mapping.labels_complete_until``).
+
+    A row whose label is not known yet may have an empty label (any label it has is ignored);
+    every other problem is listed as :func:`validate` lists it — a known row with an empty label
+    is ``label_missing`` as always — together with the rule's own problems, all at once.
+
+    Examples
+    --------
+    >>> f = read_table(b"y,p,t\\n1,0.9,2026-10-01\\n0,0.2,2026-10-02\\n,0.4,2026-10-09\\n", "x.csv")
+    >>> ll = late_labels(f, ColumnMapping(label="y", scores={"A": "p"}, time="t", labels_complete_until="2026-10-05"))
+    >>> ll.known.tolist(), ll.labelled.n_rows, ll.pending, ll.complete_until
+    ([True, True, False], 2, 1, '2026-10-05')
+    """
+    if not mapping.late:
+        preds = validate(frame, mapping)
+        return LateLabels(every=preds, known=np.ones(preds.n_rows, bool), labelled=preds, complete_until=None)
+    if not (frame.index.name == "row" and pd.api.types.is_integer_dtype(frame.index.dtype)):
+        frame = frame.set_axis(pd.RangeIndex(2, len(frame) + 2, name="row"))  # file row numbers, as read_table
+    base = dataclasses.replace(mapping, label_known=None, labels_complete_until=None)
+    problems = ProblemList()
+    known = None
+    try:
+        known = label_known_rows(frame, mapping, mapping.label_known, mapping.labels_complete_until)
+    except InputError as err:
+        problems.problems.extend(err.problems)
+    if known is not None and mapping.label in frame.columns:
+        filled = frame
+        if not known.all():
+            seen = frame.loc[known.to_numpy(), mapping.label].dropna()
+            seen = seen[seen.astype(str).str.strip() != ""]
+            if len(seen):
+                filled = frame.copy()
+                filled[mapping.label] = filled[mapping.label].astype(object)
+                filled.loc[~known.to_numpy(), mapping.label] = seen.iloc[0]  # a placeholder: never read
+            else:
+                problems.add(
+                    "label_known_invalid",
+                    f"No row has a known label yet: all {len(frame)} rows are marked as not arrived "
+                    f"({_rule_words(mapping)}), or the known rows' labels are empty.",
+                    "Upload once some labels have arrived, or check the label-known rule.",
+                    column=mapping.label_known or mapping.time,
+                )
+                known = None
+    else:
+        filled = frame
+    every = None
+    try:  # without a usable rule, the other columns are still checked (every missing label is then listed)
+        every = validate(filled, base)
+    except InputError as err:
+        problems.problems.extend(q for q in err.problems if not (known is None and q.code == "label_missing" and problems))
+    problems.raise_if_any()
+    flag = known.loc[every.row_numbers].to_numpy()
+    if every.time is not None and mapping.labels_complete_until is not None:
+        until = _complete_day(mapping.labels_complete_until).date().isoformat()
+    elif every.time is not None and not flag.all():
+        first = pd.Timestamp(np.min(every.time[~flag])).normalize()
+        until = (first - pd.Timedelta(days=1)).date().isoformat()
+    elif every.time is not None:
+        until = pd.Timestamp(np.max(every.time)).date().isoformat()
+    else:
+        until = None
+    labelled = _take(every, flag, mapping=mapping, pending_rows=int((~flag).sum()), labels_complete_until=until)
+    p = ProblemList()
+    if labelled.n_rows and np.unique(labelled.y_true).size < 2:
+        p.add(
+            "label_one_class",
+            f"The {labelled.n_rows} rows whose label is known all have the same label; the board needs both classes.",
+            "Wait for more labels, or check the label-known rule.",
+            column=mapping.label,
+        )
+    p.raise_if_any()
+    return LateLabels(every=dataclasses.replace(every, mapping=mapping), known=flag, labelled=labelled, complete_until=until)
+
+
+def _rule_words(m: ColumnMapping) -> str:
+    if m.label_known is not None:
+        return f"label-known column {m.label_known!r}"
+    return f"labels complete until {m.labels_complete_until}"
 
 
 def _check_mapping_shape(m: ColumnMapping, problems: ProblemList) -> None:

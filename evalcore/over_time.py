@@ -70,12 +70,13 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ._errors import InputError, ProblemList
+from ._errors import ProblemList
 from ._json import json_float
 from .aggregate import _cluster_design, _ev_boot, _rows_design
 from .bootstrap import _ev_from_cells, _summarise, paired_comparison
 from .calibration import _fit_map
 from .counts import _bin_scores
+from .data import label_known_rows, label_known_until  # noqa: F401  (moved to evalcore.data; kept here)
 from .drift import DriftConfig, consecutive_rule
 
 __all__ = [
@@ -170,79 +171,6 @@ def canonical_scores(f: pd.DataFrame) -> pd.DataFrame:
     f["weight"] = f["weight"].astype(np.float64)
     keys = list(SCORE_COLUMNS[:4])
     return f.groupby(keys, sort=True, as_index=False)[["rows", "weight"]].sum().reset_index(drop=True)
-
-
-def label_known_until(time, until) -> np.ndarray:
-    """Rows whose labels have arrived under "labels are complete up to date D": the rows of
-    days up to and including D (time in UTC, as the drift windows)."""
-    try:
-        d = pd.Timestamp(until).normalize()
-    except (TypeError, ValueError):
-        raise InputError(f"labels complete until {until!r}: not a date. Use e.g. 2026-10-31.") from None
-    t = pd.DatetimeIndex(pd.to_datetime(np.asarray(time)))
-    if t.tz is not None:
-        t = t.tz_convert("UTC").tz_localize(None)
-    return np.asarray(t.normalize() <= d)
-
-
-_TRUE = {"true", "1", "yes", "y", "t", "1.0"}
-_FALSE = {"false", "0", "no", "n", "f", "0.0", ""}
-
-
-def label_known_rows(frame: pd.DataFrame, mapping, label_known: str | None, complete_until=None) -> pd.Series:
-    """Which rows' labels have arrived, by one rule: a column (true/false, 1/0, yes/no; empty
-    means not yet) or "labels are complete up to day D" (by the mapped time column).
-
-    Returns a boolean Series on ``frame``'s index; raises InputError listing every problem
-    (unknown column, values that are not yes/no with their rows, an unreadable date or times).
-    """
-    p = ProblemList()
-    if (label_known is None) == (complete_until is None):
-        p.add(
-            "label_rule", "give one label-known rule: a column or a date.", "Use --label-known COL or --labels-complete-until D."
-        )
-        p.raise_if_any()
-    rows = np.asarray(frame.index) if frame.index.name == "row" else np.arange(2, len(frame) + 2)
-    if label_known is not None:
-        if label_known not in frame.columns:
-            p.add(
-                "label_known_missing",
-                f"label-known column {label_known!r} is not in the file; columns are {list(frame.columns)[:20]}.",
-                "Name a column of the file.",
-                column=label_known,
-            )
-            p.raise_if_any()
-        col = frame[label_known]
-        text = col.astype(object).where(col.notna(), "").astype(str).str.strip().str.lower()
-        bad = ~(text.isin(_TRUE) | text.isin(_FALSE))
-        if bad.any():
-            p.add(
-                "label_known_values",
-                f"label-known column {label_known!r} has {int(bad.sum())} values that are not yes/no "
-                f"(e.g. {sorted(set(text[bad]))[:3]}).",
-                "Use true/false, 1/0 or yes/no; leave it empty while the label has not arrived.",
-                column=label_known,
-                rows=rows[np.flatnonzero(bad.to_numpy())[:5]].tolist(),
-                n_rows=int(bad.sum()),
-            )
-            p.raise_if_any()
-        return pd.Series(text.isin(_TRUE).to_numpy(), index=frame.index)
-    if mapping.time is None or mapping.time not in frame.columns:
-        p.add("time_missing", "labels complete until a date needs the time column.", "Map it (--time COL).", column="time")
-        p.raise_if_any()
-    t = pd.to_datetime(frame[mapping.time], errors="coerce", utc=True).dt.tz_localize(None)
-    if t.isna().any():
-        bad = t.isna().to_numpy()
-        p.add(
-            "time_unparseable",
-            f"time has {int(bad.sum())} missing or unparseable values.",
-            "Fix or remove those rows.",
-            column=mapping.time,
-            rows=rows[np.flatnonzero(bad)[:5]].tolist(),
-            n_rows=int(bad.sum()),
-        )
-        p.raise_if_any()
-    return pd.Series(label_known_until(t, complete_until), index=frame.index)
 
 
 def time_tables(

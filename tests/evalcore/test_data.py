@@ -69,6 +69,7 @@ MESSAGE = {
     "time_missing": r"time column 'application_date' is empty in 1 row",
     "group_missing": r"group column 'customer_id' is empty in 1 row",
     "segment_too_many_levels": r"'zip' has 150 distinct values .* at most 100",
+    "label_known_invalid": r"label-known|labels complete until|No row has a known label",
 }
 
 
@@ -122,6 +123,7 @@ def test_every_problem_code_is_exercised():
         "too_many_rows",
         "too_many_columns",
         "limit_invalid",
+        "label_known_invalid",  # tests/evalcore/test_late_labels.py
     }
     assert set(PROBLEM_CODES) == covered
     assert set(MESSAGE) == set(PROBLEM_CODES)
