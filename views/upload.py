@@ -1,5 +1,7 @@
 """Upload: drop a CSV/Parquet of validation predictions, map columns, validate, save."""
 
+import datetime
+
 import streamlit as st
 
 from board import services
@@ -70,6 +72,40 @@ if roles is None:
     st.stop()
 label, score_cols, names, kinds = roles["label"], roles["score_cols"], roles["names"], roles["kinds"]
 drop_missing = st.checkbox(t("Drop rows whose label is missing (they are counted and reported)", L), key="upload_drop")
+late_rule = st.radio(
+    t("Labels that arrive late", L),
+    ["none", "column", "date"],
+    horizontal=True,
+    key="upload_late",
+    format_func={
+        "none": t("Every row's label is known", L),
+        "column": t("A column says whose label is known", L),
+        "date": t("Labels are complete up to a date", L),
+    }.get,
+    help=t(
+        "Recent rows may have no label yet (chargebacks, defaults). The board then uses the rows whose label is "
+        "known; value over time estimates the recent windows from the scores. Other rows with an empty label "
+        "are still listed as problems.",
+        L,
+    ),
+)
+label_known, complete_until = None, None
+if late_rule == "column":
+    label_known = st.selectbox(
+        t("Label-known column (true/false, 1/0, yes/no; empty = not yet)", L),
+        [c for c in cols if c != label],
+        index=None,
+        key="upload_label_known",
+    )
+elif late_rule == "date":
+    if roles["time"] is None:
+        st.warning(t("Map the time column first: the date applies to it.", L))
+    else:
+        day = st.date_input(t("Labels are complete up to (inclusive)", L), value=None, key="upload_complete_until")
+        complete_until = None if day is None else day.isoformat()
+if late_rule != "none" and label_known is None and complete_until is None:
+    st.warning(t("Complete the label-known rule, or choose that every row's label is known.", L))
+    st.stop()
 
 if label is None or not score_cols:
     st.warning(t("Choose the label column and at least one model score column.", L))
@@ -89,6 +125,8 @@ mapping = ColumnMapping(
     features=tuple(roles["features"]),
     weight=roles["weight"],
     drop_missing_labels=drop_missing,
+    label_known=label_known,
+    labels_complete_until=complete_until,
 )
 try:
     preds = validate(frame, mapping)
@@ -108,6 +146,19 @@ st.success(
     if preds.dropped_rows
     else t("Valid: {n} rows, positive rate {rate}.", L, n=fmt.count(preds.n_rows), rate=ui.percent(summary["positive_rate"], 2))
 )
+if preds.pending_rows:  # labels that arrive late: what the board uses, what is estimated
+    st.info(
+        t(
+            "Labels complete until {date}; {n} recent rows have no label yet: the board uses the {k} labelled rows, "
+            "value over time estimates the recent windows.",
+            L,
+            date=fmt.date(
+                datetime.date.fromisoformat(preds.labels_complete_until) if preds.labels_complete_until else None, locale=L
+            ),
+            n=fmt.count(preds.pending_rows),
+            k=fmt.count(preds.n_rows),
+        )
+    )
 ui.show_validation(summary)
 for note in summary["notes"]:  # the positive class and the time's granularity, said in words
     st.caption(t(NOTE_MESSAGES[note["code"]], L, **{k: ui.md_text(str(v)) for k, v in note["params"].items()}))

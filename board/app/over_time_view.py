@@ -9,6 +9,7 @@ path has no rows here and says so (the CLI's ``--engine duckdb --window`` comput
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import json
 import math
 
@@ -32,10 +33,43 @@ ALERT_WORDS = {
 
 
 @st.cache_resource(max_entries=8, show_spinner="Computing value over time …")
-def _compute(dataset_id: int, sha: str, table: str, config: str, window: str, _rows, _table, _config):
+def _compute(dataset_id: int, sha: str, table: str, config: str, window: str, _rows, _table, _config, _known=None, _light=None):
     from evalcore.over_time import value_over_time
 
-    return value_over_time(_rows, _table, _config, window=window)
+    return value_over_time(_rows, _table, _config, window=window, label_known=_known, calibration_light=_light)
+
+
+@st.cache_resource(max_entries=4, show_spinner="Reading the rows whose labels have not arrived …")
+def _late(dataset_id: int, sha: str, mapping: str, _store):
+    from board.services.evaluation import load_late_labels
+
+    return load_late_labels(_store, dataset_id)
+
+
+def late_rule(rec) -> bool:
+    """Whether the dataset's mapping has a label-known rule (labels that arrive late)."""
+    m = rec.mapping or {}
+    return bool(m.get("label_known") or m.get("labels_complete_until"))
+
+
+def late_words(rec, L: str) -> str:
+    """The board's meta line on a dataset whose labels arrive late: "labels complete until …; N
+    recent rows estimated" (from the stored validation report), or ""."""
+    info = (rec.report or {}).get("late_labels") if late_rule(rec) else None
+    if not info:
+        return ""
+    until = info.get("labels_complete_until")
+    day = fmt.date(datetime.date.fromisoformat(until), locale=L) if until else fmt.DASH
+    return t("labels complete until {date}; {n} recent rows estimated", L, date=day, n=fmt.count(info.get("pending_rows", 0)))
+
+
+def rows_and_flags(rec):
+    """(rows, label_known) for value over time: every row and whose label has arrived when the
+    mapping has a label-known rule, else the dataset's rows and None."""
+    if late_rule(rec):
+        late = _late(rec.id, rec.sha256, json.dumps(rec.mapping, sort_keys=True), state.store())
+        return late.every, late.known
+    return state.current_rows(), None
 
 
 def _band_figure(result, unit: str, L: str) -> go.Figure:
@@ -147,7 +181,11 @@ def show(data) -> None:
             )
         )
         return
-    rows = state.current_rows()
+    try:
+        rows, known = rows_and_flags(rec)
+    except InputError as err:
+        ui.show_problems(err, title=t("Value over time cannot be computed", L))
+        return
     if rows is None or rows.time is None:
         return
     window = st.segmented_control(
@@ -166,11 +204,16 @@ def show(data) -> None:
             rec.id,
             rec.sha256,
             state.table_json(table),
-            json.dumps(config.to_dict(), sort_keys=True),
+            json.dumps(
+                {**config.to_dict(), "late": rec.mapping.get("label_known") or rec.mapping.get("labels_complete_until")},
+                sort_keys=True,
+            ),
             window,
             rows,
             table,
             config,
+            known,
+            _calibration_light(rec, data) if known is not None else None,
         )
     except InputError as err:
         ui.show_problems(err, title=t("Value over time cannot be computed", L))
@@ -197,6 +240,8 @@ def show(data) -> None:
                     state=t(ALERT_WORDS[last.alert[m]], L),
                 )
             )
+    if known is not None:
+        _show_quality(result, rec, L)
     if len(result.models) == 2:
         ui.plotly_chart(st, _diff_figure(result, unit, L), key="drift_vot_diff")
     st.caption(
@@ -209,4 +254,64 @@ def show(data) -> None:
             n=fmt.count(result.n_resamples),
             k=fmt.count((config.drift or {}).get("consecutive_red", 3)),
         )
+    )
+
+
+def _calibration_light(rec, data):
+    """The Drift page's calibration light (the quality check cites a red one), from its cache."""
+    from board.app import drift_view as dv
+
+    try:
+        config, _ = dv.load_config(state.store(), rec.id)
+        return dv.drift_for(rec.id, rec.sha256, data, config).lights["calibration"].color
+    except (InputError, KeyError, AttributeError):
+        return None
+
+
+def _show_quality(result, rec, L: str) -> None:
+    """What the estimated windows are and whether to trust them (the quality check's verdict)."""
+    n_est = sum(1 for w in result.windows if w.estimated)
+    st.caption(
+        t(
+            "{late}. Dashed windows are estimated from the scores (a recalibration map fitted on the labelled "
+            "rows only); they are replaced by realised values as labels arrive.",
+            L,
+            late=late_words(rec, L) or t("labels arrive late", L),
+        )
+    )
+    q = result.quality
+    if not n_est or q is None:
+        return
+    checks = q.get("checks", [])
+    outside = [c for c in checks if not c["inside"]]
+    if q.get("trusted"):
+        st.success(
+            t(
+                "Estimates checked: on the {n} most recent labelled windows, re-estimated without their labels, "
+                "every realised value lies inside its estimate's interval.",
+                L,
+                n=fmt.count(len({c["window"] for c in checks})),
+            ),
+            icon=":material/check_circle:",
+        )
+        return
+    why = []
+    if outside:
+        why.append(
+            t(
+                "{k} of {n} realised values of recent labelled windows fall outside their estimate's interval "
+                "(probability {p} if the estimates held their level)",
+                L,
+                k=fmt.count(len(outside)),
+                n=fmt.count(len(checks)),
+                p=fmt.number(q.get("p_misses_by_chance"), 2),
+            )
+        )
+    if result.quality and any("calibration" in r for r in q.get("reasons", [])):
+        why.append(t("the calibration drift light is red", L))
+    if not checks:
+        why.append(t("no fully labelled window to check the estimate against", L))
+    st.warning(
+        t("Do not trust the estimated windows: {why}.", L, why="; ".join(why)),
+        icon=":material/warning:",
     )

@@ -80,6 +80,19 @@ def load_predictions(store, dataset_id: int) -> Predictions:
     return validate(read_table(raw, rec.filename, **upload_limits()), ColumnMapping.from_dict(rec.mapping))
 
 
+def load_late_labels(store, dataset_id: int):
+    """An upload whose labels arrive late (its mapping has a label-known rule): every row with the
+    flag saying whose label has arrived (:func:`evalcore.data.late_labels`, as the CLI), for value
+    over time; :func:`load_predictions` gives the labelled rows the board uses."""
+    from evalcore.data import late_labels
+
+    rec = store.get_dataset(dataset_id)
+    if rec.is_aggregate:
+        raise InputError(f"dataset {rec.id} ({rec.name!r}) is an aggregate of {rec.source_path}: it has no rows.")
+    raw = store.load_bytes(rec)
+    return late_labels(read_table(raw, rec.filename, **upload_limits()), ColumnMapping.from_dict(rec.mapping))
+
+
 def load_aggregate(store, dataset_id: int) -> Aggregate:
     """The stored aggregate of a dataset registered by path."""
     from board.store.aggregate_io import from_bytes
