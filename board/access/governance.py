@@ -77,6 +77,9 @@ PERMISSIONS: dict[str, frozenset[str]] = {
     "view_audit": frozenset({"admin"}),
     "view_board": _ALL,
     "share_board": frozenset({"admin", "analyst"}),  # read-only meeting links (board.access.meetings)
+    # a dataset as the shadow validation set of a value table: its gold standard rescales everyone's
+    # daily values (issue 19 item 3), so the model's owners and risk set it
+    "mark_shadow": frozenset({"model_owner", "risk", "admin"}),
 }
 ACTIONS = tuple(PERMISSIONS)
 
@@ -624,3 +627,78 @@ def record_decision(
 
 
 __all__ += ["record_decision"]
+
+
+# --------------------------------------------------------------------------- the shadow anchor
+
+#: The dataset setting that marks a dataset as the shadow validation set of a value table.
+SHADOW_KEY = "shadow"
+SHADOW_REVIEW_DAYS = 92  # one quarter (evalcore.shadow.REVIEW_DAYS)
+
+
+def mark_shadow(
+    store: Store,
+    actor: User,
+    dataset_id: int,
+    table: str,
+    *,
+    name: str | None = None,
+    marked_on: date | None = None,
+    review_days: int = SHADOW_REVIEW_DAYS,
+) -> dict:
+    """Mark dataset ``dataset_id`` as the shadow validation set of value table ``table``: a held-out
+    set whose gold-standard value anchors (and, when a user enables it, rescales) the daily values of
+    the datasets priced with that table. Model owner, risk or admin; audited with the old marking.
+
+    ``name`` is how statements cite it (default the dataset's name); ``marked_on`` when it was drawn
+    (default today); after ``review_days`` (default one quarter) it is flagged for review."""
+    from evalcore._errors import InputError
+
+    require(actor, "mark_shadow")
+    rec = store.get_dataset(dataset_id)
+    problems = []
+    if not isinstance(table, str) or not table.strip():
+        problems.append("name the value table the shadow set anchors.")
+    if not isinstance(review_days, int) or isinstance(review_days, bool) or not 1 <= review_days <= 3660:
+        problems.append(f"review period {review_days!r}: give a whole number of days from 1 to 3660 (a quarter is 92).")
+    if rec.is_aggregate:
+        problems.append(f"dataset {rec.name!r} is an aggregate; a shadow set needs its rows (upload them).")
+    if problems:
+        raise InputError("\n".join(problems))
+    old = store.get_dataset_settings(dataset_id, SHADOW_KEY)
+    value = {
+        "active": True,
+        "table": table.strip(),
+        "name": (name or "").strip() or rec.name,
+        "marked_on": (marked_on or date.today()).isoformat(),
+        "review_days": int(review_days),
+        "marked_by": actor.username,
+    }
+    store.save_dataset_settings(
+        dataset_id, SHADOW_KEY, value, audit=(actor.username, "mark_shadow", str(dataset_id), {"from": old, "to": value})
+    )
+    return value
+
+
+def unmark_shadow(store: Store, actor: User, dataset_id: int) -> None:
+    """The dataset is no longer a shadow set (model owner, risk or admin; audited)."""
+    require(actor, "mark_shadow")
+    old = store.get_dataset_settings(dataset_id, SHADOW_KEY)
+    value = {**(old or {}), "active": False, "unmarked_by": actor.username}
+    store.save_dataset_settings(
+        dataset_id, SHADOW_KEY, value, audit=(actor.username, "unmark_shadow", str(dataset_id), {"from": old})
+    )
+
+
+def shadow_sets(store: Store, table: str) -> list:
+    """The datasets marked as shadow sets of value table ``table``: (DatasetRecord, setting), newest
+    marking first."""
+    out = []
+    for rec in store.list_datasets():
+        v = store.get_dataset_settings(rec.id, SHADOW_KEY)
+        if v and v.get("active") and v.get("table") == table:
+            out.append((rec, v))
+    return sorted(out, key=lambda p: (p[1].get("marked_on", ""), p[0].id), reverse=True)
+
+
+__all__ += ["SHADOW_KEY", "mark_shadow", "shadow_sets", "unmark_shadow"]

@@ -125,6 +125,8 @@ def _attempt(store, action: str, user: User):
 
         ds = services.ensure_demo(store)
         meetings.create_meeting_link(store, user, dataset_id=ds.id, table_name=name, thresholds={"A": 0.5})
+    elif action == "mark_shadow":
+        gov.mark_shadow(store, user, services.ensure_demo(store).id, name)
     else:  # pragma: no cover - a new action must be added here
         raise AssertionError(f"no attempt for {action}")
 
@@ -145,6 +147,7 @@ EXPECTED = {
     "view_audit": {"admin"},
     "view_board": set(ROLES),
     "share_board": {"admin", "analyst"},
+    "mark_shadow": {"model_owner", "risk", "admin"},
 }
 
 
