@@ -857,7 +857,7 @@ def _collapse(design: _Design) -> _Design:
     profiles, strata, p, mult = [], [], [], []
     start = 0
     for a, z, m in design.strata:
-        prof, size = np.unique(g[a:z], axis=0, return_counts=True)
+        prof, size = _unique_rows(g[a:z])
         profiles.append(prof)
         strata.append((start, start + len(prof), int(m)))
         p.append(size / m)
@@ -875,6 +875,32 @@ def _collapse(design: _Design) -> _Design:
         full=design.full,
         collapsed=True,
     )
+
+
+def _unique_rows(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(x, axis=0, return_counts=True)`` of a 2-D array of finite floats, equal to it:
+    rows are numbered by hashing (pandas' factorize per column, combined into one integer key)
+    and only the distinct rows are sorted (lexicographically, as np.unique sorts rows) — at
+    hundreds of thousands of groups with few distinct profiles that is several times faster
+    than sorting every row."""
+    n, k = x.shape
+    if n == 0 or k == 0 or not np.isfinite(x).all():
+        return np.unique(x, axis=0, return_counts=True)
+    key, radix = np.zeros(n, np.int64), 1
+    for j in range(k):
+        c, u = pd.factorize(x[:, j], use_na_sentinel=False)
+        radix *= max(len(u), 1)
+        if radix >= 2**62:
+            return np.unique(x, axis=0, return_counts=True)
+        key = key * max(len(u), 1) + c
+    codes, uniq = pd.factorize(key)
+    m = len(uniq)
+    first = np.empty(m, np.int64)
+    first[codes[::-1]] = np.arange(n - 1, -1, -1)  # each class's first row
+    prof = x[first]
+    size = np.bincount(codes, minlength=m)
+    order = np.lexsort(prof.T[::-1])  # by column 0, then 1, …
+    return prof[order], size[order]
 
 
 def _bayesian(design: _Design, prior: float) -> _Design:
