@@ -90,6 +90,9 @@ if current is not None:
     flash = st.session_state.pop("datasets_flash", None)
     if flash:
         (st.success if flash[0] else st.error)(flash[1])
+    from board.app import shadow_view  # the shadow validation set of a value table (issue 19 item 3)
+
+    shadow_view.datasets_section(s, rec, bound)
     with st.expander(t("Validation report of “{name}”", L, name=ui.md_text(rec.name))):
         st.json(rec.report)
     with st.expander(t("Column mapping", L) if not rec.is_aggregate else t("Query (column mapping) and aggregation options", L)):

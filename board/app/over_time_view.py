@@ -16,6 +16,7 @@ import math
 import plotly.graph_objects as go
 import streamlit as st
 
+from board import services
 from board.app import state, ui
 from board.words import fmt
 from board.words.i18n import N_, t
@@ -218,6 +219,10 @@ def show(data) -> None:
     except InputError as err:
         ui.show_problems(err, title=t("Value over time cannot be computed", L))
         return
+    from board.app import shadow_view  # the shadow anchor (issue 19 item 3): shown, and applied when asked
+
+    name = st.session_state.get(state.TABLE_KEY, services.DEFAULT_TABLE_NAME)
+    result = shadow_view.drift_section(result, rec, table, name, config, thresholds)
     unit = table.unit
     ui.plotly_chart(st, _band_figure(result, unit, L), key="drift_vot_bands")
     for m in result.models:
