@@ -73,7 +73,7 @@ def rows_and_flags(rec):
     return state.current_rows(), None
 
 
-def _band_figure(result, unit: str, L: str) -> go.Figure:
+def _band_figure(result, unit: str, L: str, bands: bool = True) -> go.Figure:
     fig = go.Figure()
     x = [w.start for w in result.windows]
     for i, m in enumerate(result.models):
@@ -81,19 +81,20 @@ def _band_figure(result, unit: str, L: str) -> go.Figure:
         lo = [w.ev_low[m] for w in result.windows]
         hi = [w.ev_high[m] for w in result.windows]
         ev = [w.ev[m] for w in result.windows]
-        fig.add_trace(go.Scatter(x=x, y=hi, mode="lines", line=dict(width=0), showlegend=False, hoverinfo="skip"))
-        fig.add_trace(
-            go.Scatter(
-                x=x,
-                y=lo,
-                mode="lines",
-                line=dict(width=0),
-                fill="tonexty",
-                fillcolor=c + "33",
-                name=t("{model}: 95% band", L, model=m),
-                hoverinfo="skip",
+        if bands:
+            fig.add_trace(go.Scatter(x=x, y=hi, mode="lines", line=dict(width=0), showlegend=False, hoverinfo="skip"))
+            fig.add_trace(
+                go.Scatter(
+                    x=x,
+                    y=lo,
+                    mode="lines",
+                    line=dict(width=0),
+                    fill="tonexty",
+                    fillcolor=c + "33",
+                    name=t("{model}: 95% band", L, model=m),
+                    hoverinfo="skip",
+                )
             )
-        )
         fig.add_trace(
             go.Scatter(
                 x=x,
@@ -166,6 +167,29 @@ def _diff_figure(result, unit: str, L: str) -> go.Figure:
     return fig
 
 
+def _result_for(rec, data, rows, known, window: str, light):
+    """Value over time at the board's thresholds and bootstrap (N_RESAMPLES per window), cached by
+    dataset, value table, settings, window and label rule: the Drift page and the board's sparkline
+    share one computation."""
+    table, _ = state.committed_table()
+    thresholds = {m: state.deployed_threshold(data, m) for m in rows.scores}
+    config = dataclasses.replace(state.board_config(data, thresholds), n_resamples=N_RESAMPLES)
+    late = rec.mapping.get("label_known") or rec.mapping.get("labels_complete_until")
+    result = _compute(
+        rec.id,
+        rec.sha256,
+        state.table_json(table),
+        json.dumps({**config.to_dict(), "late": late, "light": light}, sort_keys=True),
+        window,
+        rows,
+        table,
+        config,
+        known,
+        light,
+    )
+    return result, table, config, thresholds
+
+
 def show(data) -> None:
     """The "Value over time" section of the Drift page."""
     L = state.current_locale()
@@ -197,24 +221,9 @@ def show(data) -> None:
         key=K_WINDOW,
     )
     window = window or "week"
-    table, _ = state.committed_table()
-    thresholds = {m: state.deployed_threshold(data, m) for m in rows.scores}
-    config = dataclasses.replace(state.board_config(data, thresholds), n_resamples=N_RESAMPLES)
     try:
-        result = _compute(
-            rec.id,
-            rec.sha256,
-            state.table_json(table),
-            json.dumps(
-                {**config.to_dict(), "late": rec.mapping.get("label_known") or rec.mapping.get("labels_complete_until")},
-                sort_keys=True,
-            ),
-            window,
-            rows,
-            table,
-            config,
-            known,
-            _calibration_light(rec, data) if known is not None else None,
+        result, table, config, thresholds = _result_for(
+            rec, data, rows, known, window, _calibration_light(rec, data) if known is not None else None
         )
     except InputError as err:
         ui.show_problems(err, title=t("Value over time cannot be computed", L))
@@ -320,3 +329,42 @@ def _show_quality(result, rec, L: str) -> None:
         t("Do not trust the estimated windows: {why}.", L, why="; ".join(why)),
         icon=":material/warning:",
     )
+
+
+def sparkline(data, board_light=None) -> None:
+    """The Board page's small "value over time" module: EV per decision per week for each model,
+    the alert lines, estimated windows dashed (the Drift page's computation, shared through the
+    cache; nothing when the dataset has no time column or is an aggregate)."""
+    rec = state.dataset_record()
+    if rec is None or rec.is_aggregate or not rec.mapping.get("time"):
+        return
+    L = state.current_locale()
+    try:
+        rows, known = rows_and_flags(rec)
+        if rows is None or rows.time is None:
+            return
+        result, table, _, _ = _result_for(rec, data, rows, known, "week", board_light if known is not None else None)
+    except InputError:
+        return  # the Drift page says why; the board stays quiet
+    from board.app import shadow_view
+
+    scaled = shadow_view.board_factors(rec, st.session_state.get(state.TABLE_KEY, services.DEFAULT_TABLE_NAME))
+    if scaled:
+        result = shadow_view.rescaled(result, scaled)
+    fig = _band_figure(result, table.unit, L, bands=False)
+    fig.update_layout(height=150, margin=dict(l=4, r=4, t=4, b=4), showlegend=False, yaxis_title=None, xaxis_title=None)
+    fig.update_annotations(font_size=9)
+    with st.container(key="board_value_over_time"):
+        st.caption(t("Value per decision, week by week (dashed: estimated; dotted: alert line)", L))
+        ui.plotly_chart(st, fig, key="board_vot_sparkline")
+
+
+def board_meta(rec, L: str) -> str:
+    """What the board's meta line (and its HTML export) adds for value over time: "labels complete
+    until …; N recent rows estimated" and the shadow rescaling this session applied, or ""."""
+    if rec is None:
+        return ""
+    from board.app import shadow_view
+
+    said = shadow_view.board_statement(rec, st.session_state.get(state.TABLE_KEY, services.DEFAULT_TABLE_NAME))
+    return " · ".join(x for x in (late_words(rec, L), said) if x)

@@ -279,3 +279,9 @@ def board_statement(rec, table_name: str) -> str:
     """The statement of the rescaling this session applied to this dataset and value table, or ""."""
     got = (st.session_state.get(SCALED_KEY) or {}).get((rec.id, table_name)) if rec is not None else None
     return got["statement"] if got else ""
+
+
+def board_factors(rec, table_name: str) -> dict:
+    """Model -> factor of the rescaling this session applied to this dataset and value table ({} if none)."""
+    got = (st.session_state.get(SCALED_KEY) or {}).get((rec.id, table_name)) if rec is not None else None
+    return dict(got["models"]) if got else {}
