@@ -138,8 +138,16 @@ def _aggregate(dataset_id: int, sha: str, _store: Store) -> Aggregate:
 
 
 @st.cache_resource(max_entries=8, show_spinner="Counting the rows by score …")
-def _rows_aggregate(dataset_id: int, sha: str, drift: str, _preds: Predictions) -> Aggregate:
-    return services.rows_aggregate(_preds, DriftConfig.from_dict(json.loads(drift)))
+def _rows_aggregate(dataset_id: int, sha: str, drift: str, _store: Store) -> Aggregate:
+    """An upload's aggregate: from the board cache when any process counted it before (a restart
+    or a fresh server then reads no file), else its rows read and counted (and kept there)."""
+    from board.services import board_cache
+
+    return board_cache.cached_aggregate(
+        _store,
+        board_cache.aggregate_key(sha, "rows", drift),
+        lambda: services.rows_aggregate(_predictions(dataset_id, sha, _store), DriftConfig.from_dict(json.loads(drift))),
+    )
 
 
 @st.cache_resource(max_entries=32)
@@ -178,7 +186,7 @@ def load_data(rec, s: Store | None = None) -> Aggregate:
     from board.services.drift_settings import load_config
 
     drift, _ = load_config(s, rec.id)
-    return _rows_aggregate(rec.id, rec.sha256, json.dumps(drift.to_dict(), sort_keys=True), _predictions(rec.id, rec.sha256, s))
+    return _rows_aggregate(rec.id, rec.sha256, json.dumps(drift.to_dict(), sort_keys=True), s)
 
 
 def _report_unreadable(run):
@@ -470,10 +478,17 @@ def _reaggregated(dataset_id: int, sha: str, options: str, _rec, _stored) -> Agg
 
 
 @st.cache_resource(max_entries=8, show_spinner="Counting the rows for these settings …")
-def _rows_for(dataset_id: int, sha: str, config: str, _preds: Predictions) -> Aggregate:
+def _rows_for(dataset_id: int, sha: str, config: str, _store: Store) -> Aggregate:
+    """An upload's aggregate serving a board configuration, from the board cache when counted
+    before (by any process, or the background job after the upload), else counted from its rows."""
+    from board.services import board_cache
     from evalcore.board import BoardConfig, aggregate_for_board
 
-    return aggregate_for_board(_preds, BoardConfig(**json.loads(config)))
+    return board_cache.cached_aggregate(
+        _store,
+        board_cache.aggregate_key(sha, "serving", config),
+        lambda: aggregate_for_board(_predictions(dataset_id, sha, _store), BoardConfig(**json.loads(config))),
+    )
 
 
 def aggregate_for(data: Aggregate, config):
@@ -487,7 +502,7 @@ def aggregate_for(data: Aggregate, config):
     rec = dataset_record()
     if not rec.is_aggregate:
         key = json.dumps(config.to_dict(), sort_keys=True)
-        return _rows_for(rec.id, rec.sha256, key, _predictions(rec.id, rec.sha256, store())), "rows"
+        return _rows_for(rec.id, rec.sha256, key, store()), "rows"
     options = reaggregation_for(data, rec.options or {}, config)
     if options is None:
         return data, "stored"

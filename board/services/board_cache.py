@@ -210,6 +210,22 @@ def changed(store, dataset_id: int) -> None:
         listener(store, dataset_id)
 
 
+def aggregate_key(dataset_sha: str, kind: str, settings_json: str) -> str:
+    """The cache key of an upload's aggregate: ``kind`` "rows" (the one every page reads, with its
+    drift settings) or "serving" (counted for a board configuration)."""
+    return BoardCache.key(dataset_sha, f"aggregate:{kind}", settings_json, "rows")
+
+
+def cached_aggregate(store, key: str, count):
+    """The aggregate under ``key`` in ``store``'s cache, else ``count()`` kept there."""
+    cache = cache_for(store)
+    hit = cache.get(key)
+    if hit is None:
+        hit = count()
+        cache.put(key, hit)
+    return hit
+
+
 def serving_source(rec, data, config) -> str:
     """Which aggregate serves ``config`` (part of the cache key): "rows" (an upload's rows counted
     for it), "stored" (a registered path's stored aggregate) or the options it is aggregated again with."""

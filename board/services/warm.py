@@ -51,7 +51,14 @@ def board_config(store, dataset_id: int, agg, thresholds: dict):
 
 def default_board_key(store, dataset_id: int) -> tuple:
     """(key, rec, table, config, source, data, rows) of the board a fresh session opens for
-    ``dataset_id``: its bound value table, the default thresholds and the saved settings."""
+    ``dataset_id``: its bound value table, the default thresholds and the saved settings. An
+    upload's aggregate is kept in the cache under the key the app reads it by
+    (``board.app.state._rows_aggregate``), so a fresh server reads no file; ``rows`` is a callable
+    giving the rows (read once, only if something must be counted)."""
+    import functools
+    import json
+
+    from board.services.drift_settings import load_config
     from board.services.evaluation import (
         bound_table_name,
         default_threshold_of,
@@ -62,8 +69,15 @@ def default_board_key(store, dataset_id: int) -> tuple:
     )
 
     rec = store.get_dataset(dataset_id)
-    rows = None if rec.is_aggregate else load_predictions(store, dataset_id)
-    data = load_aggregate(store, dataset_id) if rec.is_aggregate else rows_aggregate(rows)
+    rows = functools.cache(lambda: load_predictions(store, dataset_id))
+    if rec.is_aggregate:
+        data = load_aggregate(store, dataset_id)
+    else:
+        drift, _ = load_config(store, dataset_id)
+        drift_json = json.dumps(drift.to_dict(), sort_keys=True)
+        data = board_cache.cached_aggregate(
+            store, board_cache.aggregate_key(rec.sha256, "rows", drift_json), lambda: rows_aggregate(rows(), drift)
+        )
     table, _ = load_value_table(store, bound_table_name(store, dataset_id))
     thresholds = {m: default_threshold_of(data, m) for m in data.score_kinds}
     config = board_config(store, dataset_id, data, thresholds)
@@ -74,12 +88,20 @@ def default_board_key(store, dataset_id: int) -> tuple:
 
 def _precompute(store, dataset_id: int) -> str | None:
     from board.services.evaluation import aggregate_serving
+    from evalcore.board import aggregate_for_board
 
     key, rec, table, config, source, data, rows = default_board_key(store, dataset_id)
     cache = cache_for(store)
     if key in cache:
         return key
-    agg = aggregate_serving(store, rec, config, stored=data if rec.is_aggregate else None, rows=rows)
+    if rec.is_aggregate:
+        agg = aggregate_serving(store, rec, config, stored=data)
+    else:  # counted for the board's settings, kept where the app looks (board.app.state._rows_for)
+        agg = board_cache.cached_aggregate(
+            store,
+            board_cache.aggregate_key(rec.sha256, "serving", config_json(config)),
+            lambda: aggregate_for_board(rows(), config),
+        )
     cache.put(key, compute(agg, table, config, source))
     return key
 

@@ -1,5 +1,6 @@
 """The Board page and the background board cache (issue 18 item 1): after the background job of
-an upload (or approval, or settings change), a fresh session's Board page computes nothing."""
+an upload (or approval, or settings change), a fresh session's Board page computes nothing and
+reads no file (a fresh server process finds the same files in the data directory)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,11 @@ def test_after_an_upload_the_board_page_finds_its_board_ready(app, monkeypatch):
         raise AssertionError("the board was computed again")
 
     monkeypatch.setattr(board_cache, "compute", fail)
+    from board import services
+
+    # nor is the file read again: the counted aggregates come from the cache too
+    monkeypatch.setattr(services, "load_predictions", lambda *a, **k: fail())
+    monkeypatch.setattr(services.evaluation, "load_predictions", lambda *a, **k: fail())
     at = app("views/board.py", dataset=ds.id)
     assert not at.exception, [e.value for e in at.exception]
     import html
