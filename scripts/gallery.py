@@ -30,6 +30,7 @@ def main(argv=None) -> int:
     ap.add_argument("--screens", default=",".join(SCREENS))
     ap.add_argument("--query", default="", help="extra query string, e.g. dataset=2")
     ap.add_argument("--display", choices=["value", "loss"], default=None, help="show amounts as value or loss")
+    ap.add_argument("--lang", default=None, help="the board's language, e.g. zh-CN (files get a -zh-CN suffix)")
     args = ap.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -51,12 +52,15 @@ def main(argv=None) -> int:
                     url = srv.url + VIEWS[view]
                     if args.query:
                         url += ("&" if "?" in url else "?") + args.query
+                    if args.lang:
+                        url += ("&" if "?" in url else "?") + f"lang={args.lang}"
                     page.goto(url)
                     wait_for_app(page, timeout=180_000)
                     page.wait_for_selector(".st-key-board_verdict", timeout=180_000)
                     wait_for_app(page)
                     page.wait_for_timeout(500)
-                    path = out / f"{view}-{screen}{'-' + args.display if args.display else ''}.png"
+                    suffix = ("-" + args.display if args.display else "") + ("-" + args.lang if args.lang else "")
+                    path = out / f"{view}-{screen}{suffix}.png"
                     page.screenshot(path=str(path), full_page=False)
                     print(path)
                     page.close()

@@ -14,9 +14,13 @@ from evalcore import InputError
 L = state.current_locale()
 
 FLASH = "accounts_flash"
-POLICY = (
-    f"Passwords: at least {auth.MIN_PASSWORD_CHARS} characters, at most {auth.MAX_PASSWORD_BYTES} bytes "
-    "(a passphrase of a few words is good). Pass the password on in person or by phone, never by e-mail."
+POLICY = t(
+    "Passwords: at least {min_password_chars} characters, at most {max_password_bytes} bytes (a "
+    "passphrase of a few words is good). Pass the password on in person or by phone, never by "
+    "e-mail.",
+    L,
+    min_password_chars=auth.MIN_PASSWORD_CHARS,
+    max_password_bytes=auth.MAX_PASSWORD_BYTES,
 )
 
 user = state.current_user()
@@ -39,7 +43,7 @@ def _act(fn, ok: str) -> None:
 
 
 def _password_problems(pw1: str, pw2: str) -> list[str]:
-    return auth.check_password_rules(pw1) + (["the two passwords differ"] if pw1 != pw2 else [])
+    return auth.check_password_rules(pw1) + ([t("the two passwords differ", L)] if pw1 != pw2 else [])
 
 
 flash = st.session_state.pop(FLASH, None)
@@ -52,18 +56,18 @@ st.subheader(t("Add an account", L))
 with st.form("accounts_add", clear_on_submit=True):
     a, b = st.columns(2)
     name = a.text_input(t("Username", L), key="accounts_add_name")
-    role = b.selectbox(t("Role", L), auth.ROLES, format_func=auth.ROLE_LABELS.get, key="accounts_add_role")
+    role = b.selectbox(t("Role", L), auth.ROLES, format_func=lambda r: ui.role_label(r, L), key="accounts_add_role")
     pw1 = a.text_input(t("Password", L), type="password", key="accounts_add_pw1")
     pw2 = b.text_input(t("Repeat the password", L), type="password", key="accounts_add_pw2")
     st.caption(POLICY)
     if st.form_submit_button(t("Add the account", L), type="primary"):
-        problems = _password_problems(pw1, pw2) + ([] if name.strip() else ["the username must not be empty"])
+        problems = _password_problems(pw1, pw2) + ([] if name.strip() else [t("the username must not be empty", L)])
         if problems:
-            st.session_state[FLASH] = ("error", "Not added: " + "; ".join(problems) + ".")
+            st.session_state[FLASH] = ("error", t("Not added: ", L) + "; ".join(problems) + ".")
         else:
             _act(
                 lambda: governance.add_user(s, user, name, pw1, role),
-                f"Added {ui.md_text(name.strip())} ({auth.ROLE_LABELS[role]}).",
+                t("Added {name} ({role_labels}).", L, name=ui.md_text(name.strip()), role_labels=ui.role_label(role, L)),
             )
         st.rerun()
 
@@ -86,13 +90,13 @@ if users:
             t("Role", L),
             auth.ROLES,
             index=auth.ROLES.index(rec.role),
-            format_func=auth.ROLE_LABELS.get,
+            format_func=lambda r: ui.role_label(r, L),
             key="accounts_role",
         )
         if st.button(t("Change the role", L), key="accounts_change_role", disabled=new_role == rec.role):
             _act(
                 lambda: governance.change_role(s, user, who, new_role),
-                f"{shown} is now {auth.ROLE_LABELS[new_role]}.",
+                t("{shown} is now {role_labels}.", L, shown=shown, role_labels=ui.role_label(new_role, L)),
             )
             st.rerun()
     with c2.form("accounts_reset", clear_on_submit=True, border=True):
@@ -103,8 +107,8 @@ if users:
         if st.form_submit_button(t("Reset the password", L)):
             problems = _password_problems(r1, r2)
             if problems:
-                st.session_state[FLASH] = ("error", "Not changed: " + "; ".join(problems) + ".")
+                st.session_state[FLASH] = ("error", t("Not changed: ", L) + "; ".join(problems) + ".")
             else:
-                _act(lambda: governance.reset_password(s, user, who, r1), f"Password of {shown} reset.")
+                _act(lambda: governance.reset_password(s, user, who, r1), t("Password of {shown} reset.", L, shown=shown))
             st.rerun()
 st.caption(t("Every change here is in the Audit log. The command line does the same: `python -m board users …`.", L))

@@ -5,6 +5,7 @@ import streamlit as st
 
 from board.access import governance
 from board.app import state, ui
+from board.words.audit import action_name
 from board.words.i18n import t
 
 L = state.current_locale()
@@ -18,26 +19,39 @@ except governance.Forbidden as err:  # defence in depth: the page is only in an 
     st.error(ui.md_text(err))
     st.stop()
 actions = sorted({e.action for e in entries})
-chosen = st.multiselect(t("Actions", L), actions, default=actions, key="audit_actions")
+chosen = st.multiselect(
+    t("Actions", L),
+    actions,
+    default=actions,
+    format_func=(lambda a: a) if L == "en" else (lambda a: f"{action_name(a, L)}（{a}）"),
+    key="audit_actions",
+)
+COLS = [t("When (UTC)", L), t("Who", L), t("Action", L), t("On", L), t("Details", L)]
 rows = [
-    {
-        "When (UTC)": e.at.strftime("%Y-%m-%d %H:%M:%S"),
-        "Who": e.username,
-        "Action": e.action,
-        "On": e.target,
-        "Details": "; ".join(f"{k.replace('_', ' ')}: {ui.cell(v)}" for k, v in e.detail.items() if k != "amounts"),
-    }
+    dict(
+        zip(
+            COLS,
+            (
+                e.at.strftime("%Y-%m-%d %H:%M:%S"),
+                e.username,
+                e.action if L == "en" else f"{action_name(e.action, L)}（{e.action}）",
+                e.target,
+                "; ".join(f"{k.replace('_', ' ')}: {ui.cell(v)}" for k, v in e.detail.items() if k != "amounts"),
+            ),
+            strict=True,
+        )
+    )
     for e in entries
     if e.action in chosen
 ]
 st.caption(t("{x} of {x2} entries, newest first.", L, x=ui.cell(len(rows)), x2=ui.cell(len(entries))))
 st.dataframe(
-    pd.DataFrame(rows, columns=["When (UTC)", "Who", "Action", "On", "Details"]),  # the names also with no entry
+    pd.DataFrame(rows, columns=COLS),  # the names also with no entry
     hide_index=True,
     width="stretch",
     key="audit_table",
     column_config={
-        "Action": st.column_config.TextColumn(t("Action", L), help=t("The audited action, as the system names it.", L))
+        COLS[2]: st.column_config.TextColumn(t("Action", L), help=t("The audited action, as the system names it.", L))
     },
 )
 st.subheader(t("Accounts", L))

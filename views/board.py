@@ -12,6 +12,7 @@ from board.charts.drift import LIGHT_COLORS
 from board.export.onepager import draft_mark_html
 from board.words import fmt
 from board.words.clauses import clause_text
+from board.words.drift_reasons import light_reason, version_label
 from board.words.i18n import t
 from board.words.verdict import plain_verdict
 from board.words.vocab import word
@@ -61,7 +62,7 @@ else:
 
 meta = (
     f"{rec.name}{' (' + state.lake_describe(rec) + ')' if rec.is_aggregate else ''} · "
-    + t("value table “{table}” {version}", L, table=table.name, version=version)
+    + t("value table “{table}” {version}", L, table=table.name, version=version_label(version, L))
     + " · "
     + t("{n} decisions", L, n=fmt.count(result.n_rows))
     + " · "
@@ -196,9 +197,10 @@ def drift_lights(*, reasons: bool) -> None:
         light = result.drift.lights[fam]
         was = state.snapshot_value(previous, f"drift.{fam}.light")
         change = t(" (last saved: {color})", L, color=word(was, L)) if was and was != light.color else ""
-        reason = f"<br><span style='font-size:0.85em;color:#444'>{ui.html_text(light.reason)}</span>" if reasons else ""
+        why = light_reason(light.reason, L)
+        reason = f"<br><span style='font-size:0.85em;color:#444'>{ui.html_text(why)}</span>" if reasons else ""
         st.html(
-            f"<div title='{ui.html_text(light.reason)}' style='padding:4px 10px;border:1px solid #ddd;border-radius:8px'>"
+            f"<div title='{ui.html_text(why)}' style='padding:4px 10px;border:1px solid #ddd;border-radius:8px'>"
             f"<span style='display:inline-block;width:0.9em;height:0.9em;border-radius:50%;vertical-align:-0.1em;"
             f"background:{LIGHT_COLORS[light.color]}'></span> <b>{ui.html_text(ui.drift_light_title(fam, light.color, L))}</b>"
             f"{ui.html_text(change)}{reason}</div>"

@@ -20,39 +20,39 @@ L = state.current_locale()
 SEED = 0  # bootstrap and fold shuffle: the same numbers on every run
 N_RESAMPLES = 200
 N_FOLDS = 5
-METHODS = {"platt": "Platt", "isotonic": "isotonic", "temperature": "temperature"}
-STRATEGIES = {"uniform": "uniform (equal-width)", "quantile": "quantile (equal-count)"}
+METHODS = {"platt": t("Platt", L), "isotonic": "isotonic", "temperature": "temperature"}
+STRATEGIES = {"uniform": t("uniform (equal-width)", L), "quantile": t("quantile (equal-count)", L)}
 WORST = "#FDE2DC"  # the worst segment's row (as board.charts.calibration.segment_styler)
 NUM = st.column_config.NumberColumn
 SEGMENT_COLUMNS = {  # segment_calibration's columns → how the sortable table shows them
-    "segment": st.column_config.TextColumn(t("Segment", L), help=term("segment")),
-    "n_rows": NUM("Rows", format="%,d"),
-    "n": NUM("Weighted rows", format="%,.1f", help="The sum of the sample weights of the segment's rows."),
-    "n_pos": NUM("Positives", format="%,d"),
-    "brier": NUM("Brier score", format="%.4f", help=term("brier")),
-    "log_loss": NUM("Log loss", format="%.3f", help=term("log_loss")),
-    "ece": NUM("ECE", format="%.4f", help=term("ece")),
-    "oe_ratio": NUM("Observed ÷ expected", format="%.3f", help=term("oe")),
-    "slope": NUM("Calibration slope", format="%.3f", help=term("slope")),
-    "intercept": NUM("Calibration intercept", format="%+.3f", help=term("intercept")),
+    "segment": st.column_config.TextColumn(t("Segment", L), help=term("segment", L)),
+    "n_rows": NUM(t("Rows", L), format="%,d"),
+    "n": NUM(t("Weighted rows", L), format="%,.1f", help=t("The sum of the sample weights of the segment's rows.", L)),
+    "n_pos": NUM(t("Positives", L), format="%,d"),
+    "brier": NUM(t("Brier score", L), format="%.4f", help=term("brier", L)),
+    "log_loss": NUM(t("Log loss", L), format="%.3f", help=term("log_loss", L)),
+    "ece": NUM("ECE", format="%.4f", help=term("ece", L)),
+    "oe_ratio": NUM(t("Observed ÷ expected", L), format="%.3f", help=term("oe", L)),
+    "slope": NUM(t("Calibration slope", L), format="%.3f", help=term("slope", L)),
+    "intercept": NUM(t("Calibration intercept", L), format="%+.3f", help=term("intercept", L)),
     "undefined": st.column_config.TextColumn(t("Why undefined", L), help=t("Why a number of this segment shows as empty.", L)),
 }
 COMPARISON_ROWS = (  # rows of board.charts.calibration.comparison_table, in order
-    "Brier score",
-    "Log loss",
-    "ECE ({n_bins} {strategy} bins)",
-    "Observed ÷ expected (O/E)",
-    "Calibration slope",
-    "Calibration intercept",
+    t("Brier score", L),
+    t("Log loss", L),
+    t("ECE ({n_bins} {strategy} bins)", L),
+    t("Observed ÷ expected (O/E)", L),
+    t("Calibration slope", L),
+    t("Calibration intercept", L),
     "AUC",
 )
 EFFECT_ROWS = (  # rows of board.charts.calibration.threshold_effect, in order
-    "EV per decision at the best threshold",
-    "Best threshold (empirical)",
-    "Bayes threshold t*",
-    "Gap between t* and the best threshold",
+    t("EV per decision at the best threshold", L),
+    t("Best threshold (empirical)", L),
+    t("Bayes threshold t*", L),
+    t("Gap between t* and the best threshold", L),
 )
-LOSS_ROW = "Expected loss per decision at the best threshold"  # the first row under the loss view
+LOSS_ROW = t("Expected loss per decision at the best threshold", L)  # the first row under the loss view
 
 
 def _metric(x) -> str:
@@ -81,7 +81,7 @@ def _before_after(frame, rows, shows):
 
 
 # Cached by (dataset id, file hash, model, options); the aggregate argument is not hashed.
-@st.cache_resource(max_entries=32, show_spinner="Computing calibration and its bootstrap intervals …")
+@st.cache_resource(max_entries=32, show_spinner=t("Computing calibration and its bootstrap intervals …", L))
 def _calibration(ds, sha, model, n_bins, strategy, _agg):
     """Bins and metrics from the cells' sums; intervals from the rows the exact cells stand for."""
     part = _agg.part(model)
@@ -105,7 +105,7 @@ def _segments(ds, sha, model, column, n_bins, strategy, _agg):
     return aggregate_view.segment_calibration_of(_agg, model, column, n_bins=n_bins, strategy=strategy)
 
 
-@st.cache_resource(max_entries=16, show_spinner="Cross-fitting the recalibration …")
+@st.cache_resource(max_entries=16, show_spinner=t("Cross-fitting the recalibration …", L))
 def _recalibrated(ds, sha, model, method, n_bins, strategy, _preds):
     cf = cross_fit_calibration(
         _preds.y_true,
@@ -124,12 +124,21 @@ def _recalibrated(ds, sha, model, method, n_bins, strategy, _preds):
 def _cards(rel, ci):
     """Six metric cards, each with its interval (— when undefined; the reasons follow as captions)."""
     items = [
-        ("Brier", "brier", term("brier") + " Mean (p − y)²."),
-        ("log loss", "log_loss", term("log_loss") + f" Probabilities are kept {ui.exact(rel.log_loss_clip)} away from 0 and 1."),
-        (f"ECE ({rel.n_bins} {rel.strategy} bins)", "ece", term("ece") + " Σ (n_b/N)·|observed − predicted|."),
-        ("O/E (calibration-in-the-large)", "oe_ratio", term("oe")),
-        ("calibration slope", "slope", term("slope") + " From a logistic fit of y on logit(p)."),
-        ("calibration intercept", "intercept", term("intercept")),
+        (t("Brier", L), "brier", term("brier", L) + t(" Mean (p − y)².", L)),
+        (
+            t("log loss", L),
+            "log_loss",
+            term("log_loss", L)
+            + t(" Probabilities are kept {log_loss_clip} away from 0 and 1.", L, log_loss_clip=ui.exact(rel.log_loss_clip)),
+        ),
+        (
+            t("ECE ({n_bins} {strategy} bins)", L, n_bins=rel.n_bins, strategy=rel.strategy),
+            "ece",
+            term("ece", L) + t(" Σ (n_b/N)·|observed − predicted|.", L),
+        ),
+        (t("O/E (calibration-in-the-large)", L), "oe_ratio", term("oe", L)),
+        (t("calibration slope", L), "slope", term("slope", L) + t(" From a logistic fit of y on logit(p).", L)),
+        (t("calibration intercept", L), "intercept", term("intercept", L)),
     ]
     for i, (label, field, help_) in enumerate(items):
         if i % 3 == 0:
@@ -161,7 +170,7 @@ models = list(preds.score_kinds)
 kinds = preds.score_kinds
 probs = [m for m in models if kinds[m] == "probability"]
 
-st.title(t("Calibration", L), help=term("calibration"))
+st.title(t("Calibration", L), help=term("calibration", L))
 st.caption(
     t(
         "Do the predicted probabilities mean what they say? Among cases given 10%, about 10% should "
@@ -213,20 +222,28 @@ for col, m in zip(st.columns(len(models)), models):
         ui.undefined_notes({k: v for k, v in rel.undefined.items() if k != "bins"}, prefix=f"{ui.md_text(m)}: ")
 if probs:
     st.caption(
-        "Bins, Brier, log loss, ECE and O/E from the counts by score (exact); slope and intercept from the "
-        f"logistic fit. Intervals: 95% percentile bootstrap over rows ({N_RESAMPLES} resamples, seed {SEED}, bin "
-        "edges fixed; scores binned to a grid give — with the reason below); slope and intercept: Wald. "
-        "Per-bin bars: Wilson intervals."
+        t(
+            "Bins, Brier, log loss, ECE and O/E from the counts by score (exact); slope and intercept "
+            "from the logistic fit. Intervals: 95% percentile bootstrap over rows ({n_resamples} "
+            "resamples, seed {seed}, bin edges fixed; scores binned to a grid give — with the reason "
+            "below); slope and intercept: Wald. Per-bin bars: Wilson intervals.",
+            L,
+            n_resamples=N_RESAMPLES,
+            seed=SEED,
+        )
         + (
-            " Rows are resampled independently: repeat customers (groups) are not clustered, so these intervals "
-            "may be too narrow."
+            t(
+                "Rows are resampled independently: repeat customers (groups) are not clustered, so these "
+                "intervals may be too narrow.",
+                L,
+            )
             if services.has_groups(preds)
             else ""
         )
     )
 
 if probs and preds.segments:
-    st.header(t("By segment", L), help=term("segment"))
+    st.header(t("By segment", L), help=term("segment", L))
     a, b, _ = st.columns([1, 1, 2])
     seg_col = a.selectbox(t("Segment column", L), list(preds.segments), key="cal_segment")
     seg_model = b.selectbox(t("Model", L), probs, key="cal_seg_model")
@@ -253,7 +270,7 @@ rows = None
 if recal:
     st.header(t("Recalibration (cross-fitted)", L))
     rows = state.current_rows(
-        "Cross-fitted recalibration", why="it fits a map on some rows and applies it to the others, row by row"
+        t("Cross-fitted recalibration", L), why=t("it fits a map on some rows and applies it to the others, row by row", L)
     )
 if rows is not None:
     st.caption(
@@ -295,7 +312,7 @@ if rows is not None:
             try:
                 cf, counts_after = _recalibrated(*key, m, method, n_bins, strategy, rows)
             except InputError as err:
-                ui.show_problems(err, title=f"{ui.md_text(m)} cannot be recalibrated")
+                ui.show_problems(err, title=t("{m} cannot be recalibrated", L, m=ui.md_text(m)))
                 continue
             ui.plotly_chart(st, cc.recalibration_figure(cf.before, cf.after, METHODS[method], height=480), key=f"cal_recal_{m}")
             counts_before = state.counts_for(preds, m)
@@ -308,7 +325,9 @@ if rows is not None:
                 hide_index=True,
                 width="stretch",
                 key=f"cal_compare_{m}",
-                column_config={"Measure": st.column_config.TextColumn(t("Measure", L), help=terms("brier", "ece", "oe", "auc"))},
+                column_config={
+                    "Measure": st.column_config.TextColumn(t("Measure", L), help=terms("brier", "ece", "oe", "auc", locale=L))
+                },
             )
             if cf.before is None:
                 st.caption(t("before: raw scores are not probabilities, so their calibration is undefined (—).", L))
@@ -326,7 +345,9 @@ if rows is not None:
                 width="stretch",
                 key=f"cal_effect_{m}",
                 column_config={
-                    "Measure": st.column_config.TextColumn(t("Measure", L), help=terms("ev", "best_threshold", "bayes_threshold"))
+                    "Measure": st.column_config.TextColumn(
+                        t("Measure", L), help=terms("ev", "best_threshold", "bayes_threshold", locale=L)
+                    )
                 },
             )
             if verdict:

@@ -15,20 +15,24 @@ from evalcore.normalized import RAW_METRICS
 
 L = state.current_locale()
 
-TASKS = {"classification": "Classification (binary or multiclass)", "regression": "Regression", "clustering": "Clustering"}
+TASKS = {
+    "classification": t("Classification (binary or multiclass)", L),
+    "regression": t("Regression", L),
+    "clustering": t("Clustering", L),
+}
 MODELS = {
     "classification": {
-        "logistic_regression": "Logistic regression",
-        "random_forest": "Random forest",
-        "hist_gradient_boosting": "Histogram gradient boosting",
+        "logistic_regression": t("Logistic regression", L),
+        "random_forest": t("Random forest", L),
+        "hist_gradient_boosting": t("Histogram gradient boosting", L),
     },
     "regression": {
-        "ridge": "Ridge",
-        "random_forest": "Random forest regressor",
-        "hist_gradient_boosting": "Histogram gradient boosting regressor",
+        "ridge": t("Ridge", L),
+        "random_forest": t("Random forest regressor", L),
+        "hist_gradient_boosting": t("Histogram gradient boosting regressor", L),
     },
 }
-METRIC_NAMES = {"accuracy": "Accuracy", "f1": "F1", "recall": "Recall", "one_minus_mape": "1 − MAPE"}
+METRIC_NAMES = {"accuracy": t("Accuracy", L), "f1": "F1", "recall": t("Recall", L), "one_minus_mape": t("1 − MAPE", L)}
 
 st.title(t("Data conditions", L))
 st.caption(
@@ -40,7 +44,7 @@ st.caption(
         L,
     )
 )
-sv.aggregate_notice("Data conditions")
+sv.aggregate_notice(t("Data conditions", L))
 sv.collect("dc_lc")
 picked = sv.training_table("dc")
 if picked is None:
@@ -83,7 +87,7 @@ try:
     settings = dict(sha=sha, target=target, features=features, task=task, model=model, metric=metric, k=k, seed=seed)
     ts = sv.task_result(sv.run_key(settings), data, settings)
 except InputError as err:
-    ui.show_problems(err, title="The data conditions cannot be computed with these settings")
+    ui.show_problems(err, title=t("The data conditions cannot be computed with these settings", L))
     st.stop()
 st.session_state[sv.DC_LAST_KEY] = ts
 sv.data_conditions_card(ts)
@@ -108,9 +112,14 @@ if h.button(t("Run learning-curve experiment", L), type="primary", icon=":materi
         "model": model if task != "clustering" else "logistic_regression",
         "metric": None if task == "clustering" else metric,
     }
-    sv.start("dc_lc", lc_settings, sv.lc_runner(data, lc_settings_core), label=f"Learning curve, {repeats} repeats")
+    sv.start(
+        "dc_lc",
+        lc_settings,
+        sv.lc_runner(data, lc_settings_core),
+        label=t("Learning curve, {repeats} repeats", L, repeats=repeats),
+    )
 lc = sv.finished_or_stop(
-    "dc_lc", lc_settings, hint="Press **Run learning-curve experiment** (above, right) to fit the model on growing subsets."
+    "dc_lc", lc_settings, hint=t("Press **Run learning-curve experiment** (above, right) to fit the model on growing subsets.", L)
 )
 if lc.status == "cancelled":
     st.warning(t("**Cancelled**: the experiment stopped early; the curve below is partial.", L), icon=":material/cancel:")
@@ -121,7 +130,7 @@ with right:
     (st.success if verdict == "steadier" else st.warning)(lc.verdict)
     n = fmt.count(lc.boundary)
     mad = pd.DataFrame(
-        {"Spread": [f"MAD, N < {n}", f"MAD, N ≥ {n}", "MAD, all N", "MAD ÷ |mean|, all N"]}
+        {"Spread": [t("MAD, N < {n}", L, n=n), t("MAD, N ≥ {n}", L, n=n), t("MAD, all N", L), t("MAD ÷ |mean|, all N", L)]}
         | {
             v.capitalize(): [ui.fmt(lc.mad[v][r], 3) for r in ("before", "after", "all")] + [ui.fmt(lc.rel_mad[v]["all"], 3)]
             for v in ("raw", "normalized", "robust")

@@ -17,7 +17,7 @@ if preds is None:
 store = state.store()
 rec = state.dataset_record()
 agg = rec.is_aggregate
-st.title(t("Drift", L), help=term("drift"))
+st.title(t("Drift", L), help=term("drift", L))
 if not dv.has_time(preds):
     st.info(dv.NEEDS_TIME, icon=":material/schedule:")
     st.stop()
@@ -83,9 +83,9 @@ with st.expander(t("Settings — saved with this dataset", L), icon=":material/s
         getattr(st, kind)(text)
 
 if view.error is not None:
-    ui.show_problems(view.error, title="Drift cannot be computed with these settings")
+    ui.show_problems(view.error, title=t("Drift cannot be computed with these settings", L))
     st.stop()
-st.caption(dv.windows_caption(view) + " Windows with too few rows say so and never light red.")
+st.caption(dv.windows_caption(view) + t(" Windows with too few rows say so and never light red.", L))
 for line in dv.too_few_notes(view):
     st.caption(line)
 
@@ -106,13 +106,13 @@ with tab_f:
         )
         if fd.windows and agg:
             st.caption(
-                "From the stored aggregate (per-day counts): "
+                t("From the stored aggregate (per-day counts): ", L)
                 + (
-                    "KS is exact, as from the rows."
+                    t("KS is exact, as from the rows.", L)
                     if fd.ks_method == "exact"
-                    else "KS is computed on the reference grid, within the bound stated in each reason."
+                    else t("KS is computed on the reference grid, within the bound stated in each reason.", L)
                 )
-                + " The distributions below are drawn on the reference grid."
+                + t(" The distributions below are drawn on the reference grid.", L)
             )
         if fd.windows:
             a, b = st.columns([1, 2])
@@ -128,7 +128,7 @@ with tab_f:
             hide_index=True,
             width="stretch",
             key="drift_features_table",
-            column_config={"Light": st.column_config.TextColumn(t("Light", L), help=term("drift"))},
+            column_config={"Light": st.column_config.TextColumn(t("Light", L), help=term("drift", L))},
         )
 with tab_l:
     if ld.label_definition_change:

@@ -8,7 +8,7 @@ from board.app import stability_view as sv
 from board.app import state, ui
 from board.charts import stability as cs
 from board.words import fmt
-from board.words.i18n import t
+from board.words.i18n import N_, t
 from evalcore import InputError, read_table
 from evalcore.stability import CLASSIFIERS, CONSERVATIVE_NOTE, METRICS, diagnostics, fold_profile, sample_size_plan, summarize
 
@@ -23,9 +23,15 @@ st.caption(
         L,
     )
 )
-sv.aggregate_notice("Stability")
+sv.aggregate_notice(t("Stability", L))
 sv.collect("stab")
-source = st.radio(t("Scores from", L), ["Repeated cross-validation", "Uploaded scores"], horizontal=True, key="stab_source")
+source = st.radio(
+    t("Scores from", L),
+    [N_("Repeated cross-validation"), N_("Uploaded scores")],
+    format_func=lambda o: t(o, L),
+    horizontal=True,
+    key="stab_source",
+)
 runs, data, cmp_view = {}, None, None
 
 if source == "Uploaded scores":
@@ -56,7 +62,7 @@ if source == "Uploaded scores":
     try:
         runs = {c: (table[c].to_numpy(float), summarize(table[c].to_numpy(float))) for c in picked}
     except InputError as err:
-        ui.show_problems(err, title="The scores cannot be summarised")
+        ui.show_problems(err, title=t("The scores cannot be summarised", L))
         st.stop()
     metric_label = "score"
 else:
@@ -75,7 +81,7 @@ else:
             t("Compare with (same folds)", L),
             [None, *CLASSIFIERS],
             key="stab_model_b",
-            format_func=lambda m: "— none —" if m is None else CLASSIFIERS[m],
+            format_func=lambda m: t("— none —", L) if m is None else CLASSIFIERS[m],
         )
         e, f, g, h, i, j = st.columns(6)
         metric = e.selectbox(t("Metric", L), list(METRICS["binary"]), format_func=metrics.get, key="stab_metric")
@@ -126,7 +132,7 @@ else:
                 "classifiers: pick a class column (regression is on the Data conditions page)."
             )
     except InputError as err:
-        ui.show_problems(err, title="The training table cannot be used with these settings")
+        ui.show_problems(err, title=t("The training table cannot be used with these settings", L))
         st.stop()
     if submitted:  # only on request: 50 fits are not started for someone who only opened the page (issue 18)
         sv.start(
@@ -135,7 +141,7 @@ else:
             sv.cv_runner(data, settings, vt),
             label=f"{CLASSIFIERS[model]}{' vs ' + CLASSIFIERS[model_b] if model_b else ''}, {n_splits}×{n_repeats}",
         )
-    out = sv.finished_or_stop("stab", settings, hint="Press **Run cross-validation** to start.")
+    out = sv.finished_or_stop("stab", settings, hint=t("Press **Run cross-validation** to start.", L))
     res = {k: v for k, v in out.items() if v is not None and v.n_done}
     for r in out.values():
         if r is not None and r.status == "cancelled":
@@ -150,7 +156,10 @@ else:
                 icon=":material/cancel:",
             )
         if r is not None and r.warnings:
-            st.caption(f"{CLASSIFIERS[r.model]}: the fits raised warnings: " + ui.md_text("; ".join(r.warnings[:3])))
+            st.caption(
+                t("{classifiers}: the fits raised warnings: ", L, classifiers=CLASSIFIERS[r.model])
+                + ui.md_text("; ".join(r.warnings[:3]))
+            )
     if not res or min(r.n_done for r in res.values()) < 2:
         st.info(t("Fewer than two fits finished: nothing to summarise yet.", L))
         st.stop()
@@ -187,8 +196,17 @@ with t2:
     n_eval = int(run_a.n_test.mean()) if data is not None else None
     plan = sample_size_plan(sigma, delta, n_eval=n_eval)
     st.markdown(
-        f"(σ/δ)² = **{ui.fmt(plan.factor)}×** the current evaluation data"
-        + (f" — about **{fmt.count(plan.n_needed)} test rows** per evaluation instead of {fmt.count(n_eval)}." if n_eval else ".")
+        t("(σ/δ)² = **{factor}×** the current evaluation data", L, factor=ui.fmt(plan.factor))
+        + (
+            t(
+                " — about **{n_needed} test rows** per evaluation instead of {n_eval}.",
+                L,
+                n_needed=fmt.count(plan.n_needed),
+                n_eval=fmt.count(n_eval),
+            )
+            if n_eval
+            else "."
+        )
         + " "
         + t(
             "To detect δ: ≈ {one}× (one sample), ≈ {two}× (two samples).",
@@ -202,7 +220,7 @@ if s_a.needs_diagnostics or st.toggle(t("Show the diagnostics checklist anyway",
     std_text = (
         f"std {ui.fmt(s_a.std)} {'>' if s_a.needs_diagnostics else '≤'} {ui.exact(s_a.std_limit)}"
         if s_a.n > 1
-        else "std —: one run has no spread"
+        else t("std —: one run has no spread", L)
     )
     st.subheader(t("Diagnostics ({std_text})", L, std_text=std_text))
     sv.checklist(diagnostics(data, run_a if data is not None else None))
@@ -247,11 +265,11 @@ if len(runs) == 2:
         try:
             cmp_view = sv.uploaded_comparison(runs, n_splits=int(k))
         except InputError as err:
-            ui.show_problems(err, title="No paired test")
+            ui.show_problems(err, title=t("No paired test", L))
             st.stop()
     pt = cmp_view.paired
     a, b, c = st.columns(3)
-    a.metric(t("Simple view: intervals", L), "overlap → no difference" if cmp_view.overlap else "apart → different")
+    a.metric(t("Simple view: intervals", L), t("overlap → no difference", L) if cmp_view.overlap else t("apart → different", L))
     b.metric(
         t("Mean difference (A − B)", L),
         ui.fmt(pt.mean_diff, 4, signed=True),

@@ -25,9 +25,14 @@ models = list(preds.score_kinds)
 deployed = {m: state.deployed_threshold(preds, m) for m in models}
 opts, note = uv.applied_options(preds)
 
-st.title(t("Uncertainty", L), help=terms("confidence_interval", "bootstrap"))
+st.title(t("Uncertainty", L), help=terms("confidence_interval", "bootstrap", locale=L))
 st.caption(
-    f"Value table “{ui.md_text(table.name)}” · {fmt.count(services.n_rows_of(preds))} decisions · expected VALUE per decision (gains positive). "
+    t(
+        "Value table “{name}” · {services} decisions · expected VALUE per decision (gains positive). ",
+        L,
+        name=ui.md_text(table.name),
+        services=fmt.count(services.n_rows_of(preds)),
+    )
     + uv.MEASURES
 )
 
@@ -57,9 +62,13 @@ if note:
 st.caption(uv.scheme_caption(opts, preds))
 if state.dataset_record().is_aggregate:  # a registered path: say how exact its stored counts are
     st.caption(
-        services.resolution_note(preds) + " The bootstrap draws the aggregate's cells (a cell's rows move "
-        "together only under the cluster scheme); a scheme or thresholds the stored aggregate was not cut for "
-        "read the source again with DuckDB."
+        services.resolution_note(preds)
+        + t(
+            "The bootstrap draws the aggregate's cells (a cell's rows move together only under the "
+            "cluster scheme); a scheme or thresholds the stored aggregate was not cut for read the "
+            "source again with DuckDB.",
+            L,
+        )
     )
 
 # instant numbers: the exact EV and its analytic standard error need no resampling
@@ -71,8 +80,12 @@ for col, m in zip(top, models):
     col.metric(
         t("EV of {m} at deployed threshold {x}", L, m=ui.md_text(m), x=fmt.score(deployed[m])),
         ui.fmt(curves[m].ev_at(deployed[m]), unit=unit, signed=True),
-        help=term("ev") + " Exact on this data. The ± below is the analytic standard error (std of the per-row value ÷ √N), "
-        "which assumes independent rows; quote the bootstrap interval.",
+        help=term("ev", L)
+        + t(
+            "Exact on this data. The ± below is the analytic standard error (std of the per-row value ÷ "
+            "√N), which assumes independent rows; quote the bootstrap interval.",
+            L,
+        ),
     )
     col.caption(
         t(
@@ -89,11 +102,11 @@ metrics = uv.wilson(curves, deployed, opts.level)
 try:
     res = uv.cached(preds, table, deployed, opts)
     if res is None:
-        bar = st.progress(0.0, text="Bootstrap …")
+        bar = st.progress(0.0, text=t("Bootstrap …", L))
         res = uv.compute(preds, table, deployed, opts, progress=lambda f, text: bar.progress(min(f, 1.0), text=text))
         bar.empty()
 except InputError as err:
-    ui.show_problems(err, title="The bootstrap cannot run with these options")
+    ui.show_problems(err, title=t("The bootstrap cannot run with these options", L))
     st.stop()
 
 comp = res.comparison
@@ -107,12 +120,13 @@ if comp is not None:
     top[3].metric(
         t("{level} interval of the difference", L, level=ui.level(opts.level)),
         uv.interval_text(comp.diff, unit),
-        help=term("confidence_interval"),
+        help=term("confidence_interval", L),
     )
     top[4].metric(
         t("P({b} better)", L, b=ui.md_text(comp.b)),
         fmt.probability(comp.p_b_better),
-        help="Share of bootstrap replicates in which B's EV exceeds A's (ties count as not better). " + term("bootstrap"),
+        help=t("Share of bootstrap replicates in which B's EV exceeds A's (ties count as not better). ", L)
+        + term("bootstrap", L),
     )
     getattr(verdict_box, uv.VERDICT_BOX[comp.verdict])(ui.md_text(comp.verdict_text))
     left.markdown(
@@ -134,10 +148,15 @@ right.markdown(
 )
 rows, colors = [], []
 for j, m in enumerate(models):
-    what = "expected loss" if lens.loss else "EV"
-    rows.append((f"1. {m}: {what} at deployed threshold {fmt.score(deployed[m])}", res.deployed[m]))
+    what = t("expected loss", L) if lens.loss else "EV"
+    rows.append(
+        (
+            t("1. {m}: {what} at deployed threshold {deployed}", L, m=m, what=what, deployed=fmt.score(deployed[m])),
+            res.deployed[m],
+        )
+    )
     if res.optimum[m] is not None:
-        rows.append((f"2. {m}: {what} after re-optimising t", res.optimum[m].ev_opt))
+        rows.append((t("2. {m}: {what} after re-optimising t", L, m=m, what=what), res.optimum[m].ev_opt))
     colors += [cu.PALETTE[j]] * (len(rows) - len(colors))
 ui.plotly_chart(
     right, cu.uncertainty_summary_figure(rows, unit=unit, height=400, colors=colors, lens=lens), key="unc_two_questions"
@@ -145,7 +164,7 @@ ui.plotly_chart(
 
 with_opt = [m for m in models if res.optimum[m] is not None]
 if with_opt:
-    st.subheader(t("Where the best threshold lands (question 2)", L), help=term("best_threshold"))
+    st.subheader(t("Where the best threshold lands (question 2)", L), help=term("best_threshold", L))
 for col, m in zip(st.columns(max(1, len(with_opt))), with_opt):
     fig = cu.t_opt_histogram(res.optimum[m], deployed=deployed[m], height=300)
     fig.update_layout(title_text=f"{m}: " + fig.layout.title.text)

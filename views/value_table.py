@@ -34,13 +34,13 @@ def _sign(version_id: int, seen_hash: str, label: str, thresholds: dict | None =
     preview used (``thresholds``: dataset id -> {model: threshold})."""
     try:
         signoff.sign_version(state.store(), user, version_id, expected_hash=seen_hash, thresholds=thresholds)
-        st.session_state["vt_gov_flash"] = f"Signed {ui.md_text(label)}."
+        st.session_state["vt_gov_flash"] = t("Signed {label}.", L, label=ui.md_text(label))
         st.session_state.pop(f"committed_table::{name}", None)
     except (gov.Forbidden, StoreError, InputError) as err:
         st.session_state["vt_gov_flash"] = f"ERROR: {ui.md_text(err)}"
 
 
-@st.cache_data(show_spinner="Computing the impact on each dataset…", max_entries=8)
+@st.cache_data(show_spinner=t("Computing the impact on each dataset…", L), max_entries=8)
 def _impact_preview(_store, table_name: str, before: str, after: str, thresholds: str, datasets: str) -> list[dict]:
     """The impact of the proposed amounts (``after``, JSON) against the version in force
     (``before``, JSON or "null") on every dataset bound to the table (issue 16 item 4); keyed
@@ -68,11 +68,11 @@ def _show_impacts(entries: list[dict], *, key: str) -> None:
             [{"model": m, **r} for m, r in e["models"].items()],
             {
                 "model": ui.Col(t("Model", L)),
-                "threshold": ui.Col(t("Deployed threshold", L), fmt.score, term("best_threshold")),
-                "ev_before": ui.Col(t("EV per decision, in force", L), before, term("ev")),
-                "ev_after": ui.Col(t("EV per decision, proposed", L), after, term("ev")),
-                "t_opt_before": ui.Col(t("Best threshold, in force", L), fmt.score, term("best_threshold")),
-                "t_opt_after": ui.Col(t("Best threshold, proposed", L), fmt.score, term("best_threshold")),
+                "threshold": ui.Col(t("Deployed threshold", L), fmt.score, term("best_threshold", L)),
+                "ev_before": ui.Col(t("EV per decision, in force", L), before, term("ev", L)),
+                "ev_after": ui.Col(t("EV per decision, proposed", L), after, term("ev", L)),
+                "t_opt_before": ui.Col(t("Best threshold, in force", L), fmt.score, term("best_threshold", L)),
+                "t_opt_after": ui.Col(t("Best threshold, proposed", L), fmt.score, term("best_threshold", L)),
             },
             key=f"{key}_{e['dataset_id']}",
         )
@@ -193,7 +193,10 @@ def _review(v) -> None:
         placeholder=t("why it is rejected", L),
     )
     if c3.button(t("Reject {label}", L, label=ui.md_text(v.label)), key=f"vt_reject_{v.id}"):
-        _act(lambda: gov.reject_version(state.store(), user, v.id, comment=comment), f"Rejected {ui.md_text(v.label)}.")
+        _act(
+            lambda: gov.reject_version(state.store(), user, v.id, comment=comment),
+            t("Rejected {label}.", L, label=ui.md_text(v.label)),
+        )
         st.rerun()
 
 
@@ -221,7 +224,7 @@ if _pending and state.store().get_value_table_draft(name) is None:
         _review(v)
     if gov.allowed(user, "edit_draft") and st.button(t("Start a new draft from the version in force", L), key="vt_new_draft"):
         base = current.amounts if current is not None else table.to_dict()
-        _act(lambda: gov.save_draft(state.store(), user, name, dict(base), expected_row_version=0), "New draft started.")
+        _act(lambda: gov.save_draft(state.store(), user, name, dict(base), expected_row_version=0), t("New draft started.", L))
         st.rerun()
     st.stop()
 if current is not None and current.status == "approved":
@@ -272,7 +275,7 @@ edited = st.data_editor(
     width="stretch",
     disabled=["outcome", "meaning"],
     column_config={
-        "outcome": st.column_config.TextColumn(t("Outcome", L), help=terms("tp", "fp", "fn", "tn")),
+        "outcome": st.column_config.TextColumn(t("Outcome", L), help=terms("tp", "fp", "fn", "tn", locale=L)),
         "meaning": st.column_config.TextColumn(t("Meaning", L)),
         "amount": st.column_config.NumberColumn(
             t("Amount per event{x}: gain +, cost −", L, x=f" ({table.unit})" if table.unit else ""),
@@ -295,7 +298,8 @@ edited = st.data_editor(
 new_table, problems = table_from_frame(edited, unit=unit, prevalence=prevalence, name=table.name or name)
 if problems:
     st.error(
-        "**Not applied — your entries stay as typed; fix these first:**\n\n" + "\n".join(f"- {ui.md_text(p)}" for p in problems)
+        t("**Not applied — your entries stay as typed; fix these first:**\n\n", L)
+        + "\n".join(f"- {ui.md_text(p)}" for p in problems)
     )
 else:
     if new_table.to_dict() != table.to_dict():
@@ -305,7 +309,7 @@ else:
         st.warning(w)
     eff = table.effective()
     st.caption(
-        "Effective amounts (amount × confidence): "
+        t("Effective amounts (amount × confidence): ", L)
         + ", ".join(f"{c.upper()} {fmt.money(v, table.unit, signed=True)}" for c, v in eff.items())
         + "."
     )
@@ -329,7 +333,7 @@ else:
                 expected_row_version=row_version if saved is not None else 0,
             )
             state.set_committed_table(table, rec.row_version)
-            st.session_state["vt_flash"] = f"Draft saved (revision {rec.row_version})."
+            st.session_state["vt_flash"] = t("Draft saved (revision {row_version}).", L, row_version=rec.row_version)
         except ConflictError as err:
             st.session_state["vt_flash"] = f"CONFLICT: {ui.md_text(err)}"
             st.session_state[f"vt_conflict::{name}"] = {"mine": table.to_dict(), "base": st.session_state.get(f"vt_base::{name}")}
@@ -355,7 +359,7 @@ def _reapply(theirs, mine: dict, base) -> None:
     state.set_committed_table(ValueTable.from_dict(merged), theirs.row_version if theirs is not None else 0)
     st.session_state.pop(f"vt_conflict::{name}", None)
     st.session_state["vt_epoch"] = st.session_state.get("vt_epoch", 0) + 1  # the editor starts from the merged table
-    st.session_state["vt_flash"] = "Reloaded the saved draft and re-applied your edits: check them, then save."
+    st.session_state["vt_flash"] = t("Reloaded the saved draft and re-applied your edits: check them, then save.", L)
 
 
 def _discard(theirs) -> None:
@@ -423,9 +427,9 @@ if not problems:
         state.current_data(),
         table,
         None if _in_force is None else ValueTable.from_dict(_in_force.amounts),
-        "no saved version"
+        t("no saved version", L)
         if _in_force is None
-        else (f"{_in_force.label} (in force)" if _in_force.status == "approved" else "the saved draft"),
+        else (t("{label} (in force)", L, label=_in_force.label) if _in_force.status == "approved" else t("the saved draft", L)),
     )
 
 
@@ -434,10 +438,10 @@ store = state.store()
 
 
 st.divider()
-st.subheader(t("How boards show this table", L), help=term("ev"))
+st.subheader(t("How boards show this table", L), help=term("ev", L))
 DISPLAY_LABELS = {
-    "value": "Expected value per decision (gains positive)",
-    "loss": "Expected loss per decision (positive = money lost)",
+    "value": t("Expected value per decision (gains positive)", L),
+    "loss": t("Expected loss per decision (positive = money lost)", L),
 }
 shown = store.get_value_table_display(name) or "value"
 if gov.allowed(user, "edit_draft") and name in store.list_value_tables():
@@ -488,13 +492,13 @@ if draft is not None and gov.allowed(user, "propose_version"):
                 lambda: gov.propose_version(
                     store, user, name, label=label, effective_date=eff, reason=why, expected_row_version=draft.row_version
                 ),
-                f"Version {ui.md_text(label)} proposed; waiting for business, risk and model owner.",
+                t("Version {label} proposed; waiting for business, risk and model owner.", L, label=ui.md_text(label)),
             )
             st.rerun()
 elif draft is None and gov.allowed(user, "edit_draft"):
     if st.button(t("Start a new draft from the version in force", L), key="vt_new_draft"):
         base = current.amounts if current is not None else table.to_dict()
-        _act(lambda: gov.save_draft(store, user, name, dict(base), expected_row_version=0), "New draft started.")
+        _act(lambda: gov.save_draft(store, user, name, dict(base), expected_row_version=0), t("New draft started.", L))
         st.rerun()
 
 versions = store.list_value_table_versions(name)
@@ -522,7 +526,10 @@ for v in (v for v in versions if v.status == "rejected"):
         if st.button(
             t("Reopen {label} as the draft (to fix and propose again)", L, label=ui.md_text(v.label)), key=f"vt_reopen_{v.id}"
         ):
-            _act(lambda v=v: gov.reopen_version(store, user, v.id), f"{ui.md_text(v.label)} reopened as the draft.")
+            _act(
+                lambda v=v: gov.reopen_version(store, user, v.id),
+                t("{label} reopened as the draft.", L, label=ui.md_text(v.label)),
+            )
             st.rerun()
 
 _flash()
@@ -552,9 +559,14 @@ if reports:
             st.warning(t("Evaluation #{x} could not be re-evaluated: {x2}", L, x=e["evaluation_id"], x2=ui.md_text(e["error"])))
             continue
         st.markdown(
-            f"Evaluation #{e['evaluation_id']} ({ui.md_text(e.get('dataset_name') or 'dataset ' + str(e['dataset_id']))})"
-            + (" — ranking changed" if e["rank_changed"] else " — ranking unchanged")
-            + (" — the recommendation's wording changed" if e["action_changed"] else "")
+            t(
+                "Evaluation #{e} ({x})",
+                L,
+                e=e["evaluation_id"],
+                x=ui.md_text(e.get("dataset_name") or "dataset " + str(e["dataset_id"])),
+            )
+            + (t(" — ranking changed", L) if e["rank_changed"] else t(" — ranking unchanged", L))
+            + (t(" — the recommendation's wording changed", L) if e["action_changed"] else "")
         )
         before = ui.money_of(unit_before, signed=True)
         after = ui.money_of(unit_after, signed=True)
@@ -563,13 +575,13 @@ if reports:
             [{"model": m, **r} for m, r in e["models"].items()],
             {
                 "model": ui.Col(t("Model", L)),
-                "ev_before": ui.Col(t("EV per decision before", L), before, term("ev")),
-                "ev_after": ui.Col(t("EV per decision after", L), after, term("ev")),
+                "ev_before": ui.Col(t("EV per decision before", L), before, term("ev", L)),
+                "ev_after": ui.Col(t("EV per decision after", L), after, term("ev", L)),
                 "ev_change": ui.Col(t("Change in EV", L), after if unit_before == unit_after else fmt.number),
                 "rank_before": ui.Col(t("Rank before", L), fmt.count),
                 "rank_after": ui.Col(t("Rank after", L), fmt.count),
-                "t_opt_before": ui.Col(t("Best threshold before", L), fmt.score, term("best_threshold")),
-                "t_opt_after": ui.Col(t("Best threshold after", L), fmt.score, term("best_threshold")),
+                "t_opt_before": ui.Col(t("Best threshold before", L), fmt.score, term("best_threshold", L)),
+                "t_opt_after": ui.Col(t("Best threshold after", L), fmt.score, term("best_threshold", L)),
                 "t_opt_moved": ui.Col(t("Move of the best threshold", L), lambda x: fmt.number(x, signed=True)),
             },
             key=f"vt_impact_{e['evaluation_id']}",

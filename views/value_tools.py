@@ -18,18 +18,18 @@ L = state.current_locale()
 
 ITEMS = ("TP", "FP", "FN", "TN")
 WORDS = {
-    1: "equal",
-    2: "slightly",
-    3: "moderately",
-    4: "moderately+",
-    5: "strongly",
-    6: "strongly+",
-    7: "very strongly",
-    8: "very strongly+",
-    9: "extremely",
+    1: t("equal", L),
+    2: t("slightly", L),
+    3: t("moderately", L),
+    4: t("moderately+", L),
+    5: t("strongly", L),
+    6: t("strongly+", L),
+    7: t("very strongly", L),
+    8: t("very strongly+", L),
+    9: t("extremely", L),
 }
 PERTURBATION, N_RANDOM, SEED = 0.30, 200, 0
-AMOUNT_HELP = terms("tp", "fp", "fn", "tn")
+AMOUNT_HELP = terms("tp", "fp", "fn", "tn", locale=L)
 
 
 def _sensitivity_columns(unit):
@@ -39,11 +39,11 @@ def _sensitivity_columns(unit):
         "model": ui.Col(t("Model", L)),
         "perturbation": ui.Col(t("Change", L), help=t("Which amount was changed, and by how much.", L)),
         "amount": ui.Col(t("Amount after the change", L), money, AMOUNT_HELP),
-        "EV at optimum": ui.Col(t("EV per decision at the best threshold", L), signed, term("ev")),
+        "EV at optimum": ui.Col(t("EV per decision at the best threshold", L), signed, term("ev", L)),
         "ΔEV at optimum": ui.Col(t("Change in that EV", L), signed),
-        "t_opt": ui.Col(t("Best threshold", L), fmt.score, term("best_threshold")),
+        "t_opt": ui.Col(t("Best threshold", L), fmt.score, term("best_threshold", L)),
         "Δt_opt": ui.Col(t("Move of the best threshold", L), lambda x: fmt.number(x, signed=True)),
-        "EV at deployed": ui.Col(t("EV per decision at the deployed threshold", L), signed, term("ev")),
+        "EV at deployed": ui.Col(t("EV per decision at the deployed threshold", L), signed, term("ev", L)),
     }
 
 
@@ -67,7 +67,7 @@ st.caption(
 def _say(a, b):
     def fmt(v):
         k = round(v if v >= 1 else 1 / v)
-        return "equal" if k == 1 else f"{a if v > 1 else b} {WORDS[k]} more ({k})"
+        return t("equal", L) if k == 1 else t("{x} {words} more ({k})", L, x=a if v > 1 else b, words=WORDS[k], k=k)
 
     return fmt
 
@@ -83,7 +83,13 @@ with st.form("vt_tools_ahp_form"):
     }
     c1, c2, c3, c4 = st.columns(4)
     gains = c1.multiselect(t("Gains (the others are costs)", L), ITEMS, default=["TP", "TN"], key="vt_tools_gains")
-    mode = c2.radio(t("Scale by", L), ["anchor", "money per unit weight"], key="vt_tools_mode", horizontal=True)
+    mode = c2.radio(
+        t("Scale by", L),
+        ["anchor", "money per unit weight"],
+        format_func={"anchor": t("anchor", L), "money per unit weight": t("money per unit weight", L)}.get,
+        key="vt_tools_mode",
+        horizontal=True,
+    )
     anchor_item = c3.selectbox(t("Anchor outcome", L), ITEMS, index=2, key="vt_tools_anchor_item")
     # no default money scale (issue 16 item 6): weights are shares, never money until the user says
     # how much one outcome is worth; blank or 0 means "not set" and no amounts are proposed
@@ -113,7 +119,7 @@ try:
         else None
     )
 except InputError as err:
-    ui.show_problems(err, title="The judgements cannot be turned into amounts yet")
+    ui.show_problems(err, title=t("The judgements cannot be turned into amounts yet", L))
     res = amounts = None
 
 if res is not None:
@@ -162,10 +168,12 @@ if res is not None:
     weights = res.weight_of()
     columns = {
         "outcome": ui.Col(t("Outcome", L), help=AMOUNT_HELP),
-        "weight": ui.Col(t("Weight", L), fmt.share, "The outcome's share of the importance (the four weights add up to 100%)."),
+        "weight": ui.Col(
+            t("Weight", L), fmt.share, t("The outcome's share of the importance (the four weights add up to 100%).", L)
+        ),
         "role": ui.Col(t("Role", L)),
-        "new": ui.Col(t("Proposed amount", L), ui.money_of(unit, signed=True), "Money gained per event (costs negative)."),
-        "now": ui.Col(t("Current amount", L), ui.money_of(unit, signed=True), "The value table's amount now."),
+        "new": ui.Col(t("Proposed amount", L), ui.money_of(unit, signed=True), t("Money gained per event (costs negative).", L)),
+        "now": ui.Col(t("Current amount", L), ui.money_of(unit, signed=True), t("The value table's amount now.", L)),
     }
     if amounts is None:
         columns.pop("new")
@@ -188,7 +196,7 @@ if res is not None:
             )
         )
     elif st.button(t("Use these amounts", L), key="vt_tools_use", type="primary"):
-        sources = {c.lower(): f"AHP pairwise judgement (CR {cr_text})" for c in ITEMS}
+        sources = {c.lower(): t("AHP pairwise judgement (CR {cr_text})", L, cr_text=cr_text) for c in ITEMS}
         new_table = table.with_amounts(**{c.lower(): v for c, v in amounts.items()}, sources={**table.sources, **sources})
         state.set_committed_table(new_table, row_version)
         st.session_state["vt_tools_used"] = True
@@ -244,7 +252,7 @@ if st.button(
             ),
         )
     except InputError as err:
-        ui.show_problems(err, title="The sensitivity check cannot run")
+        ui.show_problems(err, title=t("The sensitivity check cannot run", L))
 stored = st.session_state.get("vt_tools_sens")
 if stored is None:
     st.stop()

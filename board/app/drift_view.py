@@ -26,7 +26,7 @@ from board.services.drift_settings import load_config
 from board.store import StoreError
 from board.words import fmt
 from board.words.glossary import term
-from board.words.i18n import t
+from board.words.i18n import t, tn
 from evalcore import InputError
 from evalcore.aggregate import Aggregate, board_drift_of
 from evalcore.drift import DriftConfig, DriftReport, Light
@@ -112,14 +112,16 @@ def compute(preds, config: DriftConfig) -> DriftView:
         d = board_drift_of(preds, config)
     except InputError as err:
         grey = {
-            f: Light(family=f, color="grey", reason="Not computed: the drift settings do not fit this dataset.", details={})
+            f: Light(
+                family=f, color="grey", reason=t("Not computed: the drift settings do not fit this dataset.", _L()), details={}
+            )
             for f in FAMILIES
         }
         return DriftView(lights=grey, report=None, calibration={}, skipped_models=skipped, config=config, error=err)
     return DriftView(lights=d.lights, report=d.report, calibration=d.calibration, skipped_models=d.skipped, config=config)
 
 
-@st.cache_resource(max_entries=16, show_spinner="Computing drift …")
+@st.cache_resource(max_entries=16, show_spinner=t("Computing drift …", _L()))
 def _drift(dataset_id: int, sha: str, settings: str, source: str, _preds) -> DriftView:
     return compute(_preds, DriftConfig.from_dict(json.loads(settings)))
 
@@ -202,7 +204,7 @@ def show_light(family: str, light: Light) -> None:
     """One light: a coloured dot, the family, its colour word, and the one-line reason."""
     color, word = BADGE[light.color]
     with st.container(border=True, height="stretch", key=f"drift_light_{family}"):
-        st.markdown(f"#### :{color}[⬤] {FAMILY_TITLES[family]}", help=term("drift"))
+        st.markdown(f"#### :{color}[⬤] {FAMILY_TITLES[family]}", help=term("drift", _L()))
         st.badge(f"{light.color} — {word}", color=color)
         st.text(light.reason)
 
@@ -210,12 +212,19 @@ def show_light(family: str, light: Light) -> None:
 def windows_caption(view: DriftView) -> str:
     ld = view.report.label
     c = view.config
-    ref = f"Reference {ld.reference.label} ({fmt.count(ld.reference.n)} rows)"
+    ref = t("Reference {label} ({n} rows)", _L(), label=ld.reference.label, n=fmt.count(ld.reference.n))
     if not ld.windows:
-        return ref + f" · no whole {c.window_days}-day window after it yet."
-    return (
-        f"{ref} · {len(ld.windows)} current windows of {c.window_days} days sliding by {c.step_days} day"
-        f"{'s' if c.step_days > 1 else ''}, the latest {ld.windows[-1].label} ({fmt.count(ld.windows[-1].n)} rows)."
+        return ref + t(" · no whole {window_days}-day window after it yet.", _L(), window_days=c.window_days)
+    return tn(
+        "{ref} · {windows} current windows of {window_days} days sliding by {n} day, the latest {label} ({rows} rows).",
+        "{ref} · {windows} current windows of {window_days} days sliding by {n} days, the latest {label} ({rows} rows).",
+        c.step_days,
+        _L(),
+        ref=ref,
+        windows=len(ld.windows),
+        window_days=c.window_days,
+        label=ld.windows[-1].label,
+        rows=fmt.count(ld.windows[-1].n),
     )
 
 
@@ -226,16 +235,30 @@ def too_few_notes(view: DriftView) -> list[str]:
     if r.feature is not None and (r.feature.level == -1).any():
         cells = int((r.feature.level == -1).sum())
         notes.append(
-            f"Feature drift: {cells} feature × window cell{'s' if cells > 1 else ''} had too few rows to tell "
-            "drift from noise (crossed in the heatmap); they never light red."
+            tn(
+                "Feature drift: {n} feature × window cell had too few rows to tell drift from noise (crossed in the "
+                "heatmap); it never lights red.",
+                "Feature drift: {n} feature × window cells had too few rows to tell drift from noise (crossed in the "
+                "heatmap); they never light red.",
+                cells,
+                _L(),
+            )
         )
     for name, levels in [
-        ("Label drift", r.label.level if r.label is not None else None),
-        *[(f"Calibration drift ({m})", cd.level) for m, cd in view.calibration.items()],
+        (t("Label drift", _L()), r.label.level if r.label is not None else None),
+        *[(t("Calibration drift ({m})", _L(), m=m), cd.level) for m, cd in view.calibration.items()],
     ]:
         if levels is not None and (levels == -1).any():
             n = int((levels == -1).sum())
-            notes.append(f"{name}: {n} window{'s' if n > 1 else ''} had too few rows (grey markers); they never light red.")
+            notes.append(
+                tn(
+                    "{name}: {n} window had too few rows (grey markers); it never lights red.",
+                    "{name}: {n} windows had too few rows (grey markers); they never light red.",
+                    n,
+                    _L(),
+                    name=name,
+                )
+            )
     return notes
 
 
@@ -288,7 +311,7 @@ def save_form(store, dataset_id: int, base: DriftConfig, preds: Aggregate) -> No
     names = feature_names(preds)
     chosen = list(ss[K_FEATURES])
     if names and not chosen:
-        ss[MESSAGE] = ("error", "Choose at least one feature; nothing was saved.")
+        ss[MESSAGE] = ("error", t("Choose at least one feature; nothing was saved.", _L()))
         return
     start = ss[K_START]
     try:
@@ -304,14 +327,14 @@ def save_form(store, dataset_id: int, base: DriftConfig, preds: Aggregate) -> No
             features=None if set(chosen) == set(names) else tuple(f for f in names if f in chosen),
         )
     except InputError as err:
-        ss[MESSAGE] = ("error", "Not saved: " + " ".join(p.message for p in err.problems))
+        ss[MESSAGE] = ("error", t("Not saved: ", _L()) + " ".join(p.message for p in err.problems))
         return
     try:
         drift_settings.save_config(store, state.current_user(), dataset_id, config)
     except governance.Forbidden as err:
-        ss[MESSAGE] = ("error", f"Not saved: {err}")
+        ss[MESSAGE] = ("error", t("Not saved: {err}", _L(), err=err))
         return
-    ss[MESSAGE] = ("success", "Drift settings saved with this dataset.")
+    ss[MESSAGE] = ("success", t("Drift settings saved with this dataset.", _L()))
 
 
 def reset_form(store, dataset_id: int) -> None:
@@ -319,6 +342,6 @@ def reset_form(store, dataset_id: int) -> None:
     try:
         drift_settings.reset_config(store, state.current_user(), dataset_id)
     except governance.Forbidden as err:
-        st.session_state[MESSAGE] = ("error", f"Not reset: {err}")
+        st.session_state[MESSAGE] = ("error", t("Not reset: {err}", _L(), err=err))
         return
-    st.session_state[MESSAGE] = ("success", "Drift settings reset to the defaults.")
+    st.session_state[MESSAGE] = ("success", t("Drift settings reset to the defaults.", _L()))

@@ -129,7 +129,7 @@ def training_table(prefix: str) -> tuple[str, str, pd.DataFrame] | None:
                 try:
                     st.session_state[TABLE_KEY] = (up.name, new_sha, _parse(new_sha, up.name, raw))
                 except InputError as err:
-                    ui.show_problems(err, title="The training table cannot be read")
+                    ui.show_problems(err, title=t("The training table cannot be read", _L()))
                     return None
                 name, sha, frame = st.session_state[TABLE_KEY]
         if name != EXAMPLE_NAME and st.button(t("Use the bundled example instead", _L()), key=f"{prefix}_example"):
@@ -177,7 +177,7 @@ class Progress:
 
     def __init__(self):
         self._lock = threading.Lock()
-        self._done, self._total, self._text = 0, 0, "Starting …"
+        self._done, self._total, self._text = 0, 0, t("Starting …", _L())  # the page that starts the run
 
     def __call__(self, done: int, total: int, text: str) -> None:
         with self._lock:
@@ -250,7 +250,7 @@ def collect(kind: str) -> None:
     try:
         res = job.future.result()
     except InputError as err:
-        ui.show_problems(err, title="The run cannot start with these settings")
+        ui.show_problems(err, title=t("The run cannot start with these settings", _L()))
         return
     except Exception as err:  # noqa: BLE001 - a failing fit must not take the page down
         st.error(t("The run failed: {name}: {err}", _L(), name=type(err).__name__, err=err))
@@ -295,7 +295,7 @@ def progress_panel(kind: str) -> None:
         done, total, text = job.progress.snapshot()
         frac = done / total if total else 0.0
         elapsed = time.time() - job.started
-        eta = f", about {fmt.count(elapsed / done * (total - done))} s left" if done else ""
+        eta = t(", about {x} s left", _L(), x=fmt.count(elapsed / done * (total - done))) if done else ""
         st.progress(min(frac, 1.0), text=f"{job.label}: {text} ({fmt.count(elapsed)} s{eta})")
         if job.cancel.is_set():
             st.caption(t("Cancelling after the current fit …", _L()))
@@ -401,7 +401,7 @@ def lc_runner(data: TrainingData, settings: dict):
     return fn
 
 
-@st.cache_resource(max_entries=16, show_spinner="Fitting the model …")
+@st.cache_resource(max_entries=16, show_spinner=t("Fitting the model …", _L()))
 def task_result(key: str, _data: TrainingData, _settings: dict) -> TaskScore:
     if _settings["task"] == "clustering":
         return cluster_score(_data, k=_settings["k"], seed=_settings["seed"])
@@ -417,7 +417,7 @@ STATUS_ICON = {"flag": ":material/flag:", "ok": ":material/check_circle:", "not 
 
 def checklist(checks) -> None:
     for c in checks:
-        word = {"flag": "**Likely cause**", "ok": "OK", "not computed": "Not computed"}[c.status]
+        word = {"flag": t("**Likely cause**", _L()), "ok": "OK", "not computed": t("Not computed", _L())}[c.status]
         st.markdown(f"{STATUS_ICON[c.status]} **{ui.md_text(c.name)}** — {word}: {ui.md_text(c.detail)}")
 
 
@@ -445,7 +445,7 @@ def data_conditions_card(ts: TaskScore, *, container=None) -> None:
             x="rows" if ts.task == "clustering" else "held-out rows",
         )
     )
-    counts = ", ".join(f"{k}: {fmt.count(v)}" for k, v in s.class_counts.items()) or "— (regression)"
+    counts = ", ".join(f"{k}: {fmt.count(v)}" for k, v in s.class_counts.items()) or t("— (regression)", _L())
     a, b, c, d = box.columns(4)
     a.metric(t("N (training rows)", _L()), fmt.count(s.n))
     b.metric(
@@ -457,7 +457,7 @@ def data_conditions_card(ts: TaskScore, *, container=None) -> None:
         t("Imbalance r", _L()), ui.fmt(s.r, 3), help=t("n_major/n_minor for two classes; 1/ACIR for more; 1 = balanced.", _L())
     )
     d.metric(t("Minority share", _L()), "—" if not s.class_counts else ui.percent(s.minority_share))
-    box.caption(("Cluster sizes: " if ts.task == "clustering" else "Class counts (training): ") + counts)
+    box.caption((t("Cluster sizes: ", _L()) if ts.task == "clustering" else t("Class counts (training): ", _L())) + counts)
     e, f, g, h, i, j = box.columns(6)
     e.metric(t("Raw {metric_name}", _L(), metric_name=s.metric_name), ui.fmt(s.metric, 4))
     f.metric("× f(N, d)", ui.fmt(s.f, 4), help=t("1 + max(0, sigmoid(20·d/N − 1) − 0.5); 1 from N = 20·d on.", _L()))
@@ -520,9 +520,11 @@ def summary_metrics(s, *, label: str) -> None:
     c.metric(
         t("SEM", _L()),
         ui.fmt(s.sem, 3),
-        help=term("standard_error") + " std / √n; runs share training rows, so this is optimistic.",
+        help=term("standard_error", _L()) + t(" std / √n; runs share training rows, so this is optimistic.", _L()),
     )
-    d.metric(t("Mean ± 1.96·SEM", _L()), f"[{ui.fmt(s.ci_low, 4)}, {ui.fmt(s.ci_high, 4)}]", help=term("confidence_interval"))
+    d.metric(
+        t("Mean ± 1.96·SEM", _L()), f"[{ui.fmt(s.ci_low, 4)}, {ui.fmt(s.ci_high, 4)}]", help=term("confidence_interval", _L())
+    )
     e.metric(
         t("Alert line (mean − 2·std)", _L()),
         ui.fmt(s.alert_line, 4),

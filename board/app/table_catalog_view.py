@@ -13,7 +13,8 @@ from board.access import governance as gov
 from board.app import state
 from board.app.text import md_text
 from board.store import StoreError
-from board.words.i18n import t
+from board.words import fmt
+from board.words.i18n import is_chinese, t
 from evalcore import InputError
 
 
@@ -25,6 +26,12 @@ def _L() -> str:
 FLASH = "vt_catalog_flash"
 
 
+def _default_unit() -> str:
+    """The unit of a new table left blank: 元 (CNY) in Chinese (issue 15 item 4), none otherwise
+    (as before). An existing table keeps the unit its author set."""
+    return fmt.default_unit(_L()) if is_chinese(_L()) else ""
+
+
 def _create(user, current: str) -> None:
     ss = st.session_state
     new, start = (ss.get("vt_new_name") or "").strip(), ss.get("vt_new_from")
@@ -32,13 +39,14 @@ def _create(user, current: str) -> None:
         if start == "clone":
             gov.clone_table(state.store(), user, current, new)
         else:
-            amounts = services.evaluation.template_amounts(start, unit=(ss.get("vt_new_unit") or "").strip())
+            unit = (ss.get("vt_new_unit") or "").strip() or _default_unit()
+            amounts = services.evaluation.template_amounts(start, unit=unit)
             gov.create_table(state.store(), user, new, amounts)
     except (gov.Forbidden, StoreError, InputError) as err:
         ss[FLASH] = f"ERROR: {md_text(err)}"
         return
     ss[state.TABLE_KEY] = new  # open it here; the dataset's binding changes only on the Datasets page
-    ss[FLASH] = f"Created “{md_text(new)}” as a draft; bind a dataset to it on the Datasets page or at upload."
+    ss[FLASH] = t("Created “{new}” as a draft; bind a dataset to it on the Datasets page or at upload.", _L(), new=md_text(new))
 
 
 def _rename(user, current: str) -> None:
@@ -53,9 +61,12 @@ def _rename(user, current: str) -> None:
         del ss[key]  # this tab's copy of the table under its old name: loaded again under the new one
     ss[state.TABLE_KEY] = info.name
     ss.pop("vt_rename_to", None)
-    ss[FLASH] = (
-        f"Renamed “{md_text(current)}” to “{md_text(info.name)}”: the datasets priced with it and its meeting links "
-        "follow; its versions and sign-offs are kept."
+    ss[FLASH] = t(
+        "Renamed “{current}” to “{name}”: the datasets priced with it and its meeting links follow; "
+        "its versions and sign-offs are kept.",
+        _L(),
+        current=md_text(current),
+        name=md_text(info.name),
     )
 
 
@@ -67,7 +78,9 @@ def _archive(user, name: str, archived: bool) -> None:
         return
     if archived:
         st.session_state.pop(state.TABLE_KEY, None)  # the sidebar falls back to the dataset's table
-    st.session_state[FLASH] = f"{'Archived' if archived else 'Restored'} “{md_text(name)}”."
+    st.session_state[FLASH] = (
+        t("Archived “{name}”.", _L(), name=md_text(name)) if archived else t("Restored “{name}”.", _L(), name=md_text(name))
+    )
 
 
 def render(user, current: str) -> None:
@@ -83,13 +96,18 @@ def render(user, current: str) -> None:
             ["demo amounts", "all zeros", "clone"],
             key="vt_new_from",
             format_func={
-                "demo amounts": "the demo's amounts (loan anti-fraud, EUR)",
-                "all zeros": "all zeros, in a unit",
-                "clone": f"a copy of “{current}” (its current amounts)",
+                "demo amounts": t("the demo's amounts (loan anti-fraud, EUR)", _L()),
+                "all zeros": t("all zeros, in a unit", _L()),
+                "clone": t("a copy of “{table}” (its current amounts)", _L(), table=current),
             }.get,
         )
         if start == "all zeros":
-            st.text_input(t("Currency / unit", _L()), key="vt_new_unit", placeholder=t("EUR", _L()))
+            st.text_input(
+                t("Currency / unit", _L()),
+                key="vt_new_unit",
+                placeholder=fmt.default_unit(_L()),
+                help=t("Blank: {unit}.", _L(), unit=_default_unit() or t("no unit", _L())),
+            )
         st.button(
             t("Create the table (a draft)", _L()), key="vt_new_create", on_click=_create, args=(user, current), type="primary"
         )
@@ -111,8 +129,8 @@ def render(user, current: str) -> None:
             key="vt_archive",
             on_click=_archive,
             args=(user, current, True),
-            help="Hidden from the selectors; its versions, sign-offs and the boards priced with it are kept."
-            + (" The dataset in use stays priced with it until you bind another." if bound == current else ""),
+            help=t("Hidden from the selectors; its versions, sign-offs and the boards priced with it are kept.", _L())
+            + (t(" The dataset in use stays priced with it until you bind another.", _L()) if bound == current else ""),
         )
         archived = [t.name for t in s.list_value_table_infos() if t.archived]
         for name in archived:

@@ -33,6 +33,7 @@ from board.app.lru import BoundedLRU
 from board.app.ui import md_text
 from board.words import fmt
 from board.words.glossary import term
+from board.words.i18n import N_, t
 from evalcore.aggregate import Aggregate
 from evalcore.board import MAX_EXACT_SCORES
 from evalcore.bootstrap import (
@@ -41,6 +42,12 @@ from evalcore.bootstrap import (
     metric_intervals,
 )
 from evalcore.value import ValueTable
+
+
+def _L() -> str:
+    """This tab's language."""
+    return state.current_locale()
+
 
 OPTIONS_KEY = "unc_options"  # the applied Options (a non-widget key: never cleaned up on a page switch)
 K_N, K_METHOD, K_SCHEME, K_SEED, K_LEVEL = "unc_n", "unc_method", "unc_scheme", "unc_seed", "unc_level"
@@ -99,10 +106,10 @@ def schemes(preds) -> list[str]:
 
 def scheme_label(scheme: str, preds) -> str:
     if scheme == "cluster":
-        return f"Clustered by {_group_name(preds) or 'a group id'}"
+        return t("Clustered by {x}", _L(), x=_group_name(preds) or "a group id")
     if scheme.startswith("stratified:"):
-        return f"Stratified by {scheme.split(':', 1)[1]}"
-    return "Rows (independent)"
+        return t("Stratified by {x}", _L(), x=scheme.split(":", 1)[1])
+    return t("Rows (independent)", _L())
 
 
 def scheme_caption(opts: Options, preds: Aggregate) -> str:
@@ -117,10 +124,15 @@ def scheme_caption(opts: Options, preds: Aggregate) -> str:
         opts.scheme,
         f"rows are drawn with replacement within each level of {md_text(opts.strata_column)}, so every level keeps its size",
     )
-    return (
-        f"**Resampling scheme: {md_text(scheme_label(opts.scheme, preds).lower())}** — {how}. "
-        f"{fmt.count(opts.n_resamples)} replicates, {'BCa' if opts.method == 'bca' else 'percentile'} intervals at "
-        f"{ui.level(opts.level)}, seed {opts.seed}."
+    return t(
+        "**Resampling scheme: {x}** — {how}. {n_resamples} replicates, {x2} intervals at {level}, seed {seed}.",
+        _L(),
+        x=md_text(scheme_label(opts.scheme, preds).lower()),
+        how=how,
+        n_resamples=fmt.count(opts.n_resamples),
+        x2="BCa" if opts.method == "bca" else "percentile",
+        level=ui.level(opts.level),
+        seed=opts.seed,
     )
 
 
@@ -135,9 +147,10 @@ def applied_options(preds: Aggregate) -> tuple[Options, str]:
     scheme is not offered by the current dataset (then rows is used)."""
     opts = st.session_state.get(OPTIONS_KEY) or default_options(preds)
     if opts.scheme not in schemes(preds):
-        note = (
-            f"{md_text(scheme_label(opts.scheme, preds))} is not available on this dataset "
-            "(no such column mapped): the rows scheme is used."
+        note = t(
+            "{x} is not available on this dataset (no such column mapped): the rows scheme is used.",
+            _L(),
+            x=md_text(scheme_label(opts.scheme, preds)),
         )
         return dataclasses.replace(opts, scheme="rows"), note
     return opts, ""
@@ -275,7 +288,7 @@ def compute(
     base = _keys(preds, table, opts)
     store = _results()
     if progress is not None:
-        progress(0.0, "Resampling the test set: EV at the deployed thresholds, the re-optimised threshold, AUC")
+        progress(0.0, t("Resampling the test set: EV at the deployed thresholds, the re-optimised threshold, AUC", _L()))
     # the board's bootstrap on the cells (same seeds), kept under the page's keys (the band is read from them)
     res = state.board_result(preds, table, _board_config(preds, thresholds, opts))
     optimum = {m: res.models[m].optimum for m in preds.score_kinds}
@@ -343,7 +356,7 @@ def _row(quantity: str, kind: str, r, *, analytic: float = float("nan")) -> dict
         "high": r.high,
         "bootstrap SE": np.nan,
         "analytic SE": analytic,
-        "interval": f"{ui.level(r.level)} Wilson",
+        "interval": t("{level} Wilson", _L(), level=ui.level(r.level)),
     }
 
 
@@ -352,44 +365,65 @@ def summary_frame(res: Uncertainty, se: dict, metrics: dict) -> pd.DataFrame:
     how a row is shown: "money" (EV), "share" (a proportion), "probability" (P(B better)),
     "threshold" or "number" (AUC)."""
     rows = []
-    for m, t in res.thresholds.items():
-        rows.append(_row(f"{m}: EV at deployed threshold {fmt.score(t)}", "money", res.deployed[m], analytic=se[m]))
+    for m, th in res.thresholds.items():
+        rows.append(
+            _row(t("{m}: EV at deployed threshold {t_}", _L(), m=m, t_=fmt.score(th)), "money", res.deployed[m], analytic=se[m])
+        )
     if res.comparison is not None:
         c = res.comparison
-        rows.append(_row(f"{c.b} − {c.a}: EV difference", "money", c.diff))
+        rows.append(_row(t("{b} − {a}: EV difference", _L(), b=c.b, a=c.a), "money", c.diff))
         rows.append(
             {
-                "quantity": f"P({c.b} better)",
+                "quantity": t("P({b} better)", _L(), b=c.b),
                 "kind": "probability",
                 "estimate": c.p_b_better,
                 "low": np.nan,
                 "high": np.nan,
                 "bootstrap SE": np.nan,
                 "analytic SE": np.nan,
-                "interval": "share of replicates",
+                "interval": t("share of replicates", _L()),
             }
         )
     for m, o in res.optimum.items():
         if o is not None:
-            rows.append(_row(f"{m}: EV after re-optimising the threshold", "money", o.ev_opt))
-            rows.append(_row(f"{m}: best threshold", "threshold", o.t_opt))
-            rows.append(_row(f"{m}: AUC", "number", o.auc))
+            rows.append(_row(t("{m}: EV after re-optimising the threshold", _L(), m=m), "money", o.ev_opt))
+            rows.append(_row(t("{m}: best threshold", _L(), m=m), "threshold", o.t_opt))
+            rows.append(_row(t("{m}: AUC", _L(), m=m), "number", o.auc))
     for m, mi in metrics.items():
         for name, iv in mi.items():
-            rows.append(_row(f"{m}: {METRIC_NAMES.get(name, name.replace('_', ' '))} at the deployed threshold", "share", iv))
+            rows.append(
+                _row(
+                    t(
+                        "{m}: {name} at the deployed threshold",
+                        _L(),
+                        m=m,
+                        name=t(METRIC_NAMES[name], _L()) if name in METRIC_NAMES else name.replace("_", " "),
+                    ),
+                    "share",
+                    iv,
+                )
+            )
     return pd.DataFrame(rows)
 
 
-METRIC_NAMES = {"fpr": "false-positive rate", "positive_rate": "share of cases acted on"}
-SUMMARY_COLUMNS = {  # summary_frame's columns → the screen's names and tooltips
-    "quantity": ("Quantity", None),
-    "estimate": ("Estimate", None),
-    "low": ("Low", "The lower end of the confidence interval."),
-    "high": ("High", "The upper end of the confidence interval."),
-    "bootstrap SE": ("Bootstrap standard error", term("standard_error") + " " + term("bootstrap")),
-    "analytic SE": ("Analytic standard error", term("standard_error") + " From a formula that assumes independent rows."),
-    "interval": ("Interval", term("confidence_interval")),
-}
+METRIC_NAMES = {"fpr": N_("false-positive rate"), "positive_rate": N_("share of cases acted on")}
+
+
+def summary_columns() -> dict:
+    """summary_frame's columns → the screen's names and tooltips, in the reader's language."""
+    L = _L()
+    return {
+        "quantity": (t("Quantity", L), None),
+        "estimate": (t("Estimate", L), None),
+        "low": (t("Low", L), t("The lower end of the confidence interval.", L)),
+        "high": (t("High", L), t("The upper end of the confidence interval.", L)),
+        "bootstrap SE": (t("Bootstrap standard error", L), term("standard_error", L) + " " + term("bootstrap", L)),
+        "analytic SE": (
+            t("Analytic standard error", L),
+            term("standard_error", L) + t(" From a formula that assumes independent rows.", L),
+        ),
+        "interval": (t("Interval", L), term("confidence_interval", L)),
+    }
 
 
 def summary_display(frame: pd.DataFrame, unit: str) -> tuple[pd.DataFrame, dict]:
@@ -397,42 +431,58 @@ def summary_display(frame: pd.DataFrame, unit: str) -> tuple[pd.DataFrame, dict]
     the unit, shares as percentages, thresholds, AUC), undefined as —; plain column names; and
     the column_config with the tooltips."""
     shows = {
-        "money": lambda x: fmt.money(x, unit, signed=True),
+        "money": lambda x: fmt.money(x, unit, signed=True, locale=_L()),
         "share": fmt.share,
         "probability": fmt.probability,
         "threshold": fmt.score,
         "number": fmt.number,
     }
-    spread = {**shows, "money": lambda x: fmt.money(x, unit)}  # a standard error has no sign
+    spread = {**shows, "money": lambda x: fmt.money(x, unit, locale=_L())}  # a standard error has no sign
     out = pd.DataFrame(index=frame.index)
-    for c, (label, _) in SUMMARY_COLUMNS.items():
+    columns = summary_columns()
+    for c, (label, _) in columns.items():
         if c in ("quantity", "interval"):
             out[label] = frame[c]
         else:
             how = spread if c.endswith("SE") else shows
             out[label] = [how[kind](v) for v, kind in zip(frame[c], frame["kind"])]
-    config = {label: st.column_config.TextColumn(label, help=h) for label, h in SUMMARY_COLUMNS.values()}
+    config = {label: st.column_config.TextColumn(label, help=h) for label, h in columns.values()}
     return out, config
 
 
 def undefined_notes(res: Uncertainty) -> list[str]:
     """Why an interval is missing (a browser shows no Python warnings)."""
     notes = []
-    items = [(f"{m}: EV at the deployed threshold", r) for m, r in res.deployed.items()]
+    items = [(t("{m}: EV at the deployed threshold", _L(), m=m), r) for m, r in res.deployed.items()]
     if res.comparison is not None:
         items.append((f"{res.comparison.b} − {res.comparison.a}", res.comparison.diff))
     for m, o in res.optimum.items():
         if o is None:
             notes.append(
-                f"{m} is a hard 0/1 decision: it has a single operating point, so there is no threshold "
-                "to re-optimise and no AUC."
+                t(
+                    "{m} is a hard 0/1 decision: it has a single operating point, so there is no threshold to "
+                    "re-optimise and no AUC.",
+                    _L(),
+                    m=m,
+                )
             )
         else:
-            items += [(f"{m}: EV after re-optimising", o.ev_opt), (f"{m}: best threshold", o.t_opt), (f"{m}: AUC", o.auc)]
+            items += [
+                (t("{m}: EV after re-optimising", _L(), m=m), o.ev_opt),
+                (t("{m}: best threshold", _L(), m=m), o.t_opt),
+                (t("{m}: AUC", _L(), m=m), o.auc),
+            ]
             if o.resolution is not None:
                 notes.append(
-                    f"{m}: {fmt.count(o.n_thresholds)} distinct scores after binning scores to multiples of "
-                    f"{ui.exact(o.resolution)} for the re-optimising bootstrap (exact below {fmt.count(MAX_EXACT_SCORES)})."
+                    t(
+                        "{m}: {n_thresholds} distinct scores after binning scores to multiples of {resolution} for "
+                        "the re-optimising bootstrap (exact below {max_exact_scores}).",
+                        _L(),
+                        m=m,
+                        n_thresholds=fmt.count(o.n_thresholds),
+                        resolution=ui.exact(o.resolution),
+                        max_exact_scores=fmt.count(MAX_EXACT_SCORES),
+                    )
                 )
     for label, r in items:
         for field, why in r.undefined.items():

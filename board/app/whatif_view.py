@@ -121,8 +121,12 @@ def render(data, edited: ValueTable, in_force: ValueTable | None, in_force_label
     b_new, b_old = best_model(new), None if old is None else best_model(old)
     if many and b_new is not None:
         st.markdown(
-            f"Best model at its optimum with the edited amounts: **{ui.md_text(b_new)}**"
-            + ("" if old is None else (" (unchanged)" if b_new == b_old else f" (in force: {ui.md_text(b_old or fmt.DASH)})"))
+            t("Best model at its optimum with the edited amounts: **{b_new}**", _L(), b_new=ui.md_text(b_new))
+            + (
+                ""
+                if old is None
+                else (t(" (unchanged)", _L()) if b_new == b_old else t(" (in force: {x})", _L(), x=ui.md_text(b_old or fmt.DASH)))
+            )
         )
     st.caption(
         t(
@@ -144,9 +148,9 @@ def verdict_change(data, edited: ValueTable, in_force: ValueTable | None, deploy
         new = plain_verdict(state.board_result(data, edited, config), lens=lens).word
         old = None if in_force is None else plain_verdict(state.board_result(data, in_force, config), lens=lens).word
     if old is None:
-        text = f"Verdict with the edited amounts: **{new}** (no version in force to compare with)."
+        text = t("Verdict with the edited amounts: **{new}** (no version in force to compare with).", _L(), new=new)
     elif old == new:
-        text = f"Verdict: **{old} → {new}** (unchanged by the edit)."
+        text = t("Verdict: **{old} → {new}** (unchanged by the edit).", _L(), old=old, new=new)
     else:
-        text = f"Verdict: **{old} → {new}** — the edit changes the decision."
+        text = t("Verdict: **{old} → {new}** — the edit changes the decision.", _L(), old=old, new=new)
     st.markdown(text, help=t("The board's verdict at the deployed thresholds, in force → edited.", _L()))

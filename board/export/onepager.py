@@ -37,6 +37,7 @@ from board.charts.drift import LIGHT_COLORS
 from board.export.sheet import HEIGHT, WIDTH
 from board.words import fmt
 from board.words.clauses import action_text
+from board.words.drift_reasons import light_reason, version_label
 from board.words.i18n import N_, t
 from board.words.lens import Lens
 from board.words.reasons import undefined_reason
@@ -202,9 +203,9 @@ def _meta(result, dataset_name: str, table_version: str, generated_at: datetime,
     )
     parts = [
         dataset_name,
-        t("value table “{table}” {version}", L, table=result.table.name, version=table_version)
+        t("value table “{table}” {version}", L, table=result.table.name, version=version_label(table_version, L))
         if result.table.name
-        else " ".join(x for x in (t("value table", L), table_version) if x),
+        else " ".join(x for x in (t("value table", L), version_label(table_version, L)) if x),
         t("{n} decisions", L, n=fmt.count(result.n_rows)),
         boot,
         t("generated {when} UTC", L, when=fmt.when(generated_at.astimezone(timezone.utc), L)),
@@ -261,7 +262,6 @@ _FAMILY_TITLE = {
 
 
 def _lights_html(result, L: str = "en") -> str:
-    from board.words.drift_reasons import light_reason
 
     if result.drift is None:
         why = undefined_reason(result.drift_undefined, L) if result.drift_undefined else t("not computed", L)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from board.words.i18n import N_, is_chinese, t
 from board.words.patterns import Templates
 
-__all__ = ["light_reason"]
+__all__ = ["light_reason", "version_label"]
 
 _PARTS = Templates(
     [
@@ -39,6 +39,23 @@ _REASONS = Templates(
         N_("No current window yet: the data span is shorter than reference + one window."),
         N_("No feature drift in the latest window (largest: {reason})"),
         N_("{reason} (+{n} more {color})"),
+        N_(
+            "{model}: O/E {oe} in the latest window vs {roe} reference (ratio {ratio}, {level} CI {lo}–{hi}), within "
+            "{band}; ECE {ece} vs {rece}"
+        ),
+        N_(
+            "{model}: O/E ratio to reference {ratios} {where} (red needs {k}), outside {band} (latest O/E {oe} vs "
+            "{roe}, {level} CI {lo}–{hi}); ECE {ece} vs {rece}"
+        ),
+        N_(
+            "{model}: O/E ratio to reference {ratios} {where}, outside {band} (latest O/E {oe} vs {roe}, {level} CI "
+            "{lo}–{hi}); ECE {ece} vs {rece}"
+        ),
+        N_(
+            "{model}: Too few rows: expected positives {e} in the latest window, {re} in the reference (need {min}), "
+            "reference positives {ro}."
+        ),
+        N_("{model}: No current window yet."),
         N_("{name}: no current window"),
         N_("{name}: too few rows — latest window {n} rows, {stat} {value} below its noise floor {floor}, which is above {thr}"),
         N_("{name}: too few rows — {stat} undefined in the latest window ({n} rows)"),
@@ -86,3 +103,23 @@ def light_reason(reason, locale: str) -> str:
         return text
     tpl, kw = found
     return t(tpl, locale, **{k: _part(k, v, locale) for k, v in kw.items()})
+
+
+_VERSION = Templates(
+    [
+        N_("{label} (approved)"),
+        N_("draft r{n} (not approved)"),
+        N_("{label} (pending, not approved)"),
+        N_("{label} (rejected, not approved)"),
+        N_("{label} (superseded, not approved)"),
+        N_("{label} ({status}, not approved)"),
+        N_("unsaved edits (not approved)"),
+        N_("{label} (not approved)"),
+    ]
+)
+
+
+def version_label(label, locale: str) -> str:
+    """A value-table version label of ``board.services.table_version`` ("draft r3 (not approved)")
+    in ``locale``; the version's own name is kept."""
+    return _VERSION.say(str(label or ""), locale)
