@@ -180,4 +180,6 @@ def test_the_what_if_ends_with_the_verdict_in_force_and_edited(app):
     old, new = (plain_verdict(evaluate(preds, t, config)).word for t in (in_force, edited))
     shown = [m.value for m in at.markdown if m.value.startswith("Verdict")]
     assert old != new  # the edit changes the decision (so the test can tell in force from edited)
-    assert shown == [f"Verdict: **{old} → {new}**" + (" (unchanged by the edit)." if old == new else " — the edit changes the decision.")]
+    assert shown == [
+        f"Verdict: **{old} → {new}**" + (" (unchanged by the edit)." if old == new else " — the edit changes the decision.")
+    ]
