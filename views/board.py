@@ -7,7 +7,7 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from board import export
-from board.app import decision_view, meeting, state, ui, verdict_view
+from board.app import decision_view, meeting, over_time_view, state, ui, verdict_view
 from board.charts.drift import LIGHT_COLORS
 from board.export.onepager import draft_mark_html
 from board.words import fmt
@@ -81,6 +81,9 @@ meta = (
         else t("no bootstrap", L)
     )
 )
+over_time_said = over_time_view.board_meta(rec, L)  # late labels, the shadow rescaling applied (issue 19)
+meta += f" · {over_time_said}" if over_time_said else ""
+export_name = " · ".join(x for x in (rec.name, over_time_said) if x)  # the HTML export's meta says the same
 draft_mark = draft_mark_html(version, L)  # "DRAFT — not approved" unless priced with an approved version (issue 16 item 1)
 if present:  # small print: the slide is for the verdict
     st.html(f"<div style='font-size:0.72rem;color:#555;line-height:1.3'>{draft_mark}{ui.html_text(meta)}</div>")
@@ -108,7 +111,7 @@ if tools is not None:
     )
     if may_export:
 
-        def page_html(result=result, name=rec.name, version=version, lens=lens) -> str:
+        def page_html(result=result, name=export_name, version=version, lens=lens) -> str:
             """The board's HTML, made only when a download asks for it (not on every rerun)."""
             return export.board_html(result, dataset_name=name, table_version=version, lens=lens, locale=L)
 
@@ -303,6 +306,7 @@ if "heatmap" in figs:  # module 2
 else:
     h1.info(no_heatmap)
 chart(h2, "waterfall", 300)
+over_time_view.sparkline(preds, result.drift.lights["calibration"].color if result.drift is not None else None)
 
 # module 5: the statistics behind the verdict (KS, O/E, CI, p), one click away
 with st.expander(t("Statistics behind the verdict", L), expanded=False), st.container(key="board_action"):
