@@ -63,3 +63,7 @@ def test_mark_on_datasets_then_drift_and_board_state_the_rescaling(app, tmp_path
     assert not at.exception, [e.value for e in at.exception]
     said = [i.value for i in at.info if i.value.startswith("old: scaled ×1.00 by the shadow set of 2026-Q3 (CI ")]
     assert said, [i.value for i in at.info]
+    at.switch_page("views/board.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    meta = " ".join(h.value for h in at.html)
+    assert "old: scaled ×1.00 by the shadow set of 2026-Q3 (CI " in meta, meta[:500]

@@ -1,0 +1,89 @@
+"""AppTest: value over time on the Board page (issue 19) — the sparkline module (EV per decision per
+week for each model and the alert lines, the Drift page's numbers), its absence without a time
+column, and the meta line of a dataset whose labels arrive late."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from board.services import demo
+from board.store import Store
+from evalcore.data import ColumnMapping, read_table, validate
+
+
+def _store_dataset(data_dir, name, raw, mapping) -> int:
+    preds = validate(read_table(raw, f"{name}.csv"), ColumnMapping.from_dict(mapping))
+    with Store(data_dir=data_dir) as s:
+        return s.save_dataset(
+            name=name, filename=f"{name}.csv", raw=raw, mapping=mapping, report=preds.summary(), n_rows=preds.n_rows
+        ).id
+
+
+def _values(y):
+    """A trace's y as floats (plotly may send numbers as a base64 typed array)."""
+    if isinstance(y, dict) and "bdata" in y:
+        import base64
+
+        import numpy as np
+
+        return np.frombuffer(base64.b64decode(y["bdata"]), dtype=np.dtype(y["dtype"])).tolist()
+    return list(y)
+
+
+def _sparkline(at):
+    return next((c for c in at.get("plotly_chart") if c.proto.id.endswith("board_vot_sparkline")), None)
+
+
+@pytest.mark.slow
+def test_board_sparkline_shows_weekly_value_per_model(app, tmp_path):
+    at = app("views/board.py")  # Demo 2: a week of applications with a time column
+    fig = _sparkline(at)
+    assert fig is not None
+    spec = json.loads(fig.proto.spec)
+    names = [tr.get("name") for tr in spec["data"]]
+    assert names == ["old", "new"]  # one line per model, no bands
+    # the numbers are evalcore's weekly windows at the board's thresholds (as the Drift page's test)
+    from board import services
+    from evalcore.board import BoardConfig
+    from evalcore.over_time import value_over_time
+
+    rows = validate(demo.demo_frame(), ColumnMapping.from_dict(demo.DEMO_MAPPING))
+    with Store(data_dir=tmp_path / "data") as st:
+        table, _ = services.load_value_table(st, services.DEFAULT_TABLE_NAME)
+    cfg = BoardConfig(thresholds={m: 0.5 for m in rows.scores}, n_resamples=50, scheme="cluster")
+    r = value_over_time(rows, table, cfg, window="week")
+    for tr in spec["data"]:
+        want = [w.ev[tr["name"]] for w in r.windows]
+        got = _values(tr["y"])
+        assert len(got) == len(want)
+        assert all(math.isclose(a, b, rel_tol=1e-9) for a, b in zip(got, want))
+
+
+@pytest.mark.slow
+def test_no_sparkline_without_a_time_column_and_late_labels_on_the_meta_line(app, tmp_path):
+    data = tmp_path / "data"
+    app(None)  # the store and its demos
+    frame = demo.demo_frame().drop(columns=["application_time"])
+    mapping = {k: v for k, v in demo.DEMO_MAPPING.items() if k != "time"}
+    ds = _store_dataset(data, "no time", frame.to_csv(index=False).encode(), mapping)
+    at = app("views/board.py", dataset=ds)
+    assert _sparkline(at) is None
+
+    from tests.app.test_late_labels_app import _late_csv
+
+    late = {
+        "label": "defaulted",
+        "scores": {"old": "score_old", "new": "score_new"},
+        "time": "applied",
+        "label_known": "matured",
+    }
+    ds = _store_dataset(data, "late", _late_csv(), late)
+    at = app("views/board.py", dataset=ds)
+    meta = " ".join(h.value for h in at.html)
+    # 42 days × 60 rows, the last 10 days without labels (tests/app/test_late_labels_app.py)
+    assert "labels complete until 2026-10-02; 600 recent rows estimated" in meta
+    fig = _sparkline(at)
+    assert fig is not None and "estimated (labels not arrived)" in fig.proto.spec
