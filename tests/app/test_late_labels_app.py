@@ -77,6 +77,7 @@ def test_upload_with_a_maturity_column_then_drift_shows_estimated_windows(app):
     assert fig.proto.spec.count("estimated (labels not arrived)") == 2 and '"dash":"dash"' in fig.proto.spec
 
 
+@pytest.mark.slow
 def test_upload_rule_needs_its_column_or_date(app):
     at = app("views/upload.py")
     at.file_uploader(key="upload_file").set_value(("late.csv", _late_csv(n_days=14, pending_days=3), "text/csv")).run()

@@ -67,3 +67,23 @@ def test_mark_on_datasets_then_drift_and_board_state_the_rescaling(app, tmp_path
     assert not at.exception, [e.value for e in at.exception]
     meta = " ".join(h.value for h in at.html)
     assert "old: scaled ×1.00 by the shadow set of 2026-Q3 (CI " in meta, meta[:500]
+
+
+@pytest.mark.slow
+def test_a_shadow_set_older_than_its_review_period_is_flagged(app, tmp_path):
+    import datetime
+
+    from board.access import governance
+    from board.access.auth import User
+
+    data = tmp_path / "data"
+    app(None)  # the store and its demos
+    shadow_id = _shadow_dataset(data)
+    with Store(data_dir=data) as s:  # drawn 100 days ago, reviewed every 92 days: 100 > 92
+        drawn = datetime.date.today() - datetime.timedelta(days=100)
+        governance.mark_shadow(
+            s, User(username="rita", role="risk"), shadow_id, services.DEFAULT_TABLE_NAME, name="old set", marked_on=drawn
+        )
+    at = app("views/datasets.py", dataset=shadow_id)
+    warn = [w.value for w in at.warning]
+    assert any("“old set” is 100 days old, older than its review period of 92 days" in w for w in warn), warn
