@@ -946,11 +946,13 @@ def board_drift_of(agg: Aggregate, config: DriftConfig | None = None):
     feats = None
     if agg.feature_refs and not mismatch:
         fc, fv = agg.feature_day_cells, agg.feature_value_cells
+        fc_names = fc["feature"].to_numpy()  # once: a string column's to_numpy copies every value
+        fv_names = None if fv is None else fv["feature"].to_numpy()
         feats = {
             name: (
                 spec,
-                fc[fc["feature"].to_numpy() == name],
-                None if fv is None or spec["kind"] != "ks" else fv[fv["feature"].to_numpy() == name],
+                fc[fc_names == name],
+                None if fv is None or spec["kind"] != "ks" else fv[fv_names == name],
             )
             for name, spec in agg.feature_refs.items()
         }
