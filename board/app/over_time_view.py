@@ -18,6 +18,7 @@ import streamlit as st
 
 from board import services
 from board.app import state, ui
+from board.app.lru import BoundedLRU
 from board.words import fmt
 from board.words.i18n import N_, t
 from evalcore import InputError
@@ -167,27 +168,35 @@ def _diff_figure(result, unit: str, L: str) -> go.Figure:
     return fig
 
 
-def _result_for(rec, data, rows, known, window: str, light):
-    """Value over time at the board's thresholds and bootstrap (N_RESAMPLES per window), cached by
-    dataset, value table, settings, window and label rule: the Drift page and the board's sparkline
-    share one computation."""
+def _key(rec, data, names, window: str, light):
     table, _ = state.committed_table()
-    thresholds = {m: state.deployed_threshold(data, m) for m in rows.scores}
+    thresholds = {m: state.deployed_threshold(data, m) for m in names}
     config = dataclasses.replace(state.board_config(data, thresholds), n_resamples=N_RESAMPLES)
     late = rec.mapping.get("label_known") or rec.mapping.get("labels_complete_until")
-    result = _compute(
+    key = (
         rec.id,
         rec.sha256,
         state.table_json(table),
         json.dumps({**config.to_dict(), "late": late, "light": light}, sort_keys=True),
         window,
-        rows,
-        table,
-        config,
-        known,
-        light,
     )
+    return key, table, config, thresholds
+
+
+def _result_for(rec, data, rows, known, window: str, light):
+    """Value over time at the board's thresholds and bootstrap (N_RESAMPLES per window), cached by
+    dataset, value table, settings, window and label rule: the Drift page and the board's sparkline
+    share one computation (also kept in :data:`_DONE` for the board's large datasets)."""
+    key, table, config, thresholds = _key(rec, data, rows.scores, window, light)
+    result = _compute(*key, rows, table, config, known, light)
+    _DONE.put(key, result)
     return result, table, config, thresholds
+
+
+#: Results computed in this process (by the Drift page or the board), by their cache key: the board
+#: draws the sparkline of a dataset larger than SPARKLINE_ROWS only from here, never computing it.
+_DONE = BoundedLRU(8)
+SPARKLINE_ROWS = 200_000  # 50 k rows: 0.3 s; 1 M rows weekly (cluster): 18 s, too slow for the board
 
 
 def show(data) -> None:
@@ -339,11 +348,28 @@ def sparkline(data, board_light=None) -> None:
     if rec is None or rec.is_aggregate or not rec.mapping.get("time"):
         return
     L = state.current_locale()
+    light = board_light if late_rule(rec) else None
     try:
-        rows, known = rows_and_flags(rec)
-        if rows is None or rows.time is None:
-            return
-        result, table, _, _ = _result_for(rec, data, rows, known, "week", board_light if known is not None else None)
+        n_all = rec.n_rows + int(((rec.report or {}).get("late_labels") or {}).get("pending_rows", 0))
+        if n_all > SPARKLINE_ROWS:  # large: only what the Drift page (or an earlier run) computed
+            key, table, _, _ = _key(rec, data, list(rec.mapping.get("scores", {})), "week", light)
+            result = _DONE.get(key)
+            if result is None:
+                with st.container(key="board_value_over_time"):
+                    st.caption(
+                        t(
+                            "Value over time of {n} rows is computed on the Drift page (weekly windows); "
+                            "the board then shows it here.",
+                            L,
+                            n=fmt.count(n_all),
+                        )
+                    )
+                return
+        else:
+            rows, known = rows_and_flags(rec)
+            if rows is None or rows.time is None:
+                return
+            result, table, _, _ = _result_for(rec, data, rows, known, "week", light)
     except InputError:
         return  # the Drift page says why; the board stays quiet
     from board.app import shadow_view

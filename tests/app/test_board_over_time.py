@@ -87,3 +87,21 @@ def test_no_sparkline_without_a_time_column_and_late_labels_on_the_meta_line(app
     assert "labels complete until 2026-10-02; 600 recent rows estimated" in meta
     fig = _sparkline(at)
     assert fig is not None and "estimated (labels not arrived)" in fig.proto.spec
+
+
+@pytest.mark.slow
+def test_a_large_dataset_shows_only_what_the_drift_page_computed(app, monkeypatch):
+    from board.app import over_time_view
+
+    from board.app.lru import BoundedLRU
+
+    monkeypatch.setattr(over_time_view, "SPARKLINE_ROWS", 1000)  # Demo 2's 50,000 rows count as large
+    monkeypatch.setattr(over_time_view, "_DONE", BoundedLRU(8))  # nothing computed yet in this process
+    at = app("views/board.py")
+    assert _sparkline(at) is None
+    assert any("is computed on the Drift page" in c.value for c in at.caption), [c.value for c in at.caption]
+    at.switch_page("views/drift.py").run()  # weekly windows by default: the board's key
+    assert not at.exception, [e.value for e in at.exception]
+    at.switch_page("views/board.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert _sparkline(at) is not None
