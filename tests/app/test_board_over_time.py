@@ -92,7 +92,6 @@ def test_no_sparkline_without_a_time_column_and_late_labels_on_the_meta_line(app
 @pytest.mark.slow
 def test_a_large_dataset_shows_only_what_the_drift_page_computed(app, monkeypatch):
     from board.app import over_time_view
-
     from board.app.lru import BoundedLRU
 
     monkeypatch.setattr(over_time_view, "SPARKLINE_ROWS", 1000)  # Demo 2's 50,000 rows count as large
