@@ -79,11 +79,11 @@ if users:
     shown = ui.md_text(who)
     c1, c2 = st.columns(2)
     with c1.container(border=True):
-        st.markdown(t("**{shown}** is {x}.", L, shown=shown, x="active" if rec.active else "disabled"))
+        st.markdown(t("**{shown}** is {x}.", L, shown=shown, x=t("active", L) if rec.active else t("disabled", L)))
         if st.button(t("Disable", L) if rec.active else t("Enable", L), key="accounts_toggle"):
             _act(
                 lambda: governance.disable_user(s, user, who, active=not rec.active),
-                f"{shown} {'disabled' if rec.active else 'enabled'}.",
+                t("{name} disabled.", L, name=shown) if rec.active else t("{name} enabled.", L, name=shown),
             )
             st.rerun()
         new_role = st.selectbox(

@@ -33,7 +33,7 @@ st.caption(
         name=ui.md_text(table.name),
         services=fmt.count(services.n_rows_of(preds)),
     )
-    + uv.MEASURES
+    + t(uv.MEASURES, L)
 )
 
 with st.expander(t("Bootstrap options", L), icon=":material/settings:", expanded=False):
@@ -41,7 +41,7 @@ with st.expander(t("Bootstrap options", L), icon=":material/settings:", expanded
     with st.form("unc_form", border=False):
         a, b, c, d, e = st.columns([1, 1, 1.4, 0.8, 1])
         a.number_input(t("Replicates", L), min_value=50, max_value=20_000, step=50, key=uv.K_N)
-        b.selectbox(t("Interval method", L), list(uv.METHODS), format_func=uv.METHODS.get, key=uv.K_METHOD)
+        b.selectbox(t("Interval method", L), list(uv.METHODS), format_func=lambda m: t(uv.METHODS[m], L), key=uv.K_METHOD)
         labels = {s: uv.scheme_label(s, preds) for s in uv.schemes(preds)}  # resolved now, not at format time
         c.selectbox(
             t("Resampling scheme", L),

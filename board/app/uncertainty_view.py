@@ -34,6 +34,7 @@ from board.app.ui import md_text
 from board.words import fmt
 from board.words.glossary import term
 from board.words.i18n import N_, t
+from board.words.vocab import word
 from evalcore.aggregate import Aggregate
 from evalcore.board import MAX_EXACT_SCORES
 from evalcore.bootstrap import (
@@ -52,11 +53,11 @@ def _L() -> str:
 OPTIONS_KEY = "unc_options"  # the applied Options (a non-widget key: never cleaned up on a page switch)
 K_N, K_METHOD, K_SCHEME, K_SEED, K_LEVEL = "unc_n", "unc_method", "unc_scheme", "unc_seed", "unc_level"
 METHODS = {
-    "percentile": "Percentile",
-    "bca": "BCa (bias-corrected, accelerated)",
-    "bayes": "Bayesian bootstrap (better with few positives)",
+    "percentile": N_("Percentile"),
+    "bca": N_("BCa (bias-corrected, accelerated)"),
+    "bayes": N_("Bayesian bootstrap (better with few positives)"),
 }
-MEASURES = (
+MEASURES = N_(
     "Intervals come from resampling the **test set**: how much each number could move on another sample "
     "of the same size from the same population, for these fixed, already-trained models. They do **not** "
     "measure training randomness (a re-trained model would differ), drift, or errors in the labels or the "
@@ -114,23 +115,30 @@ def scheme_label(scheme: str, preds) -> str:
 
 def scheme_caption(opts: Options, preds: Aggregate) -> str:
     """The sentence that states the scheme used and what it assumes."""
-    how = {
-        "rows": "every row is drawn independently with replacement (assumes the rows are independent)",
-        "cluster": (
-            f"whole groups of {md_text(_group_name(preds))} are drawn with replacement, so the rows of one "
-            f"{md_text(_group_name(preds))} move together (use it when one customer appears many times)"
-        ),
-    }.get(
-        opts.scheme,
-        f"rows are drawn with replacement within each level of {md_text(opts.strata_column)}, so every level keeps its size",
-    )
+    L = _L()
+    group = md_text(_group_name(preds))
+    if opts.scheme == "rows":
+        how = t("every row is drawn independently with replacement (assumes the rows are independent)", L)
+    elif opts.scheme == "cluster":
+        how = t(
+            "whole groups of {group} are drawn with replacement, so the rows of one {group} move together (use it "
+            "when one customer appears many times)",
+            L,
+            group=group,
+        )
+    else:
+        how = t(
+            "rows are drawn with replacement within each level of {column}, so every level keeps its size",
+            L,
+            column=md_text(opts.strata_column),
+        )
     return t(
         "**Resampling scheme: {x}** — {how}. {n_resamples} replicates, {x2} intervals at {level}, seed {seed}.",
         _L(),
         x=md_text(scheme_label(opts.scheme, preds).lower()),
         how=how,
         n_resamples=fmt.count(opts.n_resamples),
-        x2="BCa" if opts.method == "bca" else "percentile",
+        x2="BCa" if opts.method == "bca" else word("percentile", _L()),
         level=ui.level(opts.level),
         seed=opts.seed,
     )

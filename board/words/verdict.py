@@ -236,6 +236,8 @@ def _caveat(result, locale: str) -> str:
 def plain_verdict(result, *, locale: str = "en", lens: Lens | None = None) -> Verdict:
     """The verdict, its sentence, its reasons and its tiles, from a BoardResult, as value or as
     loss (``lens``; the decision is the same either way)."""
+    if lens is not None and locale == "en":  # a reader's lens carries their language
+        locale = lens.locale
     lens = lens or Lens("value", locale)
     action = result.action
     unit = result.table.unit
