@@ -30,6 +30,7 @@ def main(argv=None) -> int:
     ap.add_argument("--screens", default=",".join(SCREENS))
     ap.add_argument("--query", default="", help="extra query string, e.g. dataset=2")
     ap.add_argument("--display", choices=["value", "loss"], default=None, help="show amounts as value or loss")
+    ap.add_argument("--settle", type=float, default=0, help="seconds to wait for the whole board (bootstrap) first")
     ap.add_argument("--lang", default=None, help="the board's language, e.g. zh-CN (files get a -zh-CN suffix)")
     args = ap.parse_args(argv)
     out = Path(args.out)
@@ -57,6 +58,8 @@ def main(argv=None) -> int:
                     page.goto(url)
                     wait_for_app(page, timeout=180_000)
                     page.wait_for_selector(".st-key-board_verdict", timeout=180_000)
+                    if args.settle:  # the first run shows the point estimates; the page reruns when the board is done
+                        page.wait_for_timeout(args.settle * 1000)
                     wait_for_app(page)
                     page.wait_for_timeout(500)
                     suffix = ("-" + args.display if args.display else "") + ("-" + args.lang if args.lang else "")

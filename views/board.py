@@ -90,7 +90,11 @@ if present:  # small print: the slide is for the verdict
     tools = None
 else:
     st.markdown(
-        "<h1 style='font-size:1.9rem;font-weight:700;line-height:1.15;padding:0;margin:0'>" + t("Decision board", L) + "</h1>",
+        "<h1 style='font-size:1.9rem;font-weight:700;line-height:"
+        + ("1.15" if L == "en" else "1.4")  # CJK glyphs are taller than Latin capitals: not cut at the top
+        + ";padding:0;margin:0'>"
+        + t("Decision board", L)
+        + "</h1>",
         unsafe_allow_html=True,
     )
     st.html(f"<div style='font-size:0.9rem;color:#555;margin-top:0.1rem'>{draft_mark}{ui.html_text(meta)}</div>")
