@@ -49,6 +49,8 @@ ACTIONS = {
     "create_meeting_link": N_("meeting link created"),
     "meeting_link_used": N_("meeting link opened"),
     "revoke_meeting_link": N_("meeting link revoked"),
+    "mark_shadow": N_("dataset marked as a shadow set"),
+    "unmark_shadow": N_("shadow set unmarked"),
 }
 
 
