@@ -60,7 +60,7 @@ def _show_impacts(entries: list[dict], *, key: str) -> None:
         if "error" in e:
             st.warning(t("{head}: could not be evaluated: {x}", L, head=head, x=ui.md_text(e["error"])))
             continue
-        st.markdown(f"{head}: " + impact_words.summary_markdown(e, ui.md_text))
+        st.markdown(f"{head}: " + impact_words.summary_markdown(e, ui.md_text, L))
         before = ui.money_of(e.get("unit_before") or "", signed=True)
         after = ui.money_of(e.get("unit_after") or "", signed=True)
         ui.show_table(

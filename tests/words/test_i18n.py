@@ -163,3 +163,25 @@ def test_every_catalog_file_in_the_folder_is_loaded(tmp_path, monkeypatch):
 
 def test_n_marks_without_translating():
     assert N_("Board") == "Board"
+
+
+def test_impact_report_in_chinese_keeps_its_numbers():
+    from board.words import fmt
+    from board.words.impact import summary
+
+    e = {
+        "verdict_before": "KEEP old",
+        "verdict_after": "ROLL OUT new",
+        "model_a": "old",
+        "model_b": "new",
+        "uplift_before": 36.0,
+        "uplift_after": 45.2,
+        "unit_before": "EUR",
+        "unit_after": "EUR",
+        "models": {"new": {"t_opt_before": 0.086, "t_opt_after": 0.068}},
+    }
+    en, zh = summary(e), summary(e, "zh_CN")
+    assert en.startswith("KEEP old → ROLL OUT new")
+    assert zh.startswith("保留 old → 上线 new")  # the stored English verdict words, said again
+    pair = f"{fmt.money(36.0, signed=True)} → {fmt.money(45.2, 'EUR', signed=True)}"
+    assert pair in en and pair in zh and "0.086 → 0.068" in zh
