@@ -314,7 +314,10 @@ def sidebar() -> None:
         linked = st.query_params.get(DATASET_KEY)  # a shared link (?dataset=ID) opened in a new session
         chosen = next((i for i in ids if str(i) == linked), None)
         if chosen is None:
-            chosen = next((r.id for r in records if r.uploader == "evalboard demo"), ids[0] if ids else None)
+            # a Chinese reader's first board is the Chinese demo (issue 15 item 7); others open Demo 1
+            demos = [services.demo.ZH_UPLOADER] if i18n.is_chinese(current_locale()) else []
+            demos.append("evalboard demo")
+            chosen = next((r.id for who in demos for r in records if r.uploader == who), ids[0] if ids else None)
             if linked is not None:  # say so: a link must never silently show another dataset's board
                 st.warning(
                     t(
