@@ -165,7 +165,6 @@ def main() -> None:
             ready(page)
             page.locator(".st-key-vt_whatif").wait_for(timeout=600_000)
             try:
-                before = page.locator(".st-key-vt_whatif").inner_text()
                 editor = page.get_by_test_id("stDataFrame").first
                 inp = page.get_by_test_id("portal").locator(".gdg-clip-region").locator("input, textarea").first
                 for _attempt in range(3):  # the grid is a canvas: click TP/outcome, walk to FN/amount (as the e2e test)
@@ -182,11 +181,9 @@ def main() -> None:
                 inp.fill("-60000")
                 t0 = time.perf_counter()
                 inp.press("Enter")
-                page.wait_for_function(
-                    "b => { const e = document.querySelector('.st-key-vt_whatif'); return e && e.innerText !== b; }",
-                    arg=before,
-                    timeout=120_000,
-                )
+                # the page's caption repeats the edit ("FN -60,000 EUR") in the run that re-priced the what-if
+                page.get_by_text("FN -60,000 EUR", exact=False).first.wait_for(timeout=120_000)
+                ready(page)
                 rows.append(("value-table edit → what-if updated", f"{time.perf_counter() - t0:.1f}"))
             except Exception as err:  # noqa: BLE001 - a canvas that did not take the edit: say so, go on
                 rows.append(("value-table edit → what-if updated", f"not measured ({type(err).__name__})"))
