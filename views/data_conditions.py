@@ -124,7 +124,7 @@ lc = sv.finished_or_stop(
 if lc.status == "cancelled":
     st.warning(t("**Cancelled**: the experiment stopped early; the curve below is partial.", L), icon=":material/cancel:")
 left, right = st.columns([1.6, 1])
-ui.plotly_chart(left, cs.learning_curve_figure(lc), key="dc_lc_fig")
+ui.plotly_chart(left, cs.learning_curve_figure(lc, locale=L), key="dc_lc_fig")
 with right:
     verdict = lc.steadier.get("normalized")
     (st.success if verdict == "steadier" else st.warning)(lc.verdict)

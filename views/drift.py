@@ -95,7 +95,7 @@ with tab_f:
     if fd is None:
         st.info(ui.md_text(view.lights["feature"].reason))
     else:
-        ui.plotly_chart(st, cd.feature_heatmap_figure(fd), key="drift_heatmap")
+        ui.plotly_chart(st, cd.feature_heatmap_figure(fd, locale=L), key="drift_heatmap")
         st.caption(
             t(
                 "Each cell: the statistic of the window ending that day, coloured by statistic ÷ red "
@@ -122,7 +122,7 @@ with tab_f:
             window = b.selectbox(
                 t("Window", L), range(len(labels)), index=len(labels) - 1, format_func=labels.__getitem__, key="drift_window"
             )
-            ui.plotly_chart(st, cd.feature_distribution_figure(fd, feature, window=window), key="drift_distribution")
+            ui.plotly_chart(st, cd.feature_distribution_figure(fd, feature, window=window, locale=L), key="drift_distribution")
         st.dataframe(
             {"Feature": list(fd.features), "Light": [dv.light_word(c) for c in fd.colors], "Reason": list(fd.reasons)},
             hide_index=True,
@@ -140,7 +140,7 @@ with tab_l:
                 L,
             )
         )
-    ui.plotly_chart(st, cd.label_rate_figure(ld), key="drift_label")
+    ui.plotly_chart(st, cd.label_rate_figure(ld, locale=L), key="drift_label")
     st.caption(ui.md_text(view.lights["label"].reason))
 with tab_c:
     if not view.calibration:
@@ -148,7 +148,7 @@ with tab_c:
     else:
         models = list(view.calibration)
         model = st.selectbox(t("Model", L), models, key="drift_cal_model") if len(models) > 1 else models[0]
-        ui.plotly_chart(st, cd.calibration_drift_figure(view.calibration[model]), key="drift_calibration")
+        ui.plotly_chart(st, cd.calibration_drift_figure(view.calibration[model], locale=L), key="drift_calibration")
         st.caption(ui.md_text(f"{model}: {view.calibration[model].reason}"))
         if view.skipped_models:
             st.caption(t("Not judged (no probabilities): {x}.", L, x=ui.md_text(", ".join(view.skipped_models))))

@@ -173,9 +173,9 @@ s_a = runs[names[0]][1]
 st.subheader(t("{x}: {metric_label} over {n} runs", L, x=ui.md_text(names[0]), metric_label=metric_label, n=fmt.count(s_a.n)))
 sv.summary_metrics(s_a, label=metric_label)
 left, mid, right = st.columns(3)
-ui.plotly_chart(left, cs.score_histogram(runs, metric=metric_label), key="stab_hist")
-ui.plotly_chart(mid, cs.score_box(runs, metric=metric_label), key="stab_box")
-ui.plotly_chart(right, cs.mean_ci_figure({n: s for n, (_, s) in runs.items()}, metric=metric_label), key="stab_ci")
+ui.plotly_chart(left, cs.score_histogram(runs, metric=metric_label, locale=L), key="stab_hist")
+ui.plotly_chart(mid, cs.score_box(runs, metric=metric_label, locale=L), key="stab_box")
+ui.plotly_chart(right, cs.mean_ci_figure({n: s for n, (_, s) in runs.items()}, metric=metric_label, locale=L), key="stab_ci")
 
 t1, t2 = st.columns([1, 1.3])
 t1.dataframe(sv.summary_table({n: s for n, (_, s) in runs.items()}), hide_index=True, width="stretch", key="stab_summary")
@@ -294,5 +294,5 @@ if len(runs) == 2:
     )
     (st.success if pt.significant else st.info)(cmp_view.verdict)
     diffs = runs[names[0]][0] - runs[names[1]][0]
-    ui.plotly_chart(st, cs.paired_figure(cmp_view, diffs, metric=metric_label), key="stab_paired")
+    ui.plotly_chart(st, cs.paired_figure(cmp_view, diffs, metric=metric_label, locale=L), key="stab_paired")
     st.caption(CONSERVATIVE_NOTE)

@@ -204,7 +204,7 @@ def show_light(family: str, light: Light) -> None:
     """One light: a coloured dot, the family, its colour word, and the one-line reason."""
     color, word = BADGE[light.color]
     with st.container(border=True, height="stretch", key=f"drift_light_{family}"):
-        st.markdown(f"#### :{color}[⬤] {FAMILY_TITLES[family]}", help=term("drift", _L()))
+        st.markdown(f"#### :{color}[⬤] {t(FAMILY_TITLES[family], _L())}", help=term("drift", _L()))
         st.badge(f"{light.color} — {word}", color=color)
         st.text(light.reason)
 

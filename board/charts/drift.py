@@ -13,14 +13,23 @@ from plotly.subplots import make_subplots
 
 from board.charts._style import FONT_SIZE, apply_font, number_ticks, plain_numbers, set_ticks, share_ticks, small, title_size
 from board.words import fmt
+from board.words.drift_reasons import light_reason
+from board.words.i18n import N_, t
 from evalcore.drift import CalibrationDrift, DriftReport, FeatureDrift, LabelDrift
 
 LIGHT_COLORS = {"green": "#2E9E44", "yellow": "#F2B705", "red": "#D62828", "grey": "#9AA0A6"}
 LEVEL_COLORS = {-1: "#9AA0A6", 0: "#0B5FFF", 1: "#F2B705", 2: "#D62828"}
-FAMILY_TITLES = {"feature": "Feature drift", "label": "Label drift", "calibration": "Calibration drift"}
-BELOW_NOISE_NAME = "below noise floor"
-TOO_FEW_NAME = "too few rows"
-X_TITLE = "window ending on"
+FAMILY_TITLES = {"feature": N_("Feature drift"), "label": N_("Label drift"), "calibration": N_("Calibration drift")}
+BELOW_NOISE_NAME = N_("below noise floor")
+TOO_FEW_NAME = N_("too few rows")
+X_TITLE = N_("window ending on")
+#: evalcore.drift's level names (a cell's or window's status), said in the reader's language
+STATUS_WORDS = {"too few rows": N_("too few rows"), "ok": N_("ok"), "moderate": N_("moderate"), "high": N_("high")}
+LIGHT_WORDS = {"green": N_("green"), "yellow": N_("yellow"), "red": N_("red"), "grey": N_("grey")}
+
+
+def _status(s, locale: str) -> str:
+    return t(STATUS_WORDS[str(s)], locale) if str(s) in STATUS_WORDS else str(s)
 
 
 def _fmt(x, sig: int = 3) -> str:
@@ -39,21 +48,21 @@ def _window_ends(windows) -> list[str]:
     return [(w.end - pd.Timedelta(days=1)).strftime("%Y-%m-%d") for w in windows]
 
 
-def drift_lights_figure(report: DriftReport, *, height: int = 150, font_size: int = FONT_SIZE) -> go.Figure:
+def drift_lights_figure(report: DriftReport, *, height: int = 150, font_size: int = FONT_SIZE, locale: str = "en") -> go.Figure:
     """The three lights side by side; hovering a light shows its one-line reason."""
     fams = ["feature", "label", "calibration"]
     lights = [report.lights[f] for f in fams]
     fig = go.Figure(
         go.Scatter(
-            x=[FAMILY_TITLES[f] for f in fams],
+            x=[t(FAMILY_TITLES[f], locale) for f in fams],
             y=[0, 0, 0],
             mode="markers+text",
             marker=dict(size=46, color=[LIGHT_COLORS[l.color] for l in lights], line=dict(color="#333", width=1)),
-            text=[l.color for l in lights],
+            text=[t(LIGHT_WORDS[l.color], locale) if l.color in LIGHT_WORDS else l.color for l in lights],
             textposition="bottom center",
-            customdata=[l.reason for l in lights],
+            customdata=[light_reason(l.reason, locale) for l in lights],
             hovertemplate="%{x}: %{text}<br>%{customdata}<extra></extra>",
-            name="drift lights",
+            name=t("drift lights", locale),
             showlegend=False,
         )
     )
@@ -63,7 +72,9 @@ def drift_lights_figure(report: DriftReport, *, height: int = 150, font_size: in
     return apply_font(fig, font_size)
 
 
-def feature_heatmap_figure(fd: FeatureDrift, *, height: int | None = None, font_size: int = FONT_SIZE) -> go.Figure:
+def feature_heatmap_figure(
+    fd: FeatureDrift, *, height: int | None = None, font_size: int = FONT_SIZE, locale: str = "en"
+) -> go.Figure:
     """Features × windows heatmap of the drift statistic, coloured relative to each feature's
     red threshold (1 = at the threshold), so KS and PSI rows share one scale.
 
@@ -76,7 +87,7 @@ def feature_heatmap_figure(fd: FeatureDrift, *, height: int | None = None, font_
     y = [f"{f} ({'KS' if k == 'ks' else 'PSI'})" for f, k in zip(fd.features, fd.kinds)]
     fig = go.Figure()
     if not fd.features or not fd.windows:
-        fig.add_annotation(text=fd.reason, showarrow=False, x=0.5, y=0.5, xref="paper", yref="paper")
+        fig.add_annotation(text=light_reason(fd.reason, locale), showarrow=False, x=0.5, y=0.5, xref="paper", yref="paper")
         fig.update_layout(height=height or 200, template="plotly_white")
         return apply_font(fig, font_size)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -85,9 +96,18 @@ def feature_heatmap_figure(fd: FeatureDrift, *, height: int | None = None, font_
     n_cur = fd.n_cur
     hover = [
         [
-            f"{y[i]}<br>{X_TITLE} {x[j]}<br>statistic {_fmt(fd.statistic[i, j])}"
-            f"<br>noise floor {_fmt(fd.noise_floor[i, j])}<br>rows {fmt.count(n_cur[i, j])} vs reference {fmt.count(fd.n_ref[i])}"
-            f"<br>status: {status[i, j]}"
+            t(
+                "{feature}<br>window ending on {end}<br>statistic {stat}<br>noise floor {floor}"
+                "<br>rows {rows} vs reference {ref_rows}<br>status: {status}",
+                locale,
+                feature=y[i],
+                end=x[j],
+                stat=_fmt(fd.statistic[i, j]),
+                floor=_fmt(fd.noise_floor[i, j]),
+                rows=fmt.count(n_cur[i, j]),
+                ref_rows=fmt.count(fd.n_ref[i]),
+                status=_status(status[i, j], locale),
+            )
             for j in range(len(x))
         ]
         for i in range(len(y))
@@ -111,12 +131,12 @@ def feature_heatmap_figure(fd: FeatureDrift, *, height: int | None = None, font_
             hoverinfo="text",
             colorscale=[[0, "#EAF4EA"], [0.5, "#F2B705"], [0.5001, "#F4A259"], [1, "#D62828"]],
             colorbar=dict(
-                title="statistic ÷ red threshold",
+                title=t("statistic ÷ red threshold", locale),
                 tickmode="array",
                 tickvals=[0, 0.5, 1, 1.5, 2],
                 ticktext=number_ticks([0, 0.5, 1, 1.5, 2]),
             ),
-            name="drift statistic",
+            name=t("drift statistic", locale),
         )
     )
     bi, bj = np.nonzero(below & ~too_few)
@@ -125,7 +145,7 @@ def feature_heatmap_figure(fd: FeatureDrift, *, height: int | None = None, font_
             x=[x[j] for j in bj],
             y=[y[i] for i in bi],
             mode="text",
-            name=BELOW_NOISE_NAME,
+            name=t(BELOW_NOISE_NAME, locale),
             text=[f"({_fmt(fd.statistic[i, j], 2)})" for i, j in zip(bi, bj)],
             textfont=dict(color="#8A8F94", size=small(font_size)),
             hoverinfo="skip",
@@ -137,18 +157,25 @@ def feature_heatmap_figure(fd: FeatureDrift, *, height: int | None = None, font_
             x=[x[j] for j in tj],
             y=[y[i] for i in ti],
             mode="text",
-            name=TOO_FEW_NAME,
+            name=t(TOO_FEW_NAME, locale),
             text=[f"× {_fmt(fd.statistic[i, j], 2)}" for i, j in zip(ti, tj)],
             textfont=dict(color="#333", size=small(font_size)),
             hoverinfo="skip",
         )
     )
-    method = "exact KS" if fd.ks_method == "exact" else f"binned KS ({fmt.count(fd.n_bins)} reference-quantile bins)"
+    method = (
+        t("exact KS", locale)
+        if fd.ks_method == "exact"
+        else t("binned KS ({n} reference-quantile bins)", locale, n=fmt.count(fd.n_bins))
+    )
     fig.update_layout(
         height=height or max(260, 34 * len(y) + 140),
         template="plotly_white",
-        title=dict(text=f"Feature drift vs reference {fd.reference.label} — {method}", font=dict(size=title_size(font_size))),
-        xaxis_title=X_TITLE,
+        title=dict(
+            text=t("Feature drift vs reference {label} — {method}", locale, label=fd.reference.label, method=method),
+            font=dict(size=title_size(font_size)),
+        ),
+        xaxis_title=t(X_TITLE, locale),
         legend=dict(orientation="h", y=-0.25),
         margin=dict(l=10, r=10, t=50, b=10),
     )
@@ -157,7 +184,13 @@ def feature_heatmap_figure(fd: FeatureDrift, *, height: int | None = None, font_
 
 
 def feature_distribution_figure(
-    fd: FeatureDrift, feature: str, *, window: int = -1, height: int = 380, font_size: int = FONT_SIZE
+    fd: FeatureDrift,
+    feature: str,
+    *,
+    window: int = -1,
+    height: int = 380,
+    font_size: int = FONT_SIZE,
+    locale: str = "en",
 ) -> go.Figure:
     """Reference vs current distribution of one feature in one window (default: the latest).
 
@@ -171,6 +204,8 @@ def feature_distribution_figure(
     cur = fd.window_counts[i][window].astype(float)
     fig = go.Figure()
     stat_name = "KS" if fd.kinds[i] == "ks" else "PSI"
+    ref_name = t("reference {label}", locale, label=fd.reference.label)
+    cur_name = t("window {label}", locale, label=w.label)
     if ref.kind == "ks":
         # codes 2k+1 are "equal to edge k": the cumulative share there is the ECDF at the edge
         at_edge = np.arange(1, 2 * ref.edges.size, 2)
@@ -182,24 +217,20 @@ def feature_distribution_figure(
                 y=fr,
                 mode="lines",
                 line=dict(shape="hv", color="#555", width=2),
-                name=f"reference {fd.reference.label}",
+                name=ref_name,
             )
         )
-        fig.add_trace(
-            go.Scatter(x=ref.edges, y=fc, mode="lines", line=dict(shape="hv", color="#D62828", width=2), name=f"window {w.label}")
-        )
-        fig.update_yaxes(title="share of rows ≤ x (ECDF)", range=[0, 1.02])
+        fig.add_trace(go.Scatter(x=ref.edges, y=fc, mode="lines", line=dict(shape="hv", color="#D62828", width=2), name=cur_name))
+        fig.update_yaxes(title=t("share of rows ≤ x (ECDF)", locale), range=[0, 1.02])
         set_ticks(fig.update_yaxes, [0, 0.25, 0.5, 0.75, 1], share_ticks)
         fig.update_xaxes(title=feature, **plain_numbers())
     else:
         keep = [k for k, lev in enumerate(ref.levels) if not (lev in ("(missing)", "(unseen)") and ref.counts[k] + cur[k] == 0)]
         levels = [str(ref.levels[k]) for k in keep]
-        fig.add_trace(
-            go.Bar(x=levels, y=ref.counts[keep] / max(ref.n, 1), name=f"reference {fd.reference.label}", marker_color="#555")
-        )
-        fig.add_trace(go.Bar(x=levels, y=cur[keep] / max(cur.sum(), 1), name=f"window {w.label}", marker_color="#D62828"))
+        fig.add_trace(go.Bar(x=levels, y=ref.counts[keep] / max(ref.n, 1), name=ref_name, marker_color="#555"))
+        fig.add_trace(go.Bar(x=levels, y=cur[keep] / max(cur.sum(), 1), name=cur_name, marker_color="#D62828"))
         fig.update_layout(barmode="group")
-        fig.update_yaxes(title="share of rows", tickformat="~%")
+        fig.update_yaxes(title=t("share of rows", locale), tickformat="~%")
         fig.update_xaxes(title=feature)
     j = window % len(fd.windows)
     fig.update_layout(
@@ -207,8 +238,15 @@ def feature_distribution_figure(
         template="plotly_white",
         legend=dict(orientation="h", y=-0.2),
         title=dict(
-            text=f"{feature}: {stat_name} {_fmt(fd.statistic[i, j])} (noise floor {_fmt(fd.noise_floor[i, j])}, "
-            f"{fd.status[i, j]})",
+            text=t(
+                "{feature}: {stat} {value} (noise floor {floor}, {status})",
+                locale,
+                feature=feature,
+                stat=stat_name,
+                value=_fmt(fd.statistic[i, j]),
+                floor=_fmt(fd.noise_floor[i, j]),
+                status=_status(fd.status[i, j], locale),
+            ),
             font=dict(size=title_size(font_size)),
         ),
         margin=dict(l=10, r=10, t=50, b=10),
@@ -216,7 +254,7 @@ def feature_distribution_figure(
     return apply_font(fig, font_size)
 
 
-def label_rate_figure(ld: LabelDrift, *, height: int = 380, font_size: int = FONT_SIZE) -> go.Figure:
+def label_rate_figure(ld: LabelDrift, *, height: int = 380, font_size: int = FONT_SIZE, locale: str = "en") -> go.Figure:
     """Positive rate per window with Wilson 95% bands against the reference rate and its band.
 
     Markers: red where the two-proportion test is significant, grey where too few rows.
@@ -232,7 +270,7 @@ def label_rate_figure(ld: LabelDrift, *, height: int = 380, font_size: int = FON
                 fill="toself",
                 line=dict(width=0),
                 fillcolor="rgba(11,95,255,0.15)",
-                name="Wilson 95% interval",
+                name=t("Wilson 95% interval", locale),
                 hoverinfo="skip",
             )
         )
@@ -241,7 +279,7 @@ def label_rate_figure(ld: LabelDrift, *, height: int = 380, font_size: int = FON
             x=x,
             y=ld.rate,
             mode="lines+markers",
-            name="positive rate",
+            name=t("positive rate", locale),
             line=dict(color="#0B5FFF", width=2),
             marker=dict(size=9, color=[LEVEL_COLORS[int(v)] for v in ld.level]),
             customdata=[
@@ -250,17 +288,24 @@ def label_rate_figure(ld: LabelDrift, *, height: int = 380, font_size: int = FON
             ]
             if x
             else None,
-            hovertemplate=(
-                "%{x}: %{customdata[0]} [%{customdata[1]}, %{customdata[2]}]<br>p %{customdata[3]}, "
-                "rows %{customdata[4]}<extra></extra>"
-            ),
+            hovertemplate=t(
+                "{x}: {rate} [{low}, {high}]<br>p {p}, rows {rows}",
+                locale,
+                x="%{x}",
+                rate="%{customdata[0]}",
+                low="%{customdata[1]}",
+                high="%{customdata[2]}",
+                p="%{customdata[3]}",
+                rows="%{customdata[4]}",
+            )
+            + "<extra></extra>",
         )
     )
     if np.isfinite(ld.ref_rate):
         fig.add_hline(
             y=ld.ref_rate,
             line=dict(color="#555", dash="dash", width=1.5),
-            annotation_text=f"reference {fmt.share(ld.ref_rate, 2)}",
+            annotation_text=t("reference {value}", locale, value=fmt.share(ld.ref_rate, 2)),
             annotation_position="top left",
             annotation_font_size=small(font_size),
         )
@@ -273,7 +318,7 @@ def label_rate_figure(ld: LabelDrift, *, height: int = 380, font_size: int = FON
             yref="paper",
             showarrow=False,
             yanchor="bottom",
-            text="possible label-definition change",
+            text=t("possible label-definition change", locale),
             font=dict(color="#D62828", size=small(font_size)),
         )
     fig.update_layout(
@@ -281,17 +326,23 @@ def label_rate_figure(ld: LabelDrift, *, height: int = 380, font_size: int = FON
         template="plotly_white",
         legend=dict(orientation="h", y=-0.25),
         title=dict(
-            text=f"Label drift — positive rate per window (two-proportion test, α = {fmt.number(ld.alpha, 2)})",
+            text=t(
+                "Label drift — positive rate per window (two-proportion test, α = {alpha})",
+                locale,
+                alpha=fmt.number(ld.alpha, 2),
+            ),
             font=dict(size=title_size(font_size)),
         ),
         margin=dict(l=10, r=10, t=50, b=10),
     )
-    fig.update_yaxes(title="observed positive rate", tickformat="~%", rangemode="tozero")
-    fig.update_xaxes(title=X_TITLE)
+    fig.update_yaxes(title=t("observed positive rate", locale), tickformat="~%", rangemode="tozero")
+    fig.update_xaxes(title=t(X_TITLE, locale))
     return apply_font(fig, font_size)
 
 
-def calibration_drift_figure(cd: CalibrationDrift, *, height: int = 480, font_size: int = FONT_SIZE) -> go.Figure:
+def calibration_drift_figure(
+    cd: CalibrationDrift, *, height: int = 480, font_size: int = FONT_SIZE, locale: str = "en"
+) -> go.Figure:
     """O/E per window (with the interval of its ratio to the reference, scaled back to O/E)
     against the reference O/E and the unchanged band; ECE per window against the reference ECE.
     """
@@ -302,7 +353,10 @@ def calibration_drift_figure(cd: CalibrationDrift, *, height: int = 480, font_si
         shared_xaxes=True,
         vertical_spacing=0.08,
         row_heights=[0.62, 0.38],
-        subplot_titles=("observed / expected (O/E)", f"ECE ({fmt.count(cd.n_bins)} uniform bins)"),
+        subplot_titles=(
+            t("observed / expected (O/E)", locale),
+            t("ECE ({n} uniform bins)", locale, n=fmt.count(cd.n_bins)),
+        ),
     )
     lo, hi = cd.ratio_low * cd.ref_oe, cd.ratio_high * cd.ref_oe
     if x:
@@ -314,7 +368,7 @@ def calibration_drift_figure(cd: CalibrationDrift, *, height: int = 480, font_si
                 fill="toself",
                 line=dict(width=0),
                 fillcolor="rgba(11,95,255,0.15)",
-                name="95% interval (vs reference)",
+                name=t("95% interval (vs reference)", locale),
                 hoverinfo="skip",
             ),
             row=1,
@@ -334,10 +388,16 @@ def calibration_drift_figure(cd: CalibrationDrift, *, height: int = 480, font_si
             ]
             if x
             else None,
-            hovertemplate=(
-                "%{x}: O/E %{customdata[0]}<br>ratio to reference %{customdata[1]}"
-                "<br>O %{customdata[2]}, E %{customdata[3]}<extra></extra>"
-            ),
+            hovertemplate=t(
+                "{x}: O/E {oe}<br>ratio to reference {ratio}<br>O {o}, E {e}",
+                locale,
+                x="%{x}",
+                oe="%{customdata[0]}",
+                ratio="%{customdata[1]}",
+                o="%{customdata[2]}",
+                e="%{customdata[3]}",
+            )
+            + "<extra></extra>",
         ),
         row=1,
         col=1,
@@ -348,7 +408,7 @@ def calibration_drift_figure(cd: CalibrationDrift, *, height: int = 480, font_si
             line=dict(color="#555", dash="dash", width=1.5),
             row=1,
             col=1,
-            annotation_text=f"reference {fmt.number(cd.ref_oe, 3)}",
+            annotation_text=t("reference {value}", locale, value=fmt.number(cd.ref_oe, 3)),
             annotation_position="top left",
             annotation_font_size=small(font_size),
         )
@@ -373,7 +433,7 @@ def calibration_drift_figure(cd: CalibrationDrift, *, height: int = 480, font_si
             line=dict(color="#555", dash="dash", width=1.5),
             row=2,
             col=1,
-            annotation_text=f"reference {fmt.number(cd.ref_ece, 3)}",
+            annotation_text=t("reference {value}", locale, value=fmt.number(cd.ref_ece, 3)),
             annotation_position="top left",
             annotation_font_size=small(font_size),
         )
@@ -382,11 +442,16 @@ def calibration_drift_figure(cd: CalibrationDrift, *, height: int = 480, font_si
         template="plotly_white",
         legend=dict(orientation="h", y=-0.15),
         title=dict(
-            text=f"Calibration drift — O/E band {fmt.number(cd.band[0], 3)}–{fmt.number(cd.band[1], 3)} × reference",
+            text=t(
+                "Calibration drift — O/E band {low}–{high} × reference",
+                locale,
+                low=fmt.number(cd.band[0], 3),
+                high=fmt.number(cd.band[1], 3),
+            ),
             font=dict(size=title_size(font_size)),
         ),
         margin=dict(l=10, r=10, t=60, b=10),
     )
-    fig.update_xaxes(title=X_TITLE, row=2, col=1)
+    fig.update_xaxes(title=t(X_TITLE, locale), row=2, col=1)
     fig.update_yaxes(**plain_numbers())
     return apply_font(fig, font_size)

@@ -26,11 +26,14 @@ from board.charts._style import (
     title_size,
 )
 from board.words import fmt
+from board.words.i18n import N_, t, tn
 from evalcore.normalized import LearningCurve
 from evalcore.stability import CVComparison
 
 GREY = "#7F7F7F"
 ALERT = "#C0392B"
+NAIVE_NAME = N_("naive paired t")
+CORRECTED_NAME = N_("corrected (Nadeau–Bengio)")
 
 
 def _num(x) -> str:
@@ -53,7 +56,7 @@ def _layout(fig: go.Figure, *, title: str, height: int, font_size: int, x: str =
     return apply_font(fig, font_size)
 
 
-def score_histogram(runs: dict, *, metric: str, height: int = 340, font_size: int = FONT_SIZE) -> go.Figure:
+def score_histogram(runs: dict, *, metric: str, height: int = 340, font_size: int = FONT_SIZE, locale: str = "en") -> go.Figure:
     """Histogram of scores per model; ``runs`` maps a name to (scores, ScoreSummary)."""
     fig = go.Figure()
     for i, (name, (scores, s)) in enumerate(runs.items()):
@@ -61,7 +64,7 @@ def score_histogram(runs: dict, *, metric: str, height: int = 340, font_size: in
         fig.add_trace(
             go.Histogram(
                 x=np.asarray(scores),
-                name=f"{name} ({s.n} runs)",
+                name=tn("{name} ({n} run)", "{name} ({n} runs)", s.n, locale, name=name, n=fmt.count(s.n)),
                 marker_color=color,
                 opacity=0.65,
                 nbinsx=min(30, max(5, s.n // 2)),
@@ -72,28 +75,30 @@ def score_histogram(runs: dict, *, metric: str, height: int = 340, font_size: in
         fig.add_vline(
             x=s.mean,
             line=dict(color=color, width=2),
-            annotation=dict(text=f"mean {_num(s.mean)}", font=dict(color=color, size=small(font_size))),
+            annotation=dict(text=t("mean {value}", locale, value=_num(s.mean)), font=dict(color=color, size=small(font_size))),
             annotation_position="top",
         )
         if np.isfinite(s.alert_line):
             fig.add_vline(
                 x=s.alert_line,
                 line=dict(color=ALERT, width=1.5, dash="dash"),
-                annotation=dict(text=f"alert {_num(s.alert_line)}", font=dict(color=ALERT, size=small(font_size))),
+                annotation=dict(
+                    text=t("alert {value}", locale, value=_num(s.alert_line)), font=dict(color=ALERT, size=small(font_size))
+                ),
                 annotation_position="bottom left" if i == 0 else "bottom right",
             )
     fig.update_layout(barmode="overlay", bargap=0.05)
     return _layout(
         fig,
-        title="Scores of repeated runs (band: mean ± 1.96·SEM; dashed: alert line)",
+        title=t("Scores of repeated runs (band: mean ± 1.96·SEM; dashed: alert line)", locale),
         height=height,
         font_size=font_size,
         x=metric,
-        y="runs",
+        y=t("runs", locale),
     )
 
 
-def score_box(runs: dict, *, metric: str, height: int = 340, font_size: int = FONT_SIZE) -> go.Figure:
+def score_box(runs: dict, *, metric: str, height: int = 340, font_size: int = FONT_SIZE, locale: str = "en") -> go.Figure:
     """Box plots (quartiles, whiskers at 1.5·IQR, every run as a point)."""
     fig = go.Figure()
     for i, (name, (scores, _)) in enumerate(runs.items()):
@@ -108,10 +113,14 @@ def score_box(runs: dict, *, metric: str, height: int = 340, font_size: int = FO
                 boxmean=True,
             )
         )
-    return _layout(fig, title="Distribution (box: quartiles; dashed: mean)", height=height, font_size=font_size, y=metric)
+    return _layout(
+        fig, title=t("Distribution (box: quartiles; dashed: mean)", locale), height=height, font_size=font_size, y=metric
+    )
 
 
-def mean_ci_figure(summaries: dict, *, metric: str, height: int = 340, font_size: int = FONT_SIZE) -> go.Figure:
+def mean_ci_figure(
+    summaries: dict, *, metric: str, height: int = 340, font_size: int = FONT_SIZE, locale: str = "en"
+) -> go.Figure:
     """mean ± z·SEM per model: overlapping intervals = no difference in the simple view."""
     fig = go.Figure()
     for i, (name, s) in enumerate(summaries.items()):
@@ -131,26 +140,29 @@ def mean_ci_figure(summaries: dict, *, metric: str, height: int = 340, font_size
             )
         )
     fig.update_yaxes(type="category", autorange="reversed")
-    return _layout(fig, title="Mean ± 1.96·SEM per model (overlap view)", height=height, font_size=font_size, x=metric)
+    return _layout(fig, title=t("Mean ± 1.96·SEM per model (overlap view)", locale), height=height, font_size=font_size, x=metric)
 
 
-def paired_figure(cmp: CVComparison, diffs, *, metric: str, height: int = 300, font_size: int = FONT_SIZE) -> go.Figure:
+def paired_figure(
+    cmp: CVComparison, diffs, *, metric: str, height: int = 300, font_size: int = FONT_SIZE, locale: str = "en"
+) -> go.Figure:
     """Per-fold differences A − B, with the naive and the Nadeau–Bengio corrected intervals."""
     p = cmp.paired
+    folds, naive, corrected = t("folds", locale), t(NAIVE_NAME, locale), t(CORRECTED_NAME, locale)
     fig = go.Figure()
     fig.add_trace(
         go.Scatter(
             x=np.asarray(diffs),
-            y=["folds"] * len(diffs),
+            y=[folds] * len(diffs),
             mode="markers",
-            name="A − B per fold",
+            name=t("A − B per fold", locale),
             marker=dict(color=GREY, size=8, opacity=0.6),
         )
     )
     q = p.t_quantile
     for label, se, color in (
-        ("naive paired t", p.naive_se, PALETTE[2]),
-        ("corrected (Nadeau–Bengio)", p.corrected_se, PALETTE[0]),
+        (naive, p.naive_se, PALETTE[2]),
+        (corrected, p.corrected_se, PALETTE[0]),
     ):
         if np.isfinite(se):
             fig.add_trace(
@@ -165,22 +177,30 @@ def paired_figure(cmp: CVComparison, diffs, *, metric: str, height: int = 300, f
                 )
             )
     fig.add_vline(x=0, line=dict(color="black", width=1))
-    fig.update_yaxes(
-        type="category", categoryorder="array", categoryarray=["corrected (Nadeau–Bengio)", "naive paired t", "folds"]
-    )
+    fig.update_yaxes(type="category", categoryorder="array", categoryarray=[corrected, naive, folds])
     return _layout(
         fig,
-        title=f"{cmp.a} − {cmp.b} on matched folds · {fmt.share(p.level, 0)} intervals of the mean difference",
+        title=t(
+            "{a} − {b} on matched folds · {level} intervals of the mean difference",
+            locale,
+            a=cmp.a,
+            b=cmp.b,
+            level=fmt.share(p.level, 0),
+        ),
         height=height,
         font_size=font_size,
-        x=f"difference of {metric}",
+        x=t("difference of {metric}", locale, metric=metric),
     )
 
 
-def learning_curve_figure(lc: LearningCurve, *, height: int = 380, font_size: int = FONT_SIZE) -> go.Figure:
+def learning_curve_figure(lc: LearningCurve, *, height: int = 380, font_size: int = FONT_SIZE, locale: str = "en") -> go.Figure:
     """Mean over repeats (line) and the spread (min–max band) of each score against N."""
     fig = go.Figure()
-    names = {"raw": f"raw {lc.metric}", "normalized": "normalized (basic)", "robust": "robust (capped at 1)"}
+    names = {
+        "raw": t("raw {metric}", locale, metric=lc.metric),
+        "normalized": t("normalized (basic)", locale),
+        "robust": t("robust (capped at 1)", locale),
+    }
     x = lc.sizes.astype(float)
     for i, (v, label) in enumerate(names.items()):
         vals = lc.values[v]
@@ -214,11 +234,18 @@ def learning_curve_figure(lc: LearningCurve, *, height: int = 380, font_size: in
         )
     fig = _layout(
         fig,
-        title=f"Learning curve · {fmt.count(lc.n_repeats)} repeats (band: min–max) · {lc.model}",
+        title=tn(
+            "Learning curve · {n} repeat (band: min–max) · {model}",
+            "Learning curve · {n} repeats (band: min–max) · {model}",
+            lc.n_repeats,
+            locale,
+            n=fmt.count(lc.n_repeats),
+            model=lc.model,
+        ),
         height=height,
         font_size=font_size,
-        x="training rows N (log)",
-        y="score",
+        x=t("training rows N (log)", locale),
+        y=t("score", locale),
     )
     fig.update_xaxes(type="log")  # round ticks (100, 1,000, …), never log minor labels
     if len(x) and x.min() > 0:
