@@ -128,7 +128,7 @@ if comp is not None:
         help=t("Share of bootstrap replicates in which B's EV exceeds A's (ties count as not better). ", L)
         + term("bootstrap", L),
     )
-    getattr(verdict_box, uv.VERDICT_BOX[comp.verdict])(ui.md_text(comp.verdict_text))
+    getattr(verdict_box, uv.VERDICT_BOX[comp.verdict])(ui.md_text(cu.verdict_sentence(comp, L)))
     left.markdown(
         t(
             "**Is {b} better than {a}?** Paired: both models on the same resampled rows.",
@@ -166,7 +166,7 @@ with_opt = [m for m in models if res.optimum[m] is not None]
 if with_opt:
     st.subheader(t("Where the best threshold lands (question 2)", L), help=term("best_threshold", L))
 for col, m in zip(st.columns(max(1, len(with_opt))), with_opt):
-    fig = cu.t_opt_histogram(res.optimum[m], deployed=deployed[m], height=300)
+    fig = cu.t_opt_histogram(res.optimum[m], deployed=deployed[m], height=300, locale=L)
     fig.update_layout(title_text=f"{m}: " + fig.layout.title.text)
     ui.plotly_chart(col, fig, key=f"unc_topt_{m}")
 
@@ -179,13 +179,14 @@ if with_opt:
             [(f"AUC {m}", res.optimum[m].auc) for m in with_opt],
             zero_line=False,
             title="AUC",
-            subtitle=f"{ui.level(opts.level)} {opts.method} bootstrap",
+            subtitle=t("{level} {method} bootstrap", L, level=ui.level(opts.level), method=cu.method_words(opts.method, L)),
             height=440,
+            locale=L,
         ),
         key="unc_auc",
     )
 for col, m in zip(right.columns(len(models)), models):
-    fig = cu.metric_intervals_figure(metrics[m], threshold=deployed[m], height=440)
+    fig = cu.metric_intervals_figure(metrics[m], threshold=deployed[m], height=440, locale=L)
     fig.update_layout(title_text=f"{m}: " + fig.layout.title.text)
     ui.plotly_chart(col, fig, key=f"unc_metrics_{m}")
 

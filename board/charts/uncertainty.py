@@ -36,13 +36,14 @@ from board.charts._style import (
     title_size,
 )
 from board.words import fmt
-from board.words.i18n import t
+from board.words.i18n import N_, t
 from board.words.lens import Lens
 from board.words.reasons import undefined_reason
+from board.words.vocab import word
 from evalcore.bootstrap import BootstrapResult, Comparison, CurveBand, MetricIntervals, OptimumBootstrap
 
 GREY = "#7F7F7F"
-FIT_NOTE = "Resampling the test set: uncertainty of a fixed model on finite data, not of training."
+FIT_NOTE = N_("Resampling the test set: uncertainty of a fixed model on finite data, not of training.")
 VALUE_FORMATS = ("money", "share", "number")
 
 
@@ -87,6 +88,12 @@ def shown(item, lens: Lens | None):
     est, low, high, why = _as_interval(item)
     low, high = lens.interval(low, high)
     return lens.amount(est), low, high, why
+
+
+def _per_decision(unit: str, locale: str) -> str:
+    if unit:
+        return t("value per decision ({unit})", locale, unit=unit)
+    return t("value per decision", locale)
 
 
 def _title_room(title: str, subtitle: str, font_size: int) -> int:
@@ -234,31 +241,57 @@ def ci_bars_figure(
     return apply_font(fig, font_size)
 
 
-def _describe(r: BootstrapResult) -> str:
-    return f"{_level_words(r.level)} {r.method} bootstrap, {r.scheme} scheme, {fmt.count(r.n_resamples)} replicates"
+def method_words(method: str, locale: str) -> str:
+    return "BCa" if method == "bca" else word(method, locale)
 
 
-def _probability_words(name: str, p: float) -> str:
+def _describe(r: BootstrapResult, locale: str = "en") -> str:
+    return t(
+        "{level} {method} bootstrap, {scheme} scheme, {n} replicates",
+        locale,
+        level=_level_words(r.level),
+        method=method_words(r.method, locale),
+        scheme=word(r.scheme, locale),
+        n=fmt.count(r.n_resamples),
+    )
+
+
+def _probability_words(name: str, p: float, locale: str = "en") -> str:
     """ "P(B better) = 73.2%", or "P(B better) > 99.9%" (a finite number of draws never shows 100%)."""
     if not _finite(p):
-        return f"P({name} better) undefined"
+        return t("P({name} better) undefined", locale, name=name)
     text = fmt.probability(p)
-    return f"P({name} better) {text}" if text[0] in "<>" else f"P({name} better) = {text}"
+    if text[0] in "<>":
+        return t("P({name} better) {p}", locale, name=name, p=text)
+    return t("P({name} better) = {p}", locale, name=name, p=text)
 
 
-def _loss_verdict(comp: Comparison) -> str:
-    """The engine's verdict sentence about EV_B − EV_A said of what the loss chart draws,
+def verdict_sentence(comp: Comparison, locale: str = "en", *, loss: bool = False) -> str:
+    """The verdict of a paired comparison in ``locale``: about EV_B − EV_A (the engine's
+    ``verdict_text`` in English), or under ``loss`` about what the loss chart draws,
     loss_B − loss_A (the same interval mirrored: B is better when it lies below 0)."""
     a, b = comp.a, comp.b
-    ci = f"the {_level_words(comp.diff.level)} CI of loss_{b} − loss_{a}"
+    level = _level_words(comp.diff.level)
+    if loss:
+        ci = t("the {level} CI of loss_{b} − loss_{a}", locale, level=level, a=a, b=b)
+    else:
+        ci = t("the {level} CI of EV_{b} − EV_{a}", locale, level=level, a=a, b=b)
     if comp.verdict == "better":
-        return f"{b} is better: {ci} is below 0."
+        if loss:
+            return t("{b} is better: {ci} is below 0.", locale, b=b, ci=ci)
+        return t("{b} is better: {ci} excludes 0.", locale, b=b, ci=ci)
     if comp.verdict == "worse":
-        return f"{b} is worse: {ci} is above 0."
+        if loss:
+            return t("{b} is worse: {ci} is above 0.", locale, b=b, ci=ci)
+        return t("{b} is worse: {ci} excludes 0.", locale, b=b, ci=ci)
     if comp.verdict == "no significant difference":
-        return f"No significant difference between {b} and {a}: {ci} includes 0."
+        return t("No significant difference between {b} and {a}: {ci} includes 0.", locale, a=a, b=b, ci=ci)
+    if not loss and locale == "en":
+        return comp.verdict_text  # the engine's own words (e.g. no weight at all)
     why = "; ".join(v for k, v in comp.diff.undefined.items() if k != "replicates")
-    return f"No verdict: {ci} could not be formed" + (f" ({why})." if why else ".")
+    if why:
+        return t("No verdict: {ci} could not be formed ({why}).", locale, ci=ci, why=undefined_reason(why, locale))
+    return t("No verdict: {ci} could not be formed.", locale, ci=ci)
 
 
 def comparison_figure(
@@ -272,47 +305,70 @@ def comparison_figure(
     loses less), the verdict said of loss_B − loss_A; the verdict itself does not change.
     """
     lens = lens_of(lens)
+    L = lens.locale
     loss = lens.loss
-    what = "loss" if loss else "EV"
+    what = t("loss", L) if loss else "EV"
     rows = [
-        (f"{what} {comp.a} (t={fmt.score(comp.threshold_a)})", shown(comp.ev_a, lens)),
-        (f"{what} {comp.b} (t={fmt.score(comp.threshold_b)})", shown(comp.ev_b, lens)),
-        (f"{comp.b} − {comp.a}" + (" (change in loss)" if loss else ""), shown(comp.diff, lens)),
+        (t("{what} {m} (t={t})", L, what=what, m=comp.a, t=fmt.score(comp.threshold_a)), shown(comp.ev_a, lens)),
+        (t("{what} {m} (t={t})", L, what=what, m=comp.b, t=fmt.score(comp.threshold_b)), shown(comp.ev_b, lens)),
+        (
+            t("{b} − {a} (change in loss)", L, a=comp.a, b=comp.b) if loss else f"{comp.b} − {comp.a}",
+            shown(comp.diff, lens),
+        ),
     ]
     verdict_color = {"better": "#2E7D32", "worse": "#C62828"}.get(comp.verdict, GREY)
-    quantity = "expected loss, positive = money lost" if loss else "value, gains positive"
+    quantity = t("expected loss, positive = money lost", L) if loss else t("value, gains positive", L)
     fig = ci_bars_figure(
         rows,
         unit=unit,
-        x_title=quantity_title(lens, unit) if loss else (f"value per decision ({unit})" if unit else "value per decision"),
-        title=_loss_verdict(comp) if loss else comp.verdict_text,
-        subtitle=f"{_probability_words(comp.b, comp.p_b_better)} · {_describe(comp.diff)} · {quantity}",
+        x_title=quantity_title(lens, unit) if loss else _per_decision(unit, L),
+        title=verdict_sentence(comp, L, loss=loss),
+        subtitle=f"{_probability_words(comp.b, comp.p_b_better, L)} · {_describe(comp.diff, L)} · {quantity}",
         colors=[PALETTE[0], PALETTE[1], verdict_color],
         height=height,
         font_size=font_size,
+        locale=L,
     )
     fig.update_layout(title_font_color=verdict_color)
     return fig
 
 
+#: The §3.1 proportions by their field name in :class:`~evalcore.bootstrap.MetricIntervals`.
+METRIC_WORDS = {
+    "accuracy": N_("accuracy"),
+    "precision": N_("precision"),
+    "recall": N_("recall"),
+    "specificity": N_("specificity"),
+    "fpr": N_("fpr"),
+    "positive_rate": N_("positive rate"),
+}
+
+
 def metric_intervals_figure(
-    m: MetricIntervals, *, threshold: float | None = None, height: int | None = None, font_size: int = FONT_SIZE
+    m: MetricIntervals,
+    *,
+    threshold: float | None = None,
+    height: int | None = None,
+    font_size: int = FONT_SIZE,
+    locale: str = "en",
 ) -> go.Figure:
     """Wilson intervals of the §3.1 proportions at one threshold (x axis 0–100%)."""
-    rows = [(name.replace("_", " "), iv) for name, iv in m.items()]
+    L = locale
+    rows = [(t(METRIC_WORDS.get(name, name.replace("_", " ")), L), iv) for name, iv in m.items()]
     level = m.accuracy.level
-    t = f" at t={fmt.score(threshold)}" if threshold is not None else ""
+    title = t("Metrics at t={t}", L, t=fmt.score(threshold)) if threshold is not None else t("Metrics", L)
     fig = ci_bars_figure(
         rows,
-        title=f"Metrics{t}",
-        subtitle=f"{_level_words(level)} Wilson intervals",
+        title=title,
+        subtitle=t("{level} Wilson intervals", L, level=_level_words(level)),
         zero_line=False,
         height=height,
         x_range=(0, 1),
         font_size=font_size,
         value_format="share",
+        locale=L,
     )
-    fig.update_xaxes(title="proportion")
+    fig.update_xaxes(title=t("proportion", L))
     return fig
 
 
@@ -323,6 +379,7 @@ def t_opt_histogram(
     nbins: int = 40,
     height: int = 320,
     font_size: int = FONT_SIZE,
+    locale: str = "en",
 ) -> go.Figure:
     """Histogram of the re-optimised threshold over bootstrap replicates.
 
@@ -330,6 +387,7 @@ def t_opt_histogram(
     Replicates where acting on no one was best (t_opt = +inf) cannot sit on a threshold
     axis; they are counted in the title instead of dropped silently.
     """
+    L = locale
     r = opt.t_opt
     dist = r.distribution if r.distribution is not None else np.array([])
     finite = dist[np.isfinite(dist)]
@@ -341,8 +399,8 @@ def t_opt_histogram(
             nbinsx=nbins,
             marker_color=PALETTE[0],
             opacity=0.8,
-            name="replicates",
-            hovertemplate="t_opt %{x}<br>%{y} replicates<extra></extra>",
+            name=t("replicates", L),
+            hovertemplate=t("t_opt {x}<br>{y} replicates", L, x="%{x}", y="%{y}") + "<extra></extra>",
         )
     )
     note = small(font_size)
@@ -362,7 +420,7 @@ def t_opt_histogram(
             fillcolor=PALETTE[1],
             opacity=0.08,
             line_width=0,
-            annotation_text=f"{_level_words(r.level)} CI",
+            annotation_text=t("{level} CI", L, level=_level_words(r.level)),
             annotation_position="top left",
             annotation_font_size=note,
         )
@@ -371,23 +429,25 @@ def t_opt_histogram(
             x=deployed,
             line_dash="dash",
             line_color=GREY,
-            annotation_text=f"deployed {fmt.score(deployed)}",
+            annotation_text=t("deployed {t}", L, t=fmt.score(deployed)),
             annotation_position="bottom right",
             annotation_font_size=note,
         )
-    res = f", scores binned to {fmt.number(opt.resolution, 3)}" if opt.resolution else ""
-    extra = f"; {fmt.count(n_inf)} of {fmt.count(len(dist))} replicates: act on no one" if n_inf else ""
+    res = t(", scores binned to {step}", L, step=fmt.number(opt.resolution, 3)) if opt.resolution else ""
+    extra = t("; {k} of {n} replicates: act on no one", L, k=fmt.count(n_inf), n=fmt.count(len(dist))) if n_inf else ""
+    head = t("Re-optimised threshold over {n} replicates", L, n=fmt.count(r.n_resamples))
+    scheme = t("{scheme} scheme", L, scheme=word(r.scheme, L))
     fig.update_layout(
         title=dict(
-            text=f"Re-optimised threshold over {fmt.count(r.n_resamples)} replicates<br><sup>{r.scheme} scheme{res}{extra}</sup>",
+            text=f"{head}<br><sup>{scheme}{res}{extra}</sup>",
             font=dict(size=title_size(font_size)),
         ),
         height=height,
         margin=dict(l=10, r=10, t=60, b=10),
         bargap=0.05,
         showlegend=False,
-        xaxis_title="t_opt (act when score ≥ t)",
-        yaxis_title="replicates",
+        xaxis_title=t("t_opt (act when score ≥ t)", L),
+        yaxis_title=t("replicates", L),
     )
     fig.update_xaxes(**plain_numbers())
     fig.update_yaxes(**plain_numbers())
@@ -409,9 +469,10 @@ def add_curve_band(
     Under the loss ``lens`` the band is of the expected loss: [−high, −low] at each threshold.
     """
     g, lo, hi = (np.asarray(a, dtype=float) for a in band.as_tuple())
-    lo, hi = lens_of(lens).interval(lo, hi)
+    lens = lens_of(lens)
+    lo, hi = lens.interval(lo, hi)
     ok = np.isfinite(g) & np.isfinite(lo) & np.isfinite(hi)
-    label = f"{name + ': ' if name else ''}{_level_words(band.level)} band (pointwise)"
+    label = f"{name + ': ' if name else ''}" + t("{level} band (pointwise)", lens.locale, level=_level_words(band.level))
     runs = np.split(np.flatnonzero(ok), np.flatnonzero(np.diff(np.flatnonzero(ok)) > 1) + 1) if ok.any() else []
     for i, idx in enumerate(runs):
         if len(idx) == 0:
@@ -449,6 +510,7 @@ def curve_band_figure(
 
     Under the loss ``lens``: the threshold–loss curve, −EV(t) with the band [−high, −low]."""
     lens = lens_of(lens)
+    L = lens.locale
     loss = lens.loss
     band = opt.band
     fig = add_curve_band(go.Figure(), band, name=name, lens=lens)
@@ -459,27 +521,37 @@ def curve_band_figure(
             y=y,
             mode="lines",
             line=dict(color=PALETTE[0], width=2.5),
-            name=f"{name + ': ' if name else ''}{'expected loss' if loss else 'EV(t)'}",
+            name=f"{name + ': ' if name else ''}{t('expected loss', L) if loss else 'EV(t)'}",
             customdata=np.array(
-                [[fmt.score(t), fmt.money(v, unit, signed=not loss)] for t, v in zip(band.grid, y)], dtype=object
+                [[fmt.score(g), fmt.money(v, unit, signed=not loss, locale=L)] for g, v in zip(band.grid, y)],
+                dtype=object,
             ).reshape(-1, 2),
-            hovertemplate="score ≥ %{customdata[0]}<br>"
-            + ("expected loss" if loss else "EV")
+            hovertemplate=t("score ≥ {t}", L, t="%{customdata[0]}")
+            + "<br>"
+            + (t("expected loss", L) if loss else "EV")
             + " %{customdata[1]}<extra></extra>",
         )
     )
     curve = lens.curve[:1].upper() + lens.curve[1:]
-    quantity = "expected loss, positive = money lost" if loss else "value, gains positive"
+    quantity = t("expected loss, positive = money lost", L) if loss else t("value, gains positive", L)
+    head = t("{curve} with its {level} band", L, curve=curve, level=_level_words(band.level))
+    sub = t(
+        "{scheme} scheme, {n} replicates",
+        L,
+        scheme=word(opt.ev_opt.scheme, L),
+        n=fmt.count(opt.ev_opt.n_resamples),
+    )
     fig.update_layout(
         height=height,
         margin=dict(l=10, r=10, t=40, b=10),
         title=dict(
-            text=f"{curve} with its {_level_words(band.level)} band<br>"
-            f"<sup>{opt.ev_opt.scheme} scheme, {fmt.count(opt.ev_opt.n_resamples)} replicates · {quantity}</sup>",
+            text=f"{head}<br><sup>{sub} · {quantity}</sup>",
             font=dict(size=title_size(font_size)),
         ),
-        xaxis_title="threshold t (act when score ≥ t)",
-        yaxis_title=quantity_title(lens, unit) if loss else (f"EV per decision ({unit})" if unit else "EV per decision"),
+        xaxis_title=t("threshold t (act when score ≥ t)", L),
+        yaxis_title=quantity_title(lens, unit)
+        if loss
+        else (t("EV per decision ({unit})", L, unit=unit) if unit else t("EV per decision", L)),
     )
     fig.update_xaxes(**plain_numbers())
     fig.update_yaxes(**plain_numbers())
@@ -503,15 +575,17 @@ def uncertainty_summary_figure(
     are the caller's, so under loss they should name loss too ("A: loss at deployed t").
     """
     lens = lens_of(lens)
-    sub = _describe(rows[0][1]) if rows else ""
+    L = lens.locale
+    sub = _describe(rows[0][1], L) if rows else ""
     return ci_bars_figure(
         [(label, shown(item, lens)) for label, item in rows],
         unit=unit,
-        x_title=quantity_title(lens, unit) if lens.loss else (f"value per decision ({unit})" if unit else "value per decision"),
-        title=f"{lens.Quantity} ({lens.convention})" if lens.loss else "Expected value per decision",
-        subtitle=f"{sub} · {FIT_NOTE}",
+        x_title=quantity_title(lens, unit) if lens.loss else _per_decision(unit, L),
+        title=f"{lens.Quantity} ({lens.convention})" if lens.loss else t("Expected value per decision", L),
+        subtitle=f"{sub} · {t(FIT_NOTE, L)}",
         zero_line=True,
         height=height,
         colors=colors,
         font_size=font_size,
+        locale=L,
     )
