@@ -12,6 +12,7 @@ from board.services import aggregate_view
 from board.words import fmt
 from board.words.glossary import term, terms
 from board.words.i18n import t
+from board.words.vocab import word
 from evalcore import InputError, auc_from_counts, cross_fit_calibration, price_curve, score_counts
 from evalcore.aggregate import calibration_intervals_of, reliability_of
 
@@ -20,7 +21,7 @@ L = state.current_locale()
 SEED = 0  # bootstrap and fold shuffle: the same numbers on every run
 N_RESAMPLES = 200
 N_FOLDS = 5
-METHODS = {"platt": t("Platt", L), "isotonic": "isotonic", "temperature": "temperature"}
+METHODS = {"platt": t("Platt", L), "isotonic": word("isotonic", L), "temperature": word("temperature", L)}
 STRATEGIES = {"uniform": t("uniform (equal-width)", L), "quantile": t("quantile (equal-count)", L)}
 WORST = "#FDE2DC"  # the worst segment's row (as board.charts.calibration.segment_styler)
 NUM = st.column_config.NumberColumn
@@ -215,7 +216,7 @@ for col, m in zip(st.columns(len(models)), models):
             )
             continue
         rel, ci = _calibration(*key, m, n_bins, strategy, preds)
-        ui.plotly_chart(st, cc.reliability_figure({m: rel}, height=480), key=f"cal_rel_{m}")
+        ui.plotly_chart(st, cc.reliability_figure({m: rel}, height=480, locale=L), key=f"cal_rel_{m}")
         _cards(rel, ci)
         if "bins" in rel.undefined:
             st.caption(t("{x}: drawn as empty, never as a point at 0.", L, x=ui.md_text(rel.undefined["bins"])))
@@ -314,7 +315,9 @@ if rows is not None:
             except InputError as err:
                 ui.show_problems(err, title=t("{m} cannot be recalibrated", L, m=ui.md_text(m)))
                 continue
-            ui.plotly_chart(st, cc.recalibration_figure(cf.before, cf.after, METHODS[method], height=480), key=f"cal_recal_{m}")
+            ui.plotly_chart(
+                st, cc.recalibration_figure(cf.before, cf.after, METHODS[method], height=480, locale=L), key=f"cal_recal_{m}"
+            )
             counts_before = state.counts_for(preds, m)
             comp = cc.comparison_table(
                 cf.before, cf.after, auc_before=auc_from_counts(counts_before), auc_after=auc_from_counts(counts_after)
@@ -331,7 +334,7 @@ if rows is not None:
             )
             if cf.before is None:
                 st.caption(t("before: raw scores are not probabilities, so their calibration is undefined (—).", L))
-            ui.undefined_notes({k: v for k, v in cf.after.undefined.items() if k != "bins"}, prefix="after: ")
+            ui.undefined_notes({k: v for k, v in cf.after.undefined.items() if k != "bins"}, prefix=t("after: ", L))
             for note in cf.notes:
                 st.caption(t("Note: {note}.", L, note=ui.md_text(note)))
             before = price_curve(counts_before, table, score_kind=kinds[m])

@@ -16,13 +16,21 @@ from plotly.subplots import make_subplots
 
 from board.charts._style import FONT_SIZE, PALETTE, apply_font, lens_of, plain_numbers, small, title_size  # one palette
 from board.words import fmt
+from board.words.i18n import N_, t
 from board.words.lens import Lens
 from evalcore.calibration import Reliability
 from evalcore.value import ValueCurve
 
-DIAGONAL_NAME = "perfectly calibrated"
-Y_TITLE = "observed positive rate"
-X_TITLE = "mean predicted probability"
+DIAGONAL_NAME = N_("perfectly calibrated")
+Y_TITLE = N_("observed positive rate")
+X_TITLE = N_("mean predicted probability")
+STRATEGY_WORDS = {"uniform": N_("uniform"), "quantile": N_("quantile")}
+
+
+def _bins_words(rel: Reliability, locale: str) -> str:
+    """ "10 quantile bins" in ``locale``."""
+    strategy = t(STRATEGY_WORDS.get(rel.strategy, rel.strategy), locale)
+    return t("{n} {strategy} bins", locale, n=fmt.count(rel.n_bins), strategy=strategy)
 
 
 def _fmt(x: float, spec: str = ".3f") -> str:
@@ -39,7 +47,10 @@ def metrics_line(rel: Reliability) -> str:
     )
 
 
-def _add_model(fig: go.Figure, name: str, rel: Reliability, color: str, k: int, n_models: int, font_size: int) -> None:
+def _add_model(
+    fig: go.Figure, name: str, rel: Reliability, color: str, k: int, n_models: int, font_size: int, locale: str = "en"
+) -> None:
+    L = locale
     bins = rel.bins
     full = [b for b in bins if not b.empty]
     x = np.array([b.mean_pred for b in full])
@@ -52,8 +63,14 @@ def _add_model(fig: go.Figure, name: str, rel: Reliability, color: str, k: int, 
             [
                 f"[{fmt.number(b.low, 3)}, {fmt.number(b.high, 3)})",
                 fmt.number(b.mean_pred, 3),
-                f"{fmt.share(b.frac_pos)} (95% Wilson {fmt.share(b.frac_pos_low)}–{fmt.share(b.frac_pos_high)})",
-                f"{fmt.count(b.count)} ({fmt.count(b.n_rows)} rows)",
+                t(
+                    "{share} (95% Wilson {low}–{high})",
+                    L,
+                    share=fmt.share(b.frac_pos),
+                    low=fmt.share(b.frac_pos_low),
+                    high=fmt.share(b.frac_pos_high),
+                ),
+                t("{count} ({n} rows)", L, count=fmt.count(b.count), n=fmt.count(b.n_rows)),
             ]
             for b in full
         ],
@@ -72,8 +89,17 @@ def _add_model(fig: go.Figure, name: str, rel: Reliability, color: str, k: int, 
             error_y=dict(type="data", symmetric=False, array=hi - y, arrayminus=y - lo, color=color, thickness=1.2, width=4),
             customdata=custom,
             hovertemplate=(
-                "bin %{customdata[0]}<br>mean predicted %{customdata[1]}<br>"
-                "observed %{customdata[2]}<br>count %{customdata[3]}<extra>" + name + "</extra>"
+                t(
+                    "bin {bin}<br>mean predicted {pred}<br>observed {obs}<br>count {count}",
+                    L,
+                    bin="%{customdata[0]}",
+                    pred="%{customdata[1]}",
+                    obs="%{customdata[2]}",
+                    count="%{customdata[3]}",
+                )
+                + "<extra>"
+                + name
+                + "</extra>"
             ),
         ),
         row=1,
@@ -87,16 +113,22 @@ def _add_model(fig: go.Figure, name: str, rel: Reliability, color: str, k: int, 
             x=[c + o for c, o in zip(centres, offsets)],
             y=[b.count for b in bins],
             width=widths,
-            name=f"{name}: count",
+            name=t("{name}: count", L, name=name),
             legendgroup=name,
             showlegend=False,
             marker_color=color,
             opacity=0.75,
             customdata=[
-                [f"[{fmt.number(b.low, 3)}, {fmt.number(b.high, 3)})", f"{fmt.count(b.count)} ({fmt.count(b.n_rows)} rows)"]
+                [
+                    f"[{fmt.number(b.low, 3)}, {fmt.number(b.high, 3)})",
+                    t("{count} ({n} rows)", L, count=fmt.count(b.count), n=fmt.count(b.n_rows)),
+                ]
                 for b in bins
             ],
-            hovertemplate="bin %{customdata[0]}<br>count %{customdata[1]}<extra>" + name + "</extra>",
+            hovertemplate=t("bin {bin}<br>count {count}", L, bin="%{customdata[0]}", count="%{customdata[1]}")
+            + "<extra>"
+            + name
+            + "</extra>",
         ),
         row=2,
         col=1,
@@ -106,7 +138,7 @@ def _add_model(fig: go.Figure, name: str, rel: Reliability, color: str, k: int, 
             fig.add_annotation(
                 x=c + o,
                 y=0,
-                text="empty",
+                text=t("empty", L),
                 showarrow=False,
                 yanchor="bottom",
                 textangle=-90,
@@ -117,7 +149,12 @@ def _add_model(fig: go.Figure, name: str, rel: Reliability, color: str, k: int, 
 
 
 def reliability_figure(
-    rel_by_model: dict[str, Reliability], *, title: str | None = None, height: int = 560, font_size: int = FONT_SIZE
+    rel_by_model: dict[str, Reliability],
+    *,
+    title: str | None = None,
+    height: int = 560,
+    font_size: int = FONT_SIZE,
+    locale: str = "en",
 ) -> go.Figure:
     """Reliability diagram of one or more models, with a count histogram below.
 
@@ -139,7 +176,7 @@ def reliability_figure(
             x=[0, 1],
             y=[0, 1],
             mode="lines",
-            name=DIAGONAL_NAME,
+            name=t(DIAGONAL_NAME, locale),
             line=dict(color="#888888", dash="dash", width=1.5),
             hoverinfo="skip",
         ),
@@ -148,9 +185,9 @@ def reliability_figure(
     )
     n_models = len(rel_by_model)
     for k, (name, rel) in enumerate(rel_by_model.items()):
-        _add_model(fig, name, rel, PALETTE[k % len(PALETTE)], k, n_models, font_size)
+        _add_model(fig, name, rel, PALETTE[k % len(PALETTE)], k, n_models, font_size, locale)
     subtitle = " · ".join(
-        f"{name}: ECE {fmt.number(rel.ece, 3)} ({rel.n_bins} {rel.strategy} bins)" for name, rel in rel_by_model.items()
+        f"{name}: ECE {fmt.number(rel.ece, 3)} ({_bins_words(rel, locale)})" for name, rel in rel_by_model.items()
     )
     text = f"{title}<br><sup>{subtitle}</sup>" if title else f"<sup>{subtitle}</sup>"
     weighted = any(abs(b.count - b.n_rows) > 1e-9 for rel in rel_by_model.values() for b in rel.bins)
@@ -162,24 +199,32 @@ def reliability_figure(
         legend=dict(orientation="h", y=-0.12),
         uirevision="reliability",
     )
-    fig.update_yaxes(title_text=Y_TITLE, range=[-0.02, 1.02], row=1, col=1)
-    fig.update_yaxes(title_text="weighted count" if weighted else "count", rangemode="tozero", row=2, col=1, **plain_numbers())
+    count_title = t("weighted count", locale) if weighted else t("count", locale)
+    fig.update_yaxes(title_text=t(Y_TITLE, locale), range=[-0.02, 1.02], row=1, col=1)
+    fig.update_yaxes(title_text=count_title, rangemode="tozero", row=2, col=1, **plain_numbers())
     fig.update_xaxes(range=[-0.02, 1.02], row=1, col=1)
-    fig.update_xaxes(title_text=X_TITLE, range=[-0.02, 1.02], row=2, col=1)
+    fig.update_xaxes(title_text=t(X_TITLE, locale), range=[-0.02, 1.02], row=2, col=1)
     return apply_font(fig, font_size)
 
 
 def recalibration_figure(
-    before: Reliability | None, after: Reliability, method: str, *, height: int = 560, font_size: int = FONT_SIZE
+    before: Reliability | None,
+    after: Reliability,
+    method: str,
+    *,
+    height: int = 560,
+    font_size: int = FONT_SIZE,
+    locale: str = "en",
 ) -> go.Figure:
     """Before/after reliability diagram of a cross-fitted recalibration.
 
     Trace names ``"before"`` and ``"after: <method> (cross-fitted)"``; ``before`` may be
     None for raw scores, which have no calibration before they are mapped to [0, 1].
     """
-    after_name = f"after: {method} (cross-fitted)"
-    rels = {after_name: after} if before is None else {"before": before, after_name: after}
-    return reliability_figure(rels, title=f"Recalibration: {method}", height=height, font_size=font_size)
+    after_name = t("after: {method} (cross-fitted)", locale, method=method)
+    rels = {after_name: after} if before is None else {t("before", locale): before, after_name: after}
+    title = t("Recalibration: {method}", locale, method=method)
+    return reliability_figure(rels, title=title, height=height, font_size=font_size, locale=locale)
 
 
 # --------------------------------------------------------------------------- tables
@@ -236,6 +281,7 @@ def threshold_effect(
         One sentence saying whether the gap shrank (empty when either gap is undefined).
     """
     lens = lens_of(lens)
+    L = lens.locale
 
     def gap(c):
         return abs(c.bayes_threshold - c.t_opt) if np.isfinite(c.bayes_threshold) and np.isfinite(c.t_opt) else np.nan
@@ -254,17 +300,34 @@ def threshold_effect(
     )
     if not (np.isfinite(g0) and np.isfinite(g1)):
         return table, ""
-    if g1 < g0:
-        verdict = (
-            f"The gap between the closed-form Bayes threshold t* and the empirical optimum shrank from "
-            f"{g0:.3f} to {g1:.3f}: after recalibration t* = {after.bayes_threshold:.3f} is close to where the "
-            + ("loss is actually lowest" if lens.loss else "value actually peaks")
-            + ", as it should be for calibrated probabilities."
+    g0_, g1_, t_star = (format(x, ".3f") for x in (g0, g1, after.bayes_threshold))
+    if g1 < g0 and lens.loss:
+        verdict = t(
+            "The gap between the closed-form Bayes threshold t* and the empirical optimum shrank from "
+            "{g0} to {g1}: after recalibration t* = {t_star} is close to where the loss is actually lowest, "
+            "as it should be for calibrated probabilities.",
+            L,
+            g0=g0_,
+            g1=g1_,
+            t_star=t_star,
+        )
+    elif g1 < g0:
+        verdict = t(
+            "The gap between the closed-form Bayes threshold t* and the empirical optimum shrank from "
+            "{g0} to {g1}: after recalibration t* = {t_star} is close to where the value actually peaks, "
+            "as it should be for calibrated probabilities.",
+            L,
+            g0=g0_,
+            g1=g1_,
+            t_star=t_star,
         )
     else:
-        verdict = (
-            f"The gap between the closed-form Bayes threshold t* and the empirical optimum did not shrink "
-            f"({g0:.3f} → {g1:.3f}): this recalibration does not make t* trustworthy; compare its slope and "
-            "O/E above, or try another method."
+        verdict = t(
+            "The gap between the closed-form Bayes threshold t* and the empirical optimum did not shrink "
+            "({g0} → {g1}): this recalibration does not make t* trustworthy; compare its slope and "
+            "O/E above, or try another method.",
+            L,
+            g0=g0_,
+            g1=g1_,
         )
     return table, verdict
