@@ -163,7 +163,7 @@ if res is not None:
             st.success(t("CR {cr_text} ≤ {cr_limit}: consistent enough to use.", L, cr_text=cr_text, cr_limit=ui.exact(CR_LIMIT)))
         for note in res.notes.values():
             st.caption(note)
-    ui.plotly_chart(right, cvt.ahp_weights_figure(res), key="vt_tools_weights_chart")
+    ui.plotly_chart(right, cvt.ahp_weights_figure(res, locale=L), key="vt_tools_weights_chart")
     current = {c: float(getattr(table, c.lower())) for c in ITEMS}
     weights = res.weight_of()
     columns = {
@@ -268,8 +268,8 @@ for m in models:
     ui.plotly_chart(
         c1, cvt.tornado_figure(sens, m, quantity="ev_opt", unit=unit, lens=state.current_lens()), key=f"vt_tools_tornado_ev_{m}"
     )
-    ui.plotly_chart(c2, cvt.tornado_figure(sens, m, quantity="t_opt"), key=f"vt_tools_tornado_t_{m}")
-ui.plotly_chart(st, cvt.draws_figure(sens), key="vt_tools_draws")
+    ui.plotly_chart(c2, cvt.tornado_figure(sens, m, quantity="t_opt", locale=L), key=f"vt_tools_tornado_t_{m}")
+ui.plotly_chart(st, cvt.draws_figure(sens, locale=L), key="vt_tools_draws")
 with st.expander(t("One amount at a time: every number", L)):
     ui.show_table(st, sens.rows(), _sensitivity_columns(unit), key="vt_tools_sens_table")
 for note in sens.notes.values():

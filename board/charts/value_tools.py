@@ -11,6 +11,7 @@ import plotly.graph_objects as go
 
 from board.charts._style import FONT_SIZE, PALETTE, apply_font, lens_of, plain_numbers, quantity_title, title_size
 from board.words import fmt
+from board.words.i18n import N_, t
 from board.words.lens import Lens
 from evalcore.ahp import AHPWeights
 from evalcore.sensitivity import CELL_NAMES, ValueSensitivity
@@ -18,30 +19,31 @@ from evalcore.value import CELLS
 
 LOW_COLOR, HIGH_COLOR = "#E4572E", "#0B5FFF"
 BAND_COLOR = "rgba(118, 176, 65, 0.18)"
-QUANTITIES = {"ev_opt": "EV per decision at the optimum", "t_opt": "optimal threshold t_opt"}
+QUANTITIES = {"ev_opt": N_("EV per decision at the optimum"), "t_opt": N_("optimal threshold t_opt")}
 
 
-def _fmt(x: float, unit: str = "", *, signed: bool = True) -> str:
+def _fmt(x: float, unit: str = "", *, signed: bool = True, locale: str = "en") -> str:
     """EV (with a unit: signed money; an expected loss unsigned) or a threshold (without: ∞ for act on no one)."""
     if unit:
-        return fmt.money(x, unit, signed=signed)
+        return fmt.money(x, unit, signed=signed, locale=locale)
     return fmt.score(x) if not (np.isinf(x) and x < 0) else "−∞"
 
 
-def ahp_weights_figure(result: AHPWeights, *, height: int = 260, font_size: int = FONT_SIZE) -> go.Figure:
+def ahp_weights_figure(result: AHPWeights, *, height: int = 260, font_size: int = FONT_SIZE, locale: str = "en") -> go.Figure:
     """Horizontal bars of the weights, largest on top, labelled with the weight."""
+    L = locale
     order = np.argsort(result.weights)
     fig = go.Figure(
         go.Bar(
             x=result.weights[order],
             y=[result.items[i] for i in order],
             orientation="h",
-            name="weight",
+            name=t("weight", L),
             marker_color=PALETTE[0],
             text=[fmt.number(result.weights[i], 3) for i in order],
             textposition="auto",
             customdata=[fmt.number(result.weights[i], 4) for i in order],
-            hovertemplate="%{y}: weight %{customdata}<extra></extra>",
+            hovertemplate=t("{item}: weight {w}", L, item="%{y}", w="%{customdata}") + "<extra></extra>",
         )
     )
     fig.update_layout(
@@ -49,9 +51,9 @@ def ahp_weights_figure(result: AHPWeights, *, height: int = 260, font_size: int 
         margin=dict(l=10, r=10, t=40, b=40),
         template="plotly_white",
         showlegend=False,
-        title=dict(text=f"AHP weights (CR {fmt.number(result.cr, 3)})", font=dict(size=title_size(font_size))),
+        title=dict(text=t("AHP weights (CR {cr})", L, cr=fmt.number(result.cr, 3)), font=dict(size=title_size(font_size))),
     )
-    fig.update_xaxes(title="weight (sums to 1)", rangemode="tozero", **plain_numbers())
+    fig.update_xaxes(title=t("weight (sums to 1)", L), rangemode="tozero", **plain_numbers())
     return apply_font(fig, font_size)
 
 
@@ -64,6 +66,7 @@ def tornado_figure(
     height: int = 300,
     font_size: int = FONT_SIZE,
     lens: Lens | None = None,
+    locale: str = "en",
 ) -> go.Figure:
     """One model's tornado: for each amount, the value of ``quantity`` after −p and +p.
 
@@ -79,6 +82,7 @@ def tornado_figure(
     if quantity not in QUANTITIES:
         raise ValueError(f"quantity must be one of {sorted(QUANTITIES)}; got {quantity!r}")
     lens = lens_of(lens)
+    L = lens.locale if lens.locale != "en" else locale
     loss = lens.loss and quantity == "ev_opt"
     i = sens.models.index(model)
     base = float(sens.base_ev_opt[i] if quantity == "ev_opt" else sens.base_t_opt[i])
@@ -91,7 +95,9 @@ def tornado_figure(
     labels = [CELL_NAMES[CELLS[c]] for c in order]
     pct = round(sens.perturbation * 100)
     fig = go.Figure()
-    for d, (name, color) in enumerate(((f"amount −{pct}%", LOW_COLOR), (f"amount +{pct}%", HIGH_COLOR))):
+    steps = ((f"−{pct}%", LOW_COLOR), (f"+{pct}%", HIGH_COLOR))
+    for d, (step, color) in enumerate(steps):
+        name = t("amount {step}", L, step=step)
         v = vals[order, d]
         finite = np.isfinite(v)
         fig.add_trace(
@@ -102,8 +108,8 @@ def tornado_figure(
                 orientation="h",
                 name=name,
                 marker_color=color,
-                customdata=[_fmt(x, unit if quantity == "ev_opt" else "", signed=not loss) for x in v],
-                hovertemplate="%{y} " + name.split()[-1] + ": %{customdata}<extra></extra>",
+                customdata=[_fmt(x, unit if quantity == "ev_opt" else "", signed=not loss, locale=L) for x in v],
+                hovertemplate="%{y} " + step + ": %{customdata}<extra></extra>",
             )
         )
         if not finite.all():
@@ -114,7 +120,7 @@ def tornado_figure(
                     mode="text",
                     text=[_fmt(x) for x in v[~finite]],
                     showlegend=False,
-                    name=f"{name} not finite",
+                    name=t("{name} not finite", L, name=name),
                     textposition="middle right",
                 )
             )
@@ -123,9 +129,13 @@ def tornado_figure(
         if quantity == "t_opt":
             tol = float(sens.t_tol[i])
             fig.add_vrect(x0=base - tol, x1=base + tol, fillcolor=BAND_COLOR, line_width=0, layer="below")
-    what = f"{lens.Quantity} at the optimum" if loss else QUANTITIES[quantity]
-    title = f"{model}: {what} (base {_fmt(base, unit if quantity == 'ev_opt' else '', signed=not loss)}"
-    title += f"; green: ±{fmt.number(float(sens.t_tol[i]), 3)} limit)" if quantity == "t_opt" and np.isfinite(base) else ")"
+    what = t("{quantity} at the optimum", L, quantity=lens.Quantity) if loss else t(QUANTITIES[quantity], L)
+    base_text = _fmt(base, unit if quantity == "ev_opt" else "", signed=not loss, locale=L)
+    if quantity == "t_opt" and np.isfinite(base):
+        limit = fmt.number(float(sens.t_tol[i]), 3)
+        title = t("{model}: {what} (base {base}; green: ±{limit} limit)", L, model=model, what=what, base=base_text, limit=limit)
+    else:
+        title = t("{model}: {what} (base {base})", L, model=model, what=what, base=base_text)
     fig.update_layout(
         barmode="group",
         bargap=0.25,
@@ -135,36 +145,38 @@ def tornado_figure(
         title=dict(text=title, font=dict(size=title_size(font_size))),
         legend=dict(orientation="h", y=-0.25, x=0),
     )
-    xt = (
-        f"EV per decision ({unit}, gains positive)"
-        if quantity == "ev_opt" and unit
-        else ("EV per decision (gains positive)" if quantity == "ev_opt" else "threshold (act when score ≥ t)")
-    )
+    if quantity == "ev_opt" and unit:
+        xt = t("EV per decision ({unit}, gains positive)", L, unit=unit)
+    elif quantity == "ev_opt":
+        xt = t("EV per decision (gains positive)", L)
+    else:
+        xt = t("threshold (act when score ≥ t)", L)
     if loss:
         xt = quantity_title(lens, unit)
     fig.update_xaxes(title=xt, **plain_numbers())
     return apply_font(fig, font_size)
 
 
-def draws_figure(sens: ValueSensitivity, *, height: int = 300, font_size: int = FONT_SIZE) -> go.Figure:
+def draws_figure(sens: ValueSensitivity, *, height: int = 300, font_size: int = FONT_SIZE, locale: str = "en") -> go.Figure:
     """t_opt of every joint random draw, one row per model, with the base and its ±t_tol band."""
+    L = locale
     fig = go.Figure()
     for i, m in enumerate(sens.models):
-        t = sens.draw_t_opt[i]
-        if np.isnan(t).all():
+        t_draws = sens.draw_t_opt[i]
+        if np.isnan(t_draws).all():
             continue
         rng = np.random.default_rng(i)  # vertical jitter only, so points do not hide each other
-        y = i + rng.uniform(-0.25, 0.25, size=t.size)
+        y = i + rng.uniform(-0.25, 0.25, size=t_draws.size)
         ok = sens.draw_ranking_holds
         fig.add_trace(
             go.Scatter(
-                x=t,
+                x=t_draws,
                 y=y,
                 mode="markers",
-                name=f"{m}: draws",
+                name=t("{m}: draws", L, m=m),
                 marker=dict(color=PALETTE[i % len(PALETTE)], size=6, opacity=0.6, symbol=np.where(ok, "circle", "x").tolist()),
-                customdata=[[fmt.count(k), fmt.score(v)] for k, v in enumerate(t, start=1)],
-                hovertemplate="draw %{customdata[0]}: t_opt %{customdata[1]}<extra></extra>",
+                customdata=[[fmt.count(k), fmt.score(v)] for k, v in enumerate(t_draws, start=1)],
+                hovertemplate=t("draw {k}: t_opt {v}", L, k="%{customdata[0]}", v="%{customdata[1]}") + "<extra></extra>",
             )
         )
         b, tol = float(sens.base_t_opt[i]), float(sens.t_tol[i])
@@ -178,11 +190,15 @@ def draws_figure(sens: ValueSensitivity, *, height: int = 300, font_size: int = 
         margin=dict(l=10, r=10, t=50, b=40),
         template="plotly_white",
         title=dict(
-            text=f"t_opt in {fmt.count(sens.n_random)} joint random draws (× marks a draw where the ranking changed)",
+            text=t(
+                "t_opt in {n} joint random draws (× marks a draw where the ranking changed)",
+                L,
+                n=fmt.count(sens.n_random),
+            ),
             font=dict(size=title_size(font_size)),
         ),
         legend=dict(orientation="h", y=-0.25, x=0),
     )
     fig.update_yaxes(tickvals=list(range(len(sens.models))), ticktext=list(sens.models), range=[-0.6, len(sens.models) - 0.4])
-    fig.update_xaxes(title="optimal threshold t_opt (bar: base; green: ± limit)", **plain_numbers())
+    fig.update_xaxes(title=t("optimal threshold t_opt (bar: base; green: ± limit)", L), **plain_numbers())
     return apply_font(fig, font_size)
