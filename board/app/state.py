@@ -16,12 +16,33 @@ from board import export, services
 from board.app.text import md_text
 from board.store import Store
 from board.words import fmt, i18n
-from board.words.i18n import t
+from board.words.i18n import N_, t
 from evalcore import InputError
 from evalcore.aggregate import Aggregate
 from evalcore.counts import ScoreCounts
 from evalcore.data import Predictions
 from evalcore.drift import DriftConfig
+
+
+def spinning(message: str):
+    """A cached function's spinner in the reader's language: Streamlit's ``show_spinner`` text is
+    fixed when the module is imported, so the cache shows none and this shows ``message`` (an
+    ``N_``-marked English message) translated at call time (Streamlit shows a spinner only when
+    the call takes longer than half a second, so a cache hit shows nothing)."""
+
+    def wrap(fn):
+        import functools
+
+        @functools.wraps(fn)
+        def call(*args, **kwargs):
+            with st.spinner(t(message, current_locale())):
+                return fn(*args, **kwargs)
+
+        call.clear = fn.clear  # call.__wrapped__: the cached function without the spinner (for use inside
+        return call  # another cached function, where Streamlit would record the spinner for replay)
+
+    return wrap
+
 
 DATASET_KEY = "dataset"  # sidebar selectbox, bound to the URL (?dataset=ID)
 TABLE_KEY = "value_table_name"
@@ -127,17 +148,20 @@ def store() -> Store:
     return get_store(os.environ.get("EVALBOARD_DB_URL"), os.environ.get("EVALBOARD_DATA_DIR"))
 
 
-@st.cache_resource(max_entries=8, show_spinner="Reading the dataset …")
+@spinning(N_("Reading the dataset …"))
+@st.cache_resource(max_entries=8, show_spinner=False)
 def _predictions(dataset_id: int, sha: str, _store: Store) -> Predictions:
     return services.load_predictions(_store, dataset_id)
 
 
-@st.cache_resource(max_entries=8, show_spinner="Reading the stored aggregate …")
+@spinning(N_("Reading the stored aggregate …"))
+@st.cache_resource(max_entries=8, show_spinner=False)
 def _aggregate(dataset_id: int, sha: str, _store: Store) -> Aggregate:
     return services.load_aggregate(_store, dataset_id)
 
 
-@st.cache_resource(max_entries=8, show_spinner="Counting the rows by score …")
+@spinning(N_("Counting the rows by score …"))
+@st.cache_resource(max_entries=8, show_spinner=False)
 def _rows_aggregate(dataset_id: int, sha: str, drift: str, _store: Store) -> Aggregate:
     """An upload's aggregate: from the board cache when any process counted it before (a restart
     or a fresh server then reads no file), else its rows read and counted (and kept there)."""
@@ -146,7 +170,9 @@ def _rows_aggregate(dataset_id: int, sha: str, drift: str, _store: Store) -> Agg
     return board_cache.cached_aggregate(
         _store,
         board_cache.aggregate_key(sha, "rows", drift),
-        lambda: services.rows_aggregate(_predictions(dataset_id, sha, _store), DriftConfig.from_dict(json.loads(drift))),
+        lambda: services.rows_aggregate(
+            _predictions.__wrapped__(dataset_id, sha, _store), DriftConfig.from_dict(json.loads(drift))
+        ),
     )
 
 
@@ -451,7 +477,8 @@ def table_json(table) -> str:
     return json.dumps(table.to_dict(), sort_keys=True)
 
 
-@st.cache_resource(max_entries=8, show_spinner="Computing the board (bootstrap, drift, action) …")
+@spinning(N_("Computing the board (bootstrap, drift, action) …"))
+@st.cache_resource(max_entries=8, show_spinner=False)
 def _board(dataset_id: int, sha: str, table: str, config: str, source: str, _data):
     """The board, from this process's memory, else the data directory's board cache (another
     process, an earlier start, or the background job after an upload, approval or settings change
@@ -473,14 +500,16 @@ def _board(dataset_id: int, sha: str, table: str, config: str, source: str, _dat
     return result
 
 
-@st.cache_resource(max_entries=8, show_spinner="Aggregating the source again with DuckDB (new thresholds or settings) …")
+@spinning(N_("Aggregating the source again with DuckDB (new thresholds or settings) …"))
+@st.cache_resource(max_entries=8, show_spinner=False)
 def _reaggregated(dataset_id: int, sha: str, options: str, _rec, _stored) -> Aggregate:
     from board.engines.lake import reaggregate
 
     return reaggregate(_rec, json.loads(options), stored=_stored)
 
 
-@st.cache_resource(max_entries=8, show_spinner="Counting the rows for these settings …")
+@spinning(N_("Counting the rows for these settings …"))
+@st.cache_resource(max_entries=8, show_spinner=False)
 def _rows_for(dataset_id: int, sha: str, config: str, _store: Store) -> Aggregate:
     """An upload's aggregate serving a board configuration, from the board cache when counted
     before (by any process, or the background job after the upload), else counted from its rows."""
@@ -490,7 +519,7 @@ def _rows_for(dataset_id: int, sha: str, config: str, _store: Store) -> Aggregat
     return board_cache.cached_aggregate(
         _store,
         board_cache.aggregate_key(sha, "serving", config),
-        lambda: aggregate_for_board(_predictions(dataset_id, sha, _store), BoardConfig(**json.loads(config))),
+        lambda: aggregate_for_board(_predictions.__wrapped__(dataset_id, sha, _store), BoardConfig(**json.loads(config))),
     )
 
 
