@@ -12,6 +12,7 @@ from board.services import aggregate_view
 from board.words import fmt
 from board.words.glossary import term, terms
 from board.words.i18n import t
+from board.words.reasons import undefined_reason
 from board.words.vocab import word
 from evalcore import InputError, auc_from_counts, cross_fit_calibration, price_curve, score_counts
 from evalcore.aggregate import calibration_intervals_of, reliability_of
@@ -133,7 +134,7 @@ def _cards(rel, ci):
             + t(" Probabilities are kept {log_loss_clip} away from 0 and 1.", L, log_loss_clip=ui.exact(rel.log_loss_clip)),
         ),
         (
-            t("ECE ({n_bins} {strategy} bins)", L, n_bins=rel.n_bins, strategy=rel.strategy),
+            t("ECE ({n_bins} {strategy} bins)", L, n_bins=rel.n_bins, strategy=t(cc.STRATEGY_WORDS[rel.strategy], L)),
             "ece",
             term("ece", L) + t(" Σ (n_b/N)·|observed − predicted|.", L),
         ),
@@ -219,7 +220,9 @@ for col, m in zip(st.columns(len(models)), models):
         ui.plotly_chart(st, cc.reliability_figure({m: rel}, height=480, locale=L), key=f"cal_rel_{m}")
         _cards(rel, ci)
         if "bins" in rel.undefined:
-            st.caption(t("{x}: drawn as empty, never as a point at 0.", L, x=ui.md_text(rel.undefined["bins"])))
+            st.caption(
+                t("{x}: drawn as empty, never as a point at 0.", L, x=ui.md_text(undefined_reason(rel.undefined["bins"], L)))
+            )
         ui.undefined_notes({k: v for k, v in rel.undefined.items() if k != "bins"}, prefix=f"{ui.md_text(m)}: ")
 if probs:
     st.caption(
@@ -322,7 +325,9 @@ if rows is not None:
             comp = cc.comparison_table(
                 cf.before, cf.after, auc_before=auc_from_counts(counts_before), auc_after=auc_from_counts(counts_after)
             )
-            rows_shown = [r.format(n_bins=cf.after.n_bins, strategy=cf.after.strategy) for r in COMPARISON_ROWS]
+            rows_shown = [
+                r.format(n_bins=cf.after.n_bins, strategy=t(cc.STRATEGY_WORDS[cf.after.strategy], L)) for r in COMPARISON_ROWS
+            ]
             st.dataframe(
                 _before_after(comp, rows_shown, [_metric] * len(rows_shown)),
                 hide_index=True,
@@ -363,7 +368,7 @@ if rows is not None:
                     L,
                 )
             )
-            ui.undefined_notes({k: v for k, v in before.undefined.items() if k == "bayes_threshold"}, prefix="before: ")
+            ui.undefined_notes({k: v for k, v in before.undefined.items() if k == "bayes_threshold"}, prefix=t("before: ", L))
             with st.expander(t("Threshold–value curve before and after", L)):
                 curves = {f"after ({METHODS[method]})": after} if kinds[m] == "score" else {"before": before, "after": after}
                 ui.plotly_chart(

@@ -36,7 +36,7 @@ st.caption(
     + t(uv.MEASURES, L)
 )
 
-with st.expander(t("Bootstrap options", L), icon=":material/settings:", expanded=False):
+with st.expander(t("Bootstrap options", L), expanded=False):  # no icon: its ligature is read as a word
     uv.seed_form(opts, preds)
     with st.form("unc_form", border=False):
         a, b, c, d, e = st.columns([1, 1, 1.4, 0.8, 1])
@@ -190,7 +190,7 @@ for col, m in zip(right.columns(len(models)), models):
     fig.update_layout(title_text=f"{m}: " + fig.layout.title.text)
     ui.plotly_chart(col, fig, key=f"unc_metrics_{m}")
 
-with st.expander(t("All intervals as numbers", L), icon=":material/table:"):
+with st.expander(t("All intervals as numbers", L)):
     shown, config = uv.summary_display(uv.summary_frame(res, se, metrics), unit)
     st.dataframe(shown, hide_index=True, width="stretch", key="unc_table", column_config=config)
 for line in uv.undefined_notes(res):

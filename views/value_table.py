@@ -99,7 +99,7 @@ def _review(v) -> None:
             "#### Review {label} (pending) against {x}",
             L,
             label=ui.md_text(v.label),
-            x=ui.md_text(in_force.label) + " (in force)" if in_force else "no approved version",
+            x=t("{label} (in force)", L, label=ui.md_text(in_force.label)) if in_force else t("no approved version", L),
         )
     )
     st.caption(

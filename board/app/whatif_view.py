@@ -22,7 +22,7 @@ import streamlit as st
 from board import charts
 from board.app import state, ui
 from board.words import fmt
-from board.words.i18n import t
+from board.words.i18n import N_, t
 from board.words.verdict import plain_verdict
 from evalcore import ValueTable, price_curve
 
@@ -32,7 +32,7 @@ def _L() -> str:
     return state.current_locale()
 
 
-EDITED, IN_FORCE = "edited", "in force"
+EDITED, IN_FORCE = N_("edited"), N_("in force")  # said with t(…) where shown
 
 
 def curves_of(counts: dict, score_kinds: dict, table: ValueTable) -> dict:
@@ -84,13 +84,14 @@ def render(data, edited: ValueTable, in_force: ValueTable | None, in_force_label
     elapsed = time.perf_counter() - started
     unit = edited.unit
     many = len(models) > 1
-    shown = {(f"{m} · {EDITED}" if many else EDITED): c for m, c in new.items()}
+    edited_w, in_force_w = t(EDITED, lens.locale), t(IN_FORCE, lens.locale)
+    shown = {(f"{m} · {edited_w}" if many else edited_w): c for m, c in new.items()}
     if old is not None:
-        shown.update({(f"{m} · {IN_FORCE}" if many else IN_FORCE): c for m, c in old.items()})
-    marks = {(f"{m} · {EDITED}" if many else EDITED): deployed[m] for m in models}
+        shown.update({(f"{m} · {in_force_w}" if many else in_force_w): c for m, c in old.items()})
+    marks = {(f"{m} · {edited_w}" if many else edited_w): deployed[m] for m in models}
     fig = charts.value_curve_figure(shown, marks, unit=unit, height=360, lens=lens)
     for tr in fig.data:  # the version in force as a ghost
-        if IN_FORCE in (tr.name or ""):
+        if in_force_w in (tr.name or ""):
             tr.opacity = 0.45
             if getattr(tr, "mode", None) == "lines":
                 tr.line.dash = "dot"
@@ -105,13 +106,13 @@ def render(data, edited: ValueTable, in_force: ValueTable | None, in_force_label
             "model": ui.Col(t("Model", _L())),
             "threshold": ui.Col(t("Deployed threshold", _L()), fmt.score),
             "ev_deployed_edited": ui.Col(t("{q} at deployed, edited", _L(), q=q), money),
-            "ev_deployed_in_force": ui.Col(t("{q} at deployed, {in_force}", _L(), q=q, in_force=IN_FORCE), money),
+            "ev_deployed_in_force": ui.Col(t("{q} at deployed, {in_force}", _L(), q=q, in_force=t(IN_FORCE, _L())), money),
             "ev_deployed_change": ui.Col(t("Change at deployed", _L()), change),
             "ev_opt_edited": ui.Col(t("{q} at optimum, edited", _L(), q=q), money),
-            "ev_opt_in_force": ui.Col(t("{q} at optimum, {in_force}", _L(), q=q, in_force=IN_FORCE), money),
+            "ev_opt_in_force": ui.Col(t("{q} at optimum, {in_force}", _L(), q=q, in_force=t(IN_FORCE, _L())), money),
             "ev_opt_change": ui.Col(t("Change at optimum", _L()), change),
             "t_opt_edited": ui.Col(t("Best threshold, edited", _L()), fmt.score),
-            "t_opt_in_force": ui.Col(t("Best threshold, {in_force}", _L(), in_force=IN_FORCE), fmt.score),
+            "t_opt_in_force": ui.Col(t("Best threshold, {in_force}", _L(), in_force=t(IN_FORCE, _L())), fmt.score),
             "t_opt_change": ui.Col(
                 t("Move of the best threshold", _L()), lambda x: fmt.DASH if x is None else fmt.number(x, signed=True)
             ),

@@ -409,7 +409,7 @@ def t_opt_histogram(
             x=r.estimate,
             line_color=PALETTE[1],
             line_width=3,
-            annotation_text=f"t_opt {fmt.score(r.estimate)}",
+            annotation_text=t("t_opt {t}", L, t=fmt.score(r.estimate)),
             annotation_position="top",
             annotation_font_size=note,
         )
