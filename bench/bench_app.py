@@ -165,19 +165,9 @@ def main() -> None:
             ready(page)
             page.locator(".st-key-vt_whatif").wait_for(timeout=600_000)
             try:
-                editor = page.get_by_test_id("stDataFrame").first
-                inp = page.get_by_test_id("portal").locator(".gdg-clip-region").locator("input, textarea").first
-                for _attempt in range(3):  # the grid is a canvas: click TP/outcome, walk to FN/amount (as the e2e test)
-                    editor.scroll_into_view_if_needed()
-                    page.wait_for_timeout(500)
-                    editor.click(position={"x": 30, "y": 35 + 17})
-                    for key in ["ArrowRight", "ArrowRight", "ArrowDown", "ArrowDown", "Enter"]:
-                        page.keyboard.press(key)
-                    try:
-                        inp.wait_for(state="visible", timeout=10_000)
-                        break
-                    except Exception:  # noqa: BLE001 - try again
-                        page.keyboard.press("Escape")
+                from tests.e2e.grid import TO_FN_AMOUNT, open_cell_editor
+
+                inp = open_cell_editor(page, TO_FN_AMOUNT)
                 inp.fill("-60000")
                 t0 = time.perf_counter()
                 inp.press("Enter")

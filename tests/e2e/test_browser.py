@@ -50,6 +50,8 @@ def test_upload_bad_csv_lists_every_problem(page, server, tmp_path):
 
 
 def test_edit_fn_amount_moves_optimum(page, server):
+    from tests.e2e.grid import TO_FN_AMOUNT, open_cell_editor
+
     page.goto(server + "/threshold")
     wait_for_app(page)
     before = page.get_by_text(re.compile(r"new: optimum t=")).first.text_content()
@@ -57,21 +59,7 @@ def test_edit_fn_amount_moves_optimum(page, server):
     wait_for_app(page)
     editor = page.get_by_test_id("stDataFrame").first
     expect(editor).to_be_visible(timeout=60_000)
-    inp = page.get_by_test_id("portal").locator(".gdg-clip-region").locator("input, textarea").first
-    # the grid is a canvas: click the first data cell (TP, outcome), then walk to FN/amount with the keyboard.
-    # On a loaded machine the canvas may take the click before it handles keys: try again (the cell
-    # editor opens or not; nothing is changed until the value is typed and Enter pressed)
-    for _attempt in range(3):
-        editor.scroll_into_view_if_needed()
-        page.wait_for_timeout(500)
-        editor.click(position={"x": 30, "y": 35 + 17})
-        for key in ["ArrowRight", "ArrowRight", "ArrowDown", "ArrowDown", "Enter"]:
-            page.keyboard.press(key)
-        try:
-            inp.wait_for(state="visible", timeout=10_000)
-            break
-        except Exception:  # noqa: BLE001 - the overlay did not open: press Escape and try again
-            page.keyboard.press("Escape")
+    inp = open_cell_editor(page, TO_FN_AMOUNT)  # the grid is a canvas: click, then walk with the keyboard
     inp.fill("-90000")
     inp.press("Enter")
     wait_for_app(page)
