@@ -84,7 +84,7 @@ def zh_server(tmp_path_factory):
 #: Pages whose charts and some statistical sentences are still English (the chart builders of
 #: board/charts/{uncertainty,calibration,drift,stability}.py take no locale yet, the bundled
 #: scikit-learn example is named in English): strict xfail, so this test fails as soon as one is done.
-NOT_YET = {"uncertainty", "calibration", "drift", "stability", "data-conditions", "value-table"}
+NOT_YET = {"calibration", "drift", "stability", "data-conditions"}
 
 
 @pytest.mark.slow
