@@ -9,7 +9,7 @@ from board.app import stability_view as sv
 from board.app import state, ui
 from board.charts import stability as cs
 from board.words import fmt
-from board.words.i18n import t
+from board.words.i18n import N_, t
 from evalcore import InputError
 from evalcore.normalized import RAW_METRICS
 
@@ -123,16 +123,18 @@ lc = sv.finished_or_stop(
 )
 if lc.status == "cancelled":
     st.warning(t("**Cancelled**: the experiment stopped early; the curve below is partial.", L), icon=":material/cancel:")
+MAD_COLUMNS = {"raw": N_("Raw"), "normalized": N_("Normalized"), "robust": N_("Robust")}
 left, right = st.columns([1.6, 1])
-ui.plotly_chart(left, cs.learning_curve_figure(lc, locale=L), key="dc_lc_fig")
+ui.plotly_chart(left, cs.learning_curve_figure(lc, locale=L, metric_name=sv.metric_word(lc.metric, L)), key="dc_lc_fig")
 with right:
     verdict = lc.steadier.get("normalized")
-    (st.success if verdict == "steadier" else st.warning)(lc.verdict)
+    (st.success if verdict == "steadier" else st.warning)(sv.learning_verdict(lc, L))
     n = fmt.count(lc.boundary)
     mad = pd.DataFrame(
-        {"Spread": [t("MAD, N < {n}", L, n=n), t("MAD, N ≥ {n}", L, n=n), t("MAD, all N", L), t("MAD ÷ |mean|, all N", L)]}
+        {t("Spread", L): [t("MAD, N < {n}", L, n=n), t("MAD, N ≥ {n}", L, n=n), t("MAD, all N", L), t("MAD ÷ |mean|, all N", L)]}
         | {
-            v.capitalize(): [ui.fmt(lc.mad[v][r], 3) for r in ("before", "after", "all")] + [ui.fmt(lc.rel_mad[v]["all"], 3)]
+            t(MAD_COLUMNS[v], L): [ui.fmt(lc.mad[v][r], 3) for r in ("before", "after", "all")]
+            + [ui.fmt(lc.rel_mad[v]["all"], 3)]
             for v in ("raw", "normalized", "robust")
         }
     )

@@ -124,11 +124,19 @@ with tab_f:
             )
             ui.plotly_chart(st, cd.feature_distribution_figure(fd, feature, window=window, locale=L), key="drift_distribution")
         st.dataframe(
-            {"Feature": list(fd.features), "Light": [dv.light_word(c) for c in fd.colors], "Reason": list(fd.reasons)},
+            {
+                "Feature": list(fd.features),
+                "Light": [dv.light_word(c, L) for c in fd.colors],
+                "Reason": [dv.light_reason(r, L) for r in fd.reasons],
+            },
             hide_index=True,
             width="stretch",
             key="drift_features_table",
-            column_config={"Light": st.column_config.TextColumn(t("Light", L), help=term("drift", L))},
+            column_config={
+                "Feature": st.column_config.TextColumn(t("Feature", L)),
+                "Light": st.column_config.TextColumn(t("Light", L), help=term("drift", L)),
+                "Reason": st.column_config.TextColumn(t("Reason", L)),
+            },
         )
 with tab_l:
     if ld.label_definition_change:

@@ -242,7 +242,14 @@ if data is not None:
         prof = fold_profile(data, run_a.test_idx[w])
         total = sum(prof.overall_class_counts.values())
         ratio = ", ".join(
-            f"{k}: {fmt.count(v)} ({fmt.share(v / prof.n)}; table {fmt.share(prof.overall_class_counts[k] / total)})"
+            t(
+                "{k}: {n} ({share}; table {table_share})",
+                L,
+                k=k,
+                n=fmt.count(v),
+                share=fmt.share(v / prof.n),
+                table_share=fmt.share(prof.overall_class_counts[k] / total),
+            )
             for k, v in prof.class_counts.items()
         )
         st.markdown(

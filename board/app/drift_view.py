@@ -25,8 +25,9 @@ from board.services import drift_settings
 from board.services.drift_settings import load_config
 from board.store import StoreError
 from board.words import fmt
+from board.words.drift_reasons import light_reason
 from board.words.glossary import term
-from board.words.i18n import t, tn
+from board.words.i18n import N_, t, tn
 from evalcore import InputError
 from evalcore.aggregate import Aggregate, board_drift_of
 from evalcore.drift import DriftConfig, DriftReport, Light
@@ -39,7 +40,12 @@ def _L() -> str:
 
 PAGE = "views/drift.py"
 FAMILIES = ("feature", "label", "calibration")
-BADGE = {"green": ("green", "no drift"), "yellow": ("orange", "watch"), "red": ("red", "drift"), "grey": ("gray", "cannot judge")}
+BADGE = {
+    "green": ("green", N_("no drift")),
+    "yellow": ("orange", N_("watch")),
+    "red": ("red", N_("drift")),
+    "grey": ("gray", N_("cannot judge")),
+}
 NEEDS_TIME = (
     "Drift needs a time column: it compares time windows with a reference window. This dataset has "
     "none mapped. On the **Upload** page, upload the file again and choose its date or timestamp "
@@ -195,18 +201,18 @@ def banner() -> None:
 # --------------------------------------------------------------------------- page helpers
 
 
-def light_word(color: str) -> str:
-    """A light's colour with its meaning, as the lights say it: "red — drift"."""
-    return f"{color} — {BADGE[color][1]}" if color in BADGE else color
+def light_word(color: str, locale: str = "en") -> str:
+    """A light's colour with its meaning, as the lights say it: "red — drift" (红 — 漂移)."""
+    return f"{t(color, locale)} — {t(BADGE[color][1], locale)}" if color in BADGE else color
 
 
 def show_light(family: str, light: Light) -> None:
     """One light: a coloured dot, the family, its colour word, and the one-line reason."""
-    color, word = BADGE[light.color]
+    color = BADGE[light.color][0]
     with st.container(border=True, height="stretch", key=f"drift_light_{family}"):
         st.markdown(f"#### :{color}[⬤] {t(FAMILY_TITLES[family], _L())}", help=term("drift", _L()))
-        st.badge(f"{light.color} — {word}", color=color)
-        st.text(light.reason)
+        st.badge(light_word(light.color, _L()), color=color)
+        st.text(light_reason(light.reason, _L()))
 
 
 def windows_caption(view: DriftView) -> str:

@@ -20,7 +20,8 @@ from board import services
 from board.app import state, ui
 from board.app.lru import BoundedLRU
 from board.words import fmt
-from board.words.i18n import N_, t
+from board.words.i18n import N_, t, tn
+from board.words.vocab import word
 from evalcore import InputError
 
 K_WINDOW = "drift_vot_window"
@@ -72,6 +73,26 @@ def rows_and_flags(rec):
         late = _late(rec.id, rec.sha256, json.dumps(rec.mapping, sort_keys=True), state.store())
         return late.every, late.known
     return state.current_rows(), None
+
+
+def _no_line_reason(info: dict, L: str) -> str:
+    """Why a model has no alert line, in ``L``: evalcore.over_time says it in English when fewer
+    than 2 reference windows have a value (its ``n_reference`` and ``reference`` days say it here)."""
+    n, ref = info.get("n_reference"), info.get("reference")
+    if n is None or n >= 2 or not ref or len(ref) != 2:
+        return info["reason"]
+    last = (datetime.date.fromisoformat(str(ref[1])[:10]) - datetime.timedelta(days=1)).isoformat()
+    return tn(
+        "{n} reference window with a value between {start} and {end}; the alert line needs at least 2: "
+        "use daily windows or a longer drift reference window",
+        "{n} reference windows with a value between {start} and {end}; the alert line needs at least 2: "
+        "use daily windows or a longer drift reference window",
+        n,
+        L,
+        n=fmt.count(n),
+        start=str(ref[0])[:10],
+        end=last,
+    )
 
 
 def _band_figure(result, unit: str, L: str, bands: bool = True) -> go.Figure:
@@ -247,7 +268,7 @@ def show(data) -> None:
         info = result.alert_line[m]
         last = next((w for w in reversed(result.windows) if math.isfinite(w.ev[m])), None)
         if not math.isfinite(info["line"]):
-            st.caption(t("{model}: no alert line — {reason}.", L, model=m, reason=info["reason"]))
+            st.caption(t("{model}: no alert line — {reason}.", L, model=m, reason=_no_line_reason(info, L)))
         elif last is not None:
             st.caption(
                 t(
@@ -273,7 +294,7 @@ def show(data) -> None:
             "rows has no value. The alert line is mean − 2·std of the windows inside the drift reference period; "
             "red when {k} windows in a row fall below it.",
             L,
-            scheme=result.scheme,
+            scheme=word(result.scheme, L),
             n=fmt.count(result.n_resamples),
             k=fmt.count((config.drift or {}).get("consecutive_red", 3)),
         )

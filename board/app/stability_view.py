@@ -32,7 +32,7 @@ from board.app.lru import BoundedLRU
 from board.services.limits import upload_limits
 from board.words import fmt
 from board.words.glossary import term
-from board.words.i18n import t
+from board.words.i18n import N_, t
 from evalcore import InputError, read_table
 from evalcore.normalized import TaskScore, cluster_score, learning_curve, task_score
 from evalcore.stability import (
@@ -52,7 +52,66 @@ def _L() -> str:
 
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "data" / "example_training.csv"
-EXAMPLE_NAME = "Example: breast cancer (scikit-learn), 569 rows, target malignant"
+EXAMPLE_NAME = N_("Example: breast cancer (scikit-learn), 569 rows, target malignant")
+#: the words of the data conditions card: evalcore's task and model codes, and the raw metrics
+TASK_WORDS = {
+    "binary": N_("binary"),
+    "multiclass": N_("multiclass"),
+    "regression": N_("regression"),
+    "clustering": N_("clustering"),
+}
+MODEL_WORDS = {
+    "logistic_regression": N_("logistic regression"),
+    "random_forest": N_("random forest"),
+    "ridge": N_("ridge"),
+    "hist_gradient_boosting": N_("histogram gradient boosting"),
+}
+METRIC_WORDS = {"accuracy": N_("accuracy"), "f1": "F1", "recall": N_("recall"), "one_minus_mape": N_("1 − MAPE"), "nmi": "NMI"}
+
+
+def metric_word(metric: str, locale: str) -> str:
+    """A raw metric's name (evalcore.normalized's code) in ``locale``; unknown codes unchanged."""
+    return t(METRIC_WORDS[metric], locale) if metric in METRIC_WORDS else str(metric)
+
+
+_STEADY = {
+    "steadier": N_("the {score} score is steadier than the raw one (relative MAD {x} vs {raw})"),
+    "less steady": N_("the {score} score is less steady than the raw one (relative MAD {x} vs {raw})"),
+    "about as steady": N_("the {score} score is about as steady as the raw one (relative MAD {x} vs {raw})"),
+}
+_SCORE_WORDS = {"normalized": N_("normalized"), "robust": N_("robust")}
+
+
+def learning_verdict(lc, locale: str) -> str:
+    """The learning curve's verdict (evalcore.normalized says it in English) in ``locale``, from its
+    ``steadier`` words and relative MADs."""
+    if locale == "en" or not all(v in _STEADY or v == "undefined" for v in lc.steadier.values()):
+        return lc.verdict
+    raw = lc.rel_mad["raw"]["all"]
+    parts = [
+        t(
+            _STEADY[lc.steadier[v]],
+            locale,
+            score=t(_SCORE_WORDS[v], locale),
+            x=fmt.number(lc.rel_mad[v]["all"], 3),
+            raw=fmt.number(raw, 3),
+        )
+        for v in ("normalized", "robust")
+        if lc.steadier.get(v) in _STEADY
+    ]
+    if not parts:
+        return t("Not enough points to compare the scores' steadiness.", locale)
+    text = t("On this data, {parts}.", locale, parts=t("; ", locale).join(parts))
+    if lc.steadier.get("normalized") != "steadier":
+        text += t(" Do not rely on the normalized score here; report the raw metric with its data conditions.", locale)
+    return text
+
+
+def table_name(name: str, locale: str) -> str:
+    """The training table's name as shown: the bundled example's in ``locale``, a file's as it is."""
+    return t(EXAMPLE_NAME, locale) if name == EXAMPLE_NAME else name
+
+
 TABLE_KEY = "training_table"  # (name, sha256, frame) — non-widget, shared by the Stability and Data conditions pages
 DC_LAST_KEY = "dc_last"  # the last TaskScore of the Data conditions page (the board's detail view may show it)
 MAX_BYTES = 200 * 2**20
@@ -110,7 +169,7 @@ def training_table(prefix: str) -> tuple[str, str, pd.DataFrame] | None:
         t(
             "Training table: **{name}** · {x} rows × {x2} columns",
             _L(),
-            name=ui.md_text(name),
+            name=ui.md_text(table_name(name, _L())),
             x=fmt.count(len(frame)),
             x2=fmt.count(frame.shape[1]),
         ),
@@ -428,21 +487,16 @@ def data_conditions_card(ts: TaskScore, *, container=None) -> None:
     """
     box = (container or st).container(border=True)
     s = ts.score
-    model = {
-        "logistic_regression": "logistic regression",
-        "random_forest": "random forest",
-        "ridge": "ridge",
-        "hist_gradient_boosting": "histogram gradient boosting",
-    }.get(ts.model, ts.model)
+    model = t(MODEL_WORDS[ts.model], _L()) if ts.model in MODEL_WORDS else ts.model
     box.markdown(
         t(
             "**Data conditions** · {task} · {model} · raw metric **{metric_name}** on {n_test} {x}",
             _L(),
-            task=ts.task,
+            task=t(TASK_WORDS[ts.task], _L()) if ts.task in TASK_WORDS else ts.task,
             model=model,
-            metric_name=s.metric_name,
+            metric_name=metric_word(s.metric_name, _L()),
             n_test=fmt.count(ts.n_test),
-            x="rows" if ts.task == "clustering" else "held-out rows",
+            x=t(N_("rows") if ts.task == "clustering" else N_("held-out rows"), _L()),
         )
     )
     counts = ", ".join(f"{k}: {fmt.count(v)}" for k, v in s.class_counts.items()) or t("— (regression)", _L())
@@ -459,7 +513,7 @@ def data_conditions_card(ts: TaskScore, *, container=None) -> None:
     d.metric(t("Minority share", _L()), "—" if not s.class_counts else ui.percent(s.minority_share))
     box.caption((t("Cluster sizes: ", _L()) if ts.task == "clustering" else t("Class counts (training): ", _L())) + counts)
     e, f, g, h, i, j = box.columns(6)
-    e.metric(t("Raw {metric_name}", _L(), metric_name=s.metric_name), ui.fmt(s.metric, 4))
+    e.metric(t("Raw {metric_name}", _L(), metric_name=metric_word(s.metric_name, _L())), ui.fmt(s.metric, 4))
     f.metric("× f(N, d)", ui.fmt(s.f, 4), help=t("1 + max(0, sigmoid(20·d/N − 1) − 0.5); 1 from N = 20·d on.", _L()))
     g.metric(t("× g (imbalance)", _L()), ui.fmt(s.g, 4), help=t("1 / (1 + ln r)", _L()))
     h.metric(t("= Normalized", _L()), ui.fmt(s.score, 4))

@@ -193,11 +193,19 @@ def paired_figure(
     )
 
 
-def learning_curve_figure(lc: LearningCurve, *, height: int = 380, font_size: int = FONT_SIZE, locale: str = "en") -> go.Figure:
-    """Mean over repeats (line) and the spread (min–max band) of each score against N."""
+def learning_curve_figure(
+    lc: LearningCurve,
+    *,
+    height: int = 380,
+    font_size: int = FONT_SIZE,
+    locale: str = "en",
+    metric_name: str | None = None,
+) -> go.Figure:
+    """Mean over repeats (line) and the spread (min–max band) of each score against N; the raw
+    score is named ``metric_name`` (the metric as the reader says it; default: its code)."""
     fig = go.Figure()
     names = {
-        "raw": t("raw {metric}", locale, metric=lc.metric),
+        "raw": t("raw {metric}", locale, metric=metric_name or lc.metric),
         "normalized": t("normalized (basic)", locale),
         "robust": t("robust (capped at 1)", locale),
     }
