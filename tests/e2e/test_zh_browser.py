@@ -67,7 +67,8 @@ def _user_data_words(data_dir) -> set:
 def _visible_text(page) -> str:
     """What a person reads: the app's text without the icon ligatures (Material icons are drawn
     from words such as "dashboard" in a symbol font)."""
-    page.add_style_tag(content="[data-testid='stIconMaterial'],code{display:none !important}")
+    # an expander's icon is the same ligature under its own test id
+    page.add_style_tag(content="[data-testid='stIconMaterial'],[data-testid='stExpanderIcon'],code{display:none !important}")
     text = page.evaluate("() => document.querySelector(\"[data-testid='stAppViewContainer']\").innerText")
     return CHROME.sub(" ", text)
 
