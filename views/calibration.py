@@ -262,7 +262,7 @@ if probs and preds.segments:
                 "{seg_col} = {x} (ECE {x2}).",
                 L,
                 n_bins=n_bins,
-                strategy=strategy,
+                strategy=t(cc.STRATEGY_WORDS[strategy], L),
                 seg_col=ui.md_text(seg_col),
                 x=ui.md_text(", ".join(map(str, worst["segment"]))),
                 x2=_metric(worst["ece"].iloc[0]),

@@ -34,6 +34,9 @@ _REASONS = Templates(
 def undefined_reason(reason, locale: str) -> str:
     """``reason`` in ``locale`` (parts joined by "; " each said again)."""
     text = str(reason)
+    whole = _REASONS.say(text, locale)  # a reason whose own template holds "; " (the empty bins)
+    if whole != text or locale == "en":
+        return whole
     if "; " in text:
         return "；".join(_REASONS.say(part, locale) for part in text.split("; ")) if locale != "en" else text
     return _REASONS.say(text, locale)
