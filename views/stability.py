@@ -13,6 +13,18 @@ from evalcore import InputError, read_table
 from evalcore.stability import CLASSIFIERS, CONSERVATIVE_NOTE, METRICS, diagnostics, fold_profile, sample_size_plan, summarize
 
 L = state.current_locale()
+#: evalcore.stability's model and metric names, marked for the catalogs (shown with t())
+_NAMES = (
+    N_("Logistic regression"),
+    N_("Random forest"),
+    N_("Histogram gradient boosting"),
+    N_("Accuracy"),
+    N_("ROC AUC"),
+    N_("F1"),
+    N_("Expected value per decision"),
+    N_("ROC AUC (one-vs-rest, macro)"),
+    N_("F1 (macro)"),
+)
 
 st.title(t("Stability", L))
 st.caption(
@@ -64,24 +76,24 @@ if source == "Uploaded scores":
     except InputError as err:
         ui.show_problems(err, title=t("The scores cannot be summarised", L))
         st.stop()
-    metric_label = "score"
+    metric_label = t("score", L)
 else:
     picked = sv.training_table("stab")
     if picked is None:
         st.stop()
     name, sha, frame = picked
     cols = list(frame.columns)
-    metrics = {**METRICS["binary"], **METRICS["multiclass"]}
+    metrics = {k: t(v, L) for k, v in {**METRICS["binary"], **METRICS["multiclass"]}.items()}
     with st.form("stab_form", border=False):
         a, b, c, d = st.columns([1.2, 1.2, 1, 1])
         target = a.selectbox(t("Target", L), cols, index=cols.index(sv.default_target(frame)), key="stab_target")
         leave_out = b.multiselect(t("Leave out columns (all others are features)", L), cols, key="stab_leave_out")
-        model = c.selectbox(t("Model", L), list(CLASSIFIERS), format_func=CLASSIFIERS.get, key="stab_model")
+        model = c.selectbox(t("Model", L), list(CLASSIFIERS), format_func=lambda m: t(CLASSIFIERS[m], L), key="stab_model")
         model_b = d.selectbox(
             t("Compare with (same folds)", L),
             [None, *CLASSIFIERS],
             key="stab_model_b",
-            format_func=lambda m: t("— none —", L) if m is None else CLASSIFIERS[m],
+            format_func=lambda m: t("— none —", L) if m is None else t(CLASSIFIERS[m], L),
         )
         e, f, g, h, i, j = st.columns(6)
         metric = e.selectbox(t("Metric", L), list(METRICS["binary"]), format_func=metrics.get, key="stab_metric")
