@@ -47,6 +47,7 @@ def test_drift_charts_in_chinese(report):  # noqa: F811
         cd.feature_distribution_figure(fd, "shifted", locale="zh_CN"),
         cd.feature_distribution_figure(fd, "channel", locale="zh_CN"),
         cd.label_rate_figure(ld, locale="zh_CN"),
+        cd.calibration_drift_figure(report.calibration, locale="zh_CN"),
     ]
     for fig in figs:
         assert not _english(fig, features | {"app", "web"}), _texts(fig)
