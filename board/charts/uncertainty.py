@@ -98,7 +98,7 @@ def _per_decision(unit: str, locale: str) -> str:
 
 def _title_room(title: str, subtitle: str, font_size: int) -> int:
     """Top margin in px for a title (and a subtitle in <sup>) at ``font_size``."""
-    lines = title_size(font_size) * 1.25 * bool(title) + 0.8 * font_size * 1.25 * bool(subtitle)
+    lines = title_size(font_size) * 1.25 * (title.count("<br>") + 1) * bool(title) + 0.8 * font_size * 1.25 * bool(subtitle)
     return int(lines + 14 + title_size(font_size) * 0.3) if lines else 20
 
 
@@ -322,7 +322,8 @@ def comparison_figure(
         rows,
         unit=unit,
         x_title=quantity_title(lens, unit) if loss else _per_decision(unit, L),
-        title=verdict_sentence(comp, L, loss=loss),
+        # a Chinese verdict has no spaces to wrap at: it breaks after its colon, so it fits a half-width column
+        title=verdict_sentence(comp, L, loss=loss).replace("：", "：<br>", 1),
         subtitle=f"{_probability_words(comp.b, comp.p_b_better, L)} · {_describe(comp.diff, L)} · {quantity}",
         colors=[PALETTE[0], PALETTE[1], verdict_color],
         height=height,
