@@ -268,7 +268,7 @@ if use_prev:
     )
 
 edited = st.data_editor(
-    frame_from_table(table),
+    frame_from_table(table, L),
     key=f"vt_editor_{epoch}",
     num_rows="fixed",
     hide_index=True,

@@ -10,21 +10,23 @@ import math
 
 import pandas as pd
 
+from board.words.i18n import N_, t
 from evalcore import CELLS, InputError, ValueTable
 
 MEANING = {
-    "tp": "acted, and the case was positive",
-    "fp": "acted, the case was negative",
-    "fn": "did not act, the case was positive",
-    "tn": "did not act, the case was negative",
+    "tp": N_("acted, and the case was positive"),
+    "fp": N_("acted, the case was negative"),
+    "fn": N_("did not act, the case was positive"),
+    "tn": N_("did not act, the case was negative"),
 }
 
 
-def frame_from_table(table: ValueTable) -> pd.DataFrame:
+def frame_from_table(table: ValueTable, locale: str = "en") -> pd.DataFrame:
+    """The editor's rows: one per outcome, its meaning in ``locale`` (display only)."""
     return pd.DataFrame(
         {
             "outcome": [c.upper() for c in CELLS],
-            "meaning": [MEANING[c] for c in CELLS],
+            "meaning": [t(MEANING[c], locale) for c in CELLS],
             "amount": [float(getattr(table, c)) for c in CELLS],
             "confidence": [float(table.confidence[c]) for c in CELLS],
             "description": [str(table.descriptions.get(c, "")) for c in CELLS],
