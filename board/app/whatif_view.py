@@ -146,8 +146,10 @@ def verdict_change(data, edited: ValueTable, in_force: ValueTable | None, deploy
     config = state.board_config(data, deployed)
     lens = state.current_lens()
     with st.spinner(t("Computing the verdict with the edited amounts (bootstrap intervals, drift) …", _L())):
-        new = plain_verdict(state.board_result(data, edited, config), lens=lens).word
-        old = None if in_force is None else plain_verdict(state.board_result(data, in_force, config), lens=lens).word
+        new = plain_verdict(state.board_result(data, edited, config), locale=_L(), lens=lens).word
+        old = None if in_force is None else plain_verdict(state.board_result(data, in_force, config), locale=_L(), lens=lens).word
+    # the word names a model ("ROLL OUT new"): a user's name, shown as text, never as markdown
+    new, old = ui.md_text(new), None if old is None else ui.md_text(old)
     if old is None:
         text = t("Verdict with the edited amounts: **{new}** (no version in force to compare with).", _L(), new=new)
     elif old == new:
