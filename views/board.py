@@ -301,16 +301,21 @@ with left:  # module 1: the KPI tiles and the headline CI bars
     chart(st, "headline", 200)
 with right:
     drift_lights(reasons=True)
-    if not meeting.active():  # a meeting link's screen routes to no other page
+    # value over time beside the lights (a module of its own below would push the board off one
+    # screen); with it, the Drift page is one click away through the "because" lines instead
+    drawn = over_time_view.sparkline(
+        preds, result.drift.lights["calibration"].color if result.drift is not None else None, height=80
+    )
+    if not drawn and not meeting.active():  # a meeting link's screen routes to no other page
         st.page_link("views/drift.py", label=t("Drill down on the Drift page", L), icon=":material/arrow_forward:")
 with st.container(key="board_row2"):
     h1, h2 = st.columns(2, gap="medium")
+row2_height = 230 if drawn else 300  # with the sparkline above, the board still fits one 1080-px screen
 if "heatmap" in figs:  # module 2
-    chart(h1, "heatmap", 300)
+    chart(h1, "heatmap", row2_height)
 else:
     h1.info(no_heatmap)
-chart(h2, "waterfall", 300)
-over_time_view.sparkline(preds, result.drift.lights["calibration"].color if result.drift is not None else None)
+chart(h2, "waterfall", row2_height)
 
 # module 5: the statistics behind the verdict (KS, O/E, CI, p), one click away
 with st.expander(t("Statistics behind the verdict", L), expanded=False), st.container(key="board_action"):

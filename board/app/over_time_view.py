@@ -361,13 +361,13 @@ def _show_quality(result, rec, L: str) -> None:
     )
 
 
-def sparkline(data, board_light=None) -> None:
+def sparkline(data, board_light=None, *, height: int = 150) -> bool:
     """The Board page's small "value over time" module: EV per decision per week for each model,
     the alert lines, estimated windows dashed (the Drift page's computation, shared through the
     cache; nothing when the dataset has no time column or is an aggregate)."""
     rec = state.dataset_record()
     if rec is None or rec.is_aggregate or not rec.mapping.get("time"):
-        return
+        return False
     L = state.current_locale()
     light = board_light if late_rule(rec) else None
     try:
@@ -385,25 +385,26 @@ def sparkline(data, board_light=None) -> None:
                             n=fmt.count(n_all),
                         )
                     )
-                return
+                return False
         else:
             rows, known = rows_and_flags(rec)
             if rows is None or rows.time is None:
-                return
+                return False
             result, table, _, _ = _result_for(rec, data, rows, known, "week", light)
     except InputError:
-        return  # the Drift page says why; the board stays quiet
+        return False  # the Drift page says why; the board stays quiet
     from board.app import shadow_view
 
     scaled = shadow_view.board_factors(rec, st.session_state.get(state.TABLE_KEY, services.DEFAULT_TABLE_NAME))
     if scaled:
         result = shadow_view.rescaled(result, scaled)
     fig = _band_figure(result, table.unit, L, bands=False)
-    fig.update_layout(height=150, margin=dict(l=4, r=4, t=4, b=4), showlegend=False, yaxis_title=None, xaxis_title=None)
+    fig.update_layout(height=height, margin=dict(l=4, r=4, t=4, b=4), showlegend=False, yaxis_title=None, xaxis_title=None)
     fig.update_annotations(font_size=9)
     with st.container(key="board_value_over_time"):
         st.caption(t("Value per decision, week by week (dashed: estimated; dotted: alert line)", L))
         ui.plotly_chart(st, fig, key="board_vot_sparkline")
+    return True
 
 
 def board_meta(rec, L: str) -> str:
