@@ -213,6 +213,7 @@ def test_the_longest_words_still_fit_the_sheet(browser, tmp_path, monkeypatch):
         statistics=(words * 20)[: onepager.STATS_PRINT_CHARS],
     )
     monkeypatch.setattr(onepager, "plain_verdict", lambda r, locale="en", lens=None: longest)
+    monkeypatch.setattr(onepager, "action_text", lambda action, L, result: longest.statistics)  # the printed rules
     path = tmp_path / "longest.html"
     path.write_text(export.board_html(result, dataset_name="demo"), encoding="utf-8")
     sheet = _measure(browser, path)
