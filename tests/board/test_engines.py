@@ -34,24 +34,6 @@ def demo_data(tmp_path_factory):
     return str(path), preds
 
 
-@pytest.fixture(scope="module")
-def spark():
-    if os.environ.get("EVALBOARD_REQUIRE_SPARK") != "1":
-        pytest.importorskip("pyspark")
-    from pyspark.sql import SparkSession
-
-    s = (
-        SparkSession.builder.master("local[2]")
-        .appName("evalboard-tests")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.ui.enabled", "false")
-        .getOrCreate()
-    )
-    s.sparkContext.setLogLevel("ERROR")
-    yield s
-    s.stop()
-
-
 def _check_engine(path, preds, engine, spark=None, *, resolution, scheme):
     cfg = BoardConfig(n_resamples=50, scheme=scheme, strata_column="channel" if scheme == "stratified" else None)
     ref = aggregate_predictions(preds, resolution=resolution, strata_column=cfg.strata_column, groups=scheme == "cluster")

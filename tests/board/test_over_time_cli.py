@@ -1,7 +1,6 @@
 """Value over time in the CLI JSON, and the DuckDB/Spark tables equal the pandas path's."""
 
 import json
-import os
 
 import numpy as np
 import pandas as pd
@@ -31,24 +30,6 @@ def demo_data(tmp_path_factory):
     path = tmp_path_factory.mktemp("over_time") / "demo.parquet"
     f.to_parquet(path)
     return str(path), validate(f, MAPPING)
-
-
-@pytest.fixture(scope="module")
-def spark():
-    if os.environ.get("EVALBOARD_REQUIRE_SPARK") != "1":
-        pytest.importorskip("pyspark")
-    from pyspark.sql import SparkSession
-
-    s = (
-        SparkSession.builder.master("local[2]")
-        .appName("evalboard-tests")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.ui.enabled", "false")
-        .getOrCreate()
-    )
-    s.sparkContext.setLogLevel("ERROR")
-    yield s
-    s.stop()
 
 
 def _check(path, preds, engine, spark=None, *, scheme, resolution):
