@@ -1,6 +1,7 @@
 import os
 import tempfile
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 # Tests never touch the repository's data/ folder: every run gets its own store.
@@ -21,3 +22,25 @@ os.environ.setdefault("EVALBOARD_PROGRESSIVE", "0")
 settings.register_profile("dev", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True)
 settings.register_profile("ci", parent=settings.get_profile("dev"), derandomize=True, database=None)
 settings.load_profile(os.environ.get("EVALBOARD_HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
+
+
+@pytest.fixture(scope="module")
+def spark():
+    """A local Spark session (two cores) for the --engine spark tests under tests/board; skipped without
+    pyspark unless EVALBOARD_REQUIRE_SPARK=1 (CI), where a missing pyspark fails. It lives here, not in a
+    tests/board/conftest.py: the test folders are not packages, and --doctest-modules imports every
+    conftest.py by its basename, so a second one collides with this file ("import file mismatch")."""
+    if os.environ.get("EVALBOARD_REQUIRE_SPARK") != "1":
+        pytest.importorskip("pyspark")
+    from pyspark.sql import SparkSession
+
+    s = (
+        SparkSession.builder.master("local[2]")
+        .appName("evalboard-tests")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.ui.enabled", "false")
+        .getOrCreate()
+    )
+    s.sparkContext.setLogLevel("ERROR")
+    yield s
+    s.stop()
