@@ -87,7 +87,9 @@ fi
 # only make their waits longer). Both passes run; the exit code is the first failure's.
 cores=$(nproc 2>/dev/null || echo 2)
 workers=${EVALBOARD_TEST_WORKERS:-$(( cores < 2 ? 1 : (cores > 4 ? 4 : cores) ))}
+# --durations: each pass ends with its slowest tests, so the suite's time budget (about 15 min) is
+# watched where it is spent.
 status=0
-.venv/bin/python -m pytest -m "not e2e" -n "$workers" || status=$?
-.venv/bin/python -m pytest -m e2e || { rc=$?; [ "$status" -ne 0 ] || status=$rc; }
+.venv/bin/python -m pytest -m "not e2e" -n "$workers" --durations=25 || status=$?
+.venv/bin/python -m pytest -m e2e --durations=25 || { rc=$?; [ "$status" -ne 0 ] || status=$rc; }
 exit "$status"
