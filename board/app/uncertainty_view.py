@@ -338,9 +338,9 @@ def z_value(level: float) -> float:
 
 
 def interval_text(r: BootstrapResult, unit: str = "") -> str:
-    """ "[low, high]" in money with the unit, or why the interval is undefined."""
+    """ "[low, high]" in money with the unit, or (in the reader's language) that it is undefined."""
     if not (np.isfinite(r.low) and np.isfinite(r.high)):
-        return "undefined"
+        return t("undefined: too few replicates with a finite value", _L())
     return f"[{fmt.money(r.low, unit, signed=True)}, {fmt.money(r.high, unit, signed=True)}]"
 
 

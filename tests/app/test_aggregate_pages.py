@@ -249,7 +249,8 @@ def test_uncertainty_page(on_aggregate):
     open_page, rec, frame, _ = on_aggregate
     at = open_page("views/uncertainty.py")
     assert _page_metric(at, "EV of new at deployed") == _eur(_curve(frame, "new").ev_at(0.5))
-    lo, hi = _page_metric(at, "95% interval of the difference").strip("[]").split(", ")
+    shown = next(c.value for c in at.caption if c.value.startswith("95% interval of the difference: "))
+    lo, hi = shown.removeprefix("95% interval of the difference: ").strip("[]").split(", ")
     diff = _curve(frame, "new").ev_at(0.5) - _curve(frame, "old").ev_at(0.5)
 
     def number(text):  # "+12.34 EUR" → 12.34
