@@ -8,6 +8,7 @@ import streamlit as st
 
 from board import export
 from board.app import decision_view, meeting, over_time_view, state, ui, verdict_view
+from board.charts import totals_in_ticks
 from board.charts.drift import LIGHT_COLORS
 from board.export.onepager import draft_mark_html
 from board.words import fmt
@@ -34,6 +35,9 @@ unit = table.unit
 lens = state.current_lens()  # expected value or expected loss, as this reader thinks (board/words/lens.py)
 v = plain_verdict(result, locale=L, lens=lens)  # the verdict in plain words (board/words/verdict.py), shared with the exports
 figs = export.board_figures(result, segment_column=v.segment_column, font_size=17 if present else 13, lens=lens)
+# half (a third, presenting) of a 1366-px screen: the totals' numbers go in their category labels, clear
+# of the deltas' ("-0.132-271.8" ran together); presenting, the model's name gets a line of its own too
+totals_in_ticks(figs["waterfall"], split_names=present)
 if present:
     st.html(
         "<style>[data-testid='stSidebar'],[data-testid='stSidebarCollapsedControl'],[data-testid='stHeader'],"

@@ -11,6 +11,7 @@ from board.charts.value import (  # noqa: F401 - the package's API
     segment_heatmap_figure,
     share_at,
     share_points,
+    totals_in_ticks,
     value_curve_figure,
 )
 
@@ -25,5 +26,6 @@ __all__ = [
     "segment_heatmap_figure",
     "share_at",
     "share_points",
+    "totals_in_ticks",
     "value_curve_figure",
 ]

@@ -263,7 +263,9 @@ def ci_bars_figure(
     )
     if xr is not None:
         fig.update_xaxes(range=list(xr))
-        ticks = nice_ticks(xr[0], xr[1], 5)  # multiples of a round step: 0 among them when in range
+        # multiples of a round step (0 among them when in range); room-sized type (presenting) gets about
+        # three, so the labels stay level on a third of a 1366-px slide instead of tilting into the rows
+        ticks = nice_ticks(xr[0], xr[1], 5 if font_size <= FONT_SIZE + 2 else 3)
         label = {"share": share_ticks, "number": number_ticks}.get(kind, lambda v: money_ticks(v, locale=locale))
         set_ticks(fig.update_xaxes, ticks, label)
     return apply_font(fig, font_size)

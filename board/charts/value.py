@@ -743,6 +743,21 @@ def _waterfall(x, y, measure, levels, *, unit, title, height, font_size, hover_n
     return apply_font(fig, font_size)
 
 
+def totals_in_ticks(fig: go.Figure, *, split_names: bool = False) -> go.Figure:
+    """A waterfall for a narrow chart (the board's half or third of a 1366-px screen): each total's
+    number moves from beside its bar into its category label, in bold, so it cannot run into the
+    neighbouring delta's number ("-0.132-271.8"); ``split_names`` also puts the model's name on a
+    line of its own ("EV" / "old"). The categories (``x``) are unchanged; ``fig`` is changed and returned.
+    """
+    wf = fig.data[0]
+    cats, measure, text = list(wf.x), list(wf.measure), list(wf.text)
+    ticks = [x.replace(" ", "<br>", 1) if split_names and m != "relative" else x for x, m in zip(cats, measure)]
+    ticks = [f"{x}<br><b>{s}</b>" if m != "relative" else x for x, m, s in zip(ticks, measure, text)]
+    wf.update(text=[s if m == "relative" else "" for s, m in zip(text, measure)])
+    fig.update_xaxes(tickvals=cats, ticktext=ticks)
+    return fig
+
+
 def attribution_figure(
     terms: dict[str, float],
     *,

@@ -412,3 +412,25 @@ def test_every_builder_follows_font_size():
         assert not [t for t in _texts(fig) if SCI.search(t)], name
         # an annotation without text is drawn by plotly as "new text" (two models share one t*)
         assert all(a.text for a in lay.annotations), name
+
+
+def test_totals_in_ticks_moves_the_totals_numbers_into_their_labels():
+    """On a narrow chart the last delta's number (ΔTN −0.132) and EV new's (−271.8) sat at one height
+    and ran together: the totals' numbers go in bold under their category, the deltas' stay on the bars."""
+    a = {"tp": 100.0, "fp": -2000.0, "fn": -3000.0, "tn": -100.0}
+    b = {"tp": 104.0, "fp": -1997.0, "fn": -3001.0, "tn": -96.0}
+    fig = charts.delta_waterfall_figure(a, b, names=("old", "new"), unit="EUR")
+    before = list(fig.data[0].text)
+    charts.totals_in_ticks(fig, split_names=True)
+    wf = fig.data[0]
+    assert list(wf.x) == ["EV old", "ΔTP", "ΔFP", "ΔFN", "ΔTN", "EV new"]  # the categories are unchanged
+    assert list(wf.text) == ["", *before[1:5], ""]
+    assert list(fig.layout.xaxis.ticktext) == [
+        f"EV<br>old<br><b>{fmt.money(-5000, '')}</b>",
+        "ΔTP",
+        "ΔFP",
+        "ΔFN",
+        "ΔTN",
+        f"EV<br>new<br><b>{fmt.money(-4990, '')}</b>",
+    ]
+    assert list(fig.layout.xaxis.tickvals) == list(wf.x)
