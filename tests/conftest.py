@@ -24,12 +24,13 @@ settings.register_profile("ci", parent=settings.get_profile("dev"), derandomize=
 settings.load_profile(os.environ.get("EVALBOARD_HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def spark():
     """A local Spark session (two cores) for the --engine spark tests under tests/board; skipped without
     pyspark unless EVALBOARD_REQUIRE_SPARK=1 (CI), where a missing pyspark fails. It lives here, not in a
     tests/board/conftest.py: the test folders are not packages, and --doctest-modules imports every
-    conftest.py by its basename, so a second one collides with this file ("import file mismatch")."""
+    conftest.py by its basename, so a second one collides with this file ("import file mismatch").
+    One per session (per pytest-xdist worker): a JVM start costs 15–30 s on two cores."""
     if os.environ.get("EVALBOARD_REQUIRE_SPARK") != "1":
         pytest.importorskip("pyspark")
     from pyspark.sql import SparkSession
