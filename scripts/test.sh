@@ -83,13 +83,15 @@ if [ $# -gt 0 ]; then
 fi
 # The whole suite in two passes: everything but the browser tests on two workers (pytest-xdist: each
 # test has its own store, data directory and PostgreSQL database, so they do not share state), then the
-# browser tests in one process (each starts its own server and Chromium; two at once on two cores would
-# only make their waits longer). Both passes run; the exit code is the first failure's.
+# browser tests, also on two workers, a test file to a worker (--dist loadfile: a file's server is
+# started once, in one worker; each worker has its own session server and Chromium). A browser test
+# waits on its server much of the time, so two at once take 9 min where one at a time took 11-14.
+# Both passes run; the exit code is the first failure's.
 cores=$(nproc 2>/dev/null || echo 2)
 workers=${EVALBOARD_TEST_WORKERS:-$(( cores < 2 ? 1 : (cores > 4 ? 4 : cores) ))}
 # --durations: each pass ends with its slowest tests, so the suite's time budget (about 15 min) is
 # watched where it is spent.
 status=0
 .venv/bin/python -m pytest -m "not e2e" -n "$workers" --durations=25 || status=$?
-.venv/bin/python -m pytest -m e2e --durations=25 || { rc=$?; [ "$status" -ne 0 ] || status=$rc; }
+.venv/bin/python -m pytest -m e2e -n "$workers" --dist loadfile --durations=25 || { rc=$?; [ "$status" -ne 0 ] || status=$rc; }
 exit "$status"
