@@ -158,6 +158,8 @@ if can("view_audit"):
     admin.append(st.Page("views/audit.py", title=t("Audit log", L), icon=":material/history_edu:", url_path="audit"))
 if admin:
     pages[t("Admin", L)] = admin
-page = st.navigation(pages)
+# every page listed: collapsed, Streamlit adds its own English "View 3 more" button, which a
+# Chinese reader cannot read (the app cannot translate Streamlit's chrome)
+page = st.navigation(pages, expanded=True)
 drift_view.banner()  # on every page while a drift light is red (after navigation, so it can link the Drift page)
 page.run()

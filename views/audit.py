@@ -19,7 +19,8 @@ except governance.Forbidden as err:  # defence in depth: the page is only in an 
     st.error(ui.md_text(err))
     st.stop()
 actions = sorted({e.action for e in entries})
-chosen = st.multiselect(
+chosen = ui.multiselect(
+    st,
     t("Actions", L),
     actions,
     default=actions,

@@ -60,8 +60,8 @@ target = b.selectbox(
     index=cols.index(sv.default_target(frame)),
     key="dc_target",
 )
-leave_out = c.multiselect(
-    t("Leave out columns (all others are features)", L), [x for x in cols if x != target], key="dc_leave_out"
+leave_out = ui.multiselect(
+    c, t("Leave out columns (all others are features)", L), [x for x in cols if x != target], key="dc_leave_out"
 )
 e, f, g, h = st.columns(4)
 if task == "clustering":

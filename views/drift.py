@@ -59,7 +59,7 @@ with st.expander(t("Settings — saved with this dataset", L), icon=":material/s
         )
         b.number_input(t("PSI yellow (categorical)", L), min_value=0.01, max_value=5.0, step=0.01, format="%.2f", key=dv.K_PSI_Y)
         c.number_input(t("PSI red (categorical)", L), min_value=0.01, max_value=5.0, step=0.01, format="%.2f", key=dv.K_PSI_R)
-        st.multiselect(t("Features that count", L), dv.feature_names(preds), key=dv.K_FEATURES)
+        ui.multiselect(st, t("Features that count", L), dv.feature_names(preds), key=dv.K_FEATURES)
         may_edit = governance.allowed(state.current_user(), "edit_settings")
         st.form_submit_button(
             t("Save settings", L),

@@ -57,8 +57,8 @@ if source == "Uploaded scores":
         ui.show_problems(err)
         st.stop()
     numeric = [c for c in table.columns if table[c].dtype.kind in "fiu"]
-    picked = st.multiselect(
-        t("Score columns (one or two models)", L), numeric, default=numeric[:1], max_selections=2, key="stab_score_cols"
+    picked = ui.multiselect(
+        st, t("Score columns (one or two models)", L), numeric, default=numeric[:1], max_selections=2, key="stab_score_cols"
     )
     if not picked:
         st.info(
@@ -87,7 +87,7 @@ else:
     with st.form("stab_form", border=False):
         a, b, c, d = st.columns([1.2, 1.2, 1, 1])
         target = a.selectbox(t("Target", L), cols, index=cols.index(sv.default_target(frame)), key="stab_target")
-        leave_out = b.multiselect(t("Leave out columns (all others are features)", L), cols, key="stab_leave_out")
+        leave_out = ui.multiselect(b, t("Leave out columns (all others are features)", L), cols, key="stab_leave_out")
         model = c.selectbox(t("Model", L), list(CLASSIFIERS), format_func=lambda m: t(CLASSIFIERS[m], L), key="stab_model")
         model_b = d.selectbox(
             t("Compare with (same folds)", L),

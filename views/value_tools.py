@@ -82,7 +82,7 @@ with st.form("vt_tools_ahp_form"):
         for k, (a, b) in enumerate(combinations(ITEMS, 2))
     }
     c1, c2, c3, c4 = st.columns(4)
-    gains = c1.multiselect(t("Gains (the others are costs)", L), ITEMS, default=["TP", "TN"], key="vt_tools_gains")
+    gains = ui.multiselect(c1, t("Gains (the others are costs)", L), ITEMS, default=["TP", "TN"], key="vt_tools_gains")
     mode = c2.radio(
         t("Scale by", L),
         ["anchor", "money per unit weight"],

@@ -28,6 +28,13 @@ def _L() -> str:
     return current_locale()
 
 
+def multiselect(where, *args, **kwargs):
+    """``where.multiselect`` with its empty-box placeholder in the reader's language (Streamlit's
+    own is the English "Choose options")."""
+    kwargs.setdefault("placeholder", t("Choose options", _L()))
+    return where.multiselect(*args, **kwargs)
+
+
 def undefined(x) -> bool:
     """Whether a value to display is undefined (None, NaN or ±inf): it shows as an em dash."""
     return x is None or (isinstance(x, float) and not math.isfinite(x))
@@ -281,7 +288,8 @@ def column_roles(cols: list, guess: dict, *, prefix: str, label_values) -> dict 
     st.subheader(t("Column roles", L))
     c1, c2, c3 = st.columns(3)
     label = c1.selectbox(t("Label (outcome)", L), none, index=_idx(none, guess.get("label")), key=f"{prefix}_label")
-    score_cols = c2.multiselect(
+    score_cols = multiselect(
+        c2,
         t("Model score columns (1 or 2)", L),
         cols,
         max_selections=2,
@@ -326,10 +334,11 @@ def column_roles(cols: list, guess: dict, *, prefix: str, label_values) -> dict 
             t("Group id (e.g. customer)", L), none, index=_idx(none, guess.get("group")), key=f"{prefix}_group"
         ),
         "weight": d3.selectbox(t("Sample weight", L), none, index=_idx(none, guess.get("weight")), key=f"{prefix}_weight"),
-        "segments": d4.multiselect(
-            t("Segments", L), cols, default=[c for c in guess.get("segments", []) if c in cols], key=f"{prefix}_segments"
+        "segments": multiselect(
+            d4, t("Segments", L), cols, default=[c for c in guess.get("segments", []) if c in cols], key=f"{prefix}_segments"
         ),
-        "features": st.multiselect(
+        "features": multiselect(
+            st,
             t("Features (for drift)", L),
             cols,
             key=f"{prefix}_features",

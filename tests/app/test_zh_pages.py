@@ -89,3 +89,13 @@ def test_stored_language_applies_at_login(app, tmp_path):
         s.set_user_language("li", "zh_CN")
     at = app("views/board.py", user=("li", "viewer"))
     assert at.session_state["locale"] == "zh_CN"
+
+
+def test_the_empty_multiselect_asks_in_chinese(app):
+    """Streamlit's own placeholder of an empty multiselect is the English "Choose options";
+    ui.multiselect gives every one the reader's language. (The navigation's English "View 3 more"
+    is gone too: app.py lists every page; the Chromium test of the zh pages no longer allows it.)"""
+    at = app("views/drift.py", locale="zh_CN")
+    assert not at.exception, [e.value for e in at.exception]
+    boxes = at.get("multiselect")
+    assert boxes and {b.proto.placeholder for b in boxes} == {"请选择"}

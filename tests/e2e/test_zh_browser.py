@@ -38,10 +38,11 @@ ALLOWED = set(
     "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
 )
 WORD = re.compile(r"[A-Za-z][A-Za-z]+")
-#: Streamlit's own chrome, which the app cannot translate (the skip link, the navigation's "View n
-#: more", the file uploader's texts and its list of file types).
+#: Streamlit's own chrome, which the app cannot translate (the skip link, the file uploader's texts
+#: and its list of file types). The navigation lists every page (app.py: expanded=True), so its
+#: English "View n more" button never shows, and multiselects get a Chinese placeholder (ui.multiselect).
 CHROME = re.compile(
-    r"Skip to main content|View \d+ more|View less|Drag and drop files? here|Browse files|Limit [\d.]+ ?[KMG]B per file"
+    r"Skip to main content|Drag and drop files? here|Browse files|Limit [\d.]+ ?[KMG]B per file"
     r"|\bUpload\b|[\d.]+ ?[KMG]B per file|(?:\b(?:CSV|TXT|TSV|PARQUET|PQ)\b,? ?)+"
 )
 
