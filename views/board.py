@@ -87,7 +87,7 @@ meta = (
 )
 over_time_said = over_time_view.board_meta(rec, L)  # late labels, the shadow rescaling applied (issue 19)
 meta += f" · {over_time_said}" if over_time_said else ""
-export_name = " · ".join(x for x in (rec.name, over_time_said) if x)  # the HTML export's meta says the same
+export_name = over_time_view.export_name(rec, L)  # the HTML export's meta says the same
 draft_mark = draft_mark_html(version, L)  # "DRAFT — not approved" unless priced with an approved version (issue 16 item 1)
 if present:  # small print: the slide is for the verdict
     st.html(f"<div style='font-size:0.72rem;color:#555;line-height:1.3'>{draft_mark}{ui.html_text(meta)}</div>")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import streamlit as st
 
 from board import export
-from board.app import state
+from board.app import over_time_view, state
 from board.app.text import html_text, md_text
 from board.words.decision import decision_word, last_decision_line
 from board.words.i18n import t
@@ -87,7 +87,10 @@ def record_popover(where, v, result, rec, thresholds: dict, version: str, versio
                     "verdict": {"kind": v.kind, "word": v.word},
                 },
                 "version": version_rec,
-                "export_html": export.board_html(result, dataset_name=rec.name, table_version=version, lens=lens, locale=L),
+                # the stored HTML says what the board's meta line says (late labels, a rescaling applied)
+                "export_html": export.board_html(
+                    result, dataset_name=over_time_view.export_name(rec, L), table_version=version, lens=lens, locale=L
+                ),
             }
             try:
                 d = governance.record_decision(

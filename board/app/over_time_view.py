@@ -416,3 +416,9 @@ def board_meta(rec, L: str) -> str:
 
     said = shadow_view.board_statement(rec, st.session_state.get(state.TABLE_KEY, services.DEFAULT_TABLE_NAME))
     return " · ".join(x for x in (late_words(rec, L), said) if x)
+
+
+def export_name(rec, L: str) -> str:
+    """The dataset's name as an HTML export (download or stored snapshot) prints it: the name, then
+    what :func:`board_meta` says (late labels, the rescaling applied), as the board's meta line does."""
+    return " · ".join(x for x in (rec.name, board_meta(rec, L)) if x)

@@ -656,6 +656,7 @@ def table_version(table):
 def save_snapshot(result, rec, version_label: str, version) -> int:
     """Keep this board (inputs, every number and the value-table version it used) in the history."""
     from board.access import governance
+    from board.app import over_time_view
 
     ev_id = governance.record_evaluation(
         store(),
@@ -671,7 +672,14 @@ def save_snapshot(result, rec, version_label: str, version) -> int:
             "table_approved": services.evaluation.is_approved(version),  # a snapshot says whether a signed-off version priced it
         },
         version=version,
-        export_html=export.board_html(result, dataset_name=rec.name, table_version=version_label, lens=current_lens()),
+        # in the reader's language, saying what the board's meta line says (late labels, a rescaling applied)
+        export_html=export.board_html(
+            result,
+            dataset_name=over_time_view.export_name(rec, current_locale()),
+            table_version=version_label,
+            lens=current_lens(),
+            locale=current_locale(),
+        ),
     )
     st.toast(t("Board saved (#{id}); it will be the comparison for the next board.", current_locale(), id=ev_id))
     return ev_id

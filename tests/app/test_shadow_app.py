@@ -67,6 +67,13 @@ def test_mark_on_datasets_then_drift_and_board_state_the_rescaling(app, tmp_path
     assert not at.exception, [e.value for e in at.exception]
     meta = " ".join(h.value for h in at.html)
     assert "old: scaled ×1.00 by the shadow set of 2026-Q3 (CI " in meta, meta[:500]
+    # a snapshot's stored HTML says it as well (it is what a later reader downloads)
+    at.button(key="board_save").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    with Store(data_dir=data) as s:
+        snap = s.list_evaluations()[0]  # newest first
+        html = s.get_evaluation_html(snap.id)
+    assert "old: scaled ×1.00 by the shadow set of 2026-Q3 (CI " in html
 
 
 @pytest.mark.slow
