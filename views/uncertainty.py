@@ -75,9 +75,11 @@ if state.dataset_record().is_aggregate:  # a registered path: say how exact its 
 curves = {m: price_curve(state.counts_for(preds, m), table, score_kind=preds.score_kinds[m]) for m in models}
 se = uv.analytic_se(preds, table, deployed)
 z = uv.z_value(opts.level)
-# four tiles (EV of each model, B − A with its interval beneath, P(B better)): at 1366×768 a fifth tile
-# would cut the interval "[+18.46 元, +112.8 元]" to "[+18.46…"
-top = st.columns(max(4, len(models)))
+# four tiles (EV of each model, B − A with its interval beneath, P(B better)) of 205 px in a wrapping
+# row: four abreast from a 1366-px screen on, two by two at 820 px (in fixed columns the numbers were
+# cut to "-1,96…" there, and at 1366 a fifth tile cut the interval to "[+18.46…")
+tiles = st.container(horizontal=True, gap="small", key="unc_tiles")
+top = [tiles.container(width=205) for _ in range(max(4, len(models)))]
 for col, m in zip(top, models):
     col.metric(
         t("EV of {m} at deployed threshold {x}", L, m=ui.md_text(m), x=fmt.score(deployed[m])),
