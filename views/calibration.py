@@ -142,11 +142,12 @@ def _cards(rel, ci):
         (t("calibration slope", L), "slope", term("slope", L) + t(" From a logistic fit of y on logit(p).", L)),
         (t("calibration intercept", L), "intercept", term("intercept", L)),
     ]
-    for i, (label, field, help_) in enumerate(items):
-        if i % 3 == 0:
-            row = st.columns(3)
+    # cards of 210 px in a wrapping row: two abreast in a model's half of a 1366-px screen, one at 820 px
+    # (three fixed columns cut the numbers to "0.01…" and their intervals even at 1366)
+    row = st.container(horizontal=True, gap="small")
+    for label, field, help_ in items:
         lo, hi = ci.get(field, (math.nan, math.nan))
-        row[i % 3].metric(
+        row.metric(
             label,
             _metric(getattr(rel, field)),
             delta=t("95% CI {lo} – {hi}", L, lo=_metric(lo), hi=_metric(hi)),
@@ -154,6 +155,7 @@ def _cards(rel, ci):
             delta_arrow="off",
             border=True,
             help=help_,
+            width=210,
         )
     if any(math.isnan(v) for _, f, _ in items for v in ci.get(f, (math.nan, math.nan))):
         st.caption(
@@ -181,7 +183,7 @@ st.caption(
         L,
     )
 )
-a, b, _ = st.columns([1.2, 1, 3])
+a, b, _ = st.columns([3, 1, 0.5])  # room for both bin choices in full, also at 820 px
 strategy = a.segmented_control(
     t("Bins", L),
     ["uniform", "quantile"],
