@@ -169,7 +169,7 @@ if tools is not None:
             )
         ),
     ):
-        state.save_snapshot(result, rec, version, version_rec)
+        state.save_snapshot(result, rec, version, version_rec, export_name=export_name)
     meeting.share_panel(b5, rec, thresholds)
     decision_view.record_popover(tools, v, result, rec, thresholds, version, version_rec, user, lens)
     shown_as = tools.segmented_control(

@@ -653,10 +653,11 @@ def table_version(table):
     return services.table_version(store(), st.session_state.get(TABLE_KEY, services.DEFAULT_TABLE_NAME), table)
 
 
-def save_snapshot(result, rec, version_label: str, version) -> int:
-    """Keep this board (inputs, every number and the value-table version it used) in the history."""
+def save_snapshot(result, rec, version_label: str, version, export_name: str | None = None) -> int:
+    """Keep this board (inputs, every number and the value-table version it used) in the history.
+    ``export_name``: the dataset as its HTML prints it (the page's ``over_time_view.export_name``:
+    the name and what the meta line adds); the dataset's name when None."""
     from board.access import governance
-    from board.app import over_time_view
 
     ev_id = governance.record_evaluation(
         store(),
@@ -675,7 +676,7 @@ def save_snapshot(result, rec, version_label: str, version) -> int:
         # in the reader's language, saying what the board's meta line says (late labels, a rescaling applied)
         export_html=export.board_html(
             result,
-            dataset_name=over_time_view.export_name(rec, current_locale()),
+            dataset_name=export_name or rec.name,
             table_version=version_label,
             lens=current_lens(),
             locale=current_locale(),
