@@ -89,7 +89,7 @@ def render(data, edited: ValueTable, in_force: ValueTable | None, in_force_label
     if old is not None:
         shown.update({(f"{m} · {in_force_w}" if many else in_force_w): c for m, c in old.items()})
     marks = {(f"{m} · {edited_w}" if many else edited_w): deployed[m] for m in models}
-    fig = charts.value_curve_figure(shown, marks, unit=unit, height=360, lens=lens)
+    fig = charts.value_curve_figure(shown, marks, unit=unit, height=360, lens=lens, max_points=charts.WHATIF_POINTS)
     for tr in fig.data:  # the version in force as a ghost
         if in_force_w in (tr.name or ""):
             tr.opacity = 0.45

@@ -49,6 +49,9 @@ from board.words.vocab import word
 from evalcore import CELLS, InputError, SegmentCurves, ValueCurve
 
 MAX_POINTS = 4000  # points drawn per curve; the numbers themselves are always exact
+# the what-if redraws on every edit: about as many points as a wide screen has pixels across,
+# so the figure it sends is a third of the size (issue 18: edit → curve in under a second)
+WHATIF_POINTS = 1500
 CELL_LABELS = {"tp": "TP", "fp": "FP", "fn": "FN", "tn": "TN"}
 AXES = ("share", "score")
 SHARE_TITLE = N_("share of cases acted on")
@@ -65,10 +68,10 @@ def _check_axis(axis: str) -> None:
         raise InputError(f'axis must be "share" (share of cases acted on) or "score" (the threshold); got {axis!r}.')
 
 
-def _thin(idx: np.ndarray, keep: list[int]) -> np.ndarray:
-    if len(idx) <= MAX_POINTS:
+def _thin(idx: np.ndarray, keep: list[int], max_points: int = MAX_POINTS) -> np.ndarray:
+    if len(idx) <= max_points:
         return idx
-    step = np.linspace(0, len(idx) - 1, MAX_POINTS).astype(int)
+    step = np.linspace(0, len(idx) - 1, max_points).astype(int)
     return np.unique(np.r_[idx[step], keep])
 
 
@@ -131,6 +134,7 @@ def value_curve_figure(
     axis: str = "score",
     font_size: int = FONT_SIZE,
     lens: Lens | None = None,
+    max_points: int = MAX_POINTS,
 ) -> go.Figure:
     """EV per decision against the threshold (or the share of cases acted on) for each model,
     with optimum, deployed and Bayes thresholds, act-on-everyone/no-one lines and the flatness band.
@@ -155,6 +159,9 @@ def value_curve_figure(
         None or value: EV per decision, gains positive. Loss: the threshold–loss curve, every
         y (curve, band, optimum, deployed ring, act-on-everyone/no-one lines) is the expected
         loss −EV; the optimum star marks the same threshold (lowest loss).
+    max_points : int, default=MAX_POINTS
+        Points drawn per curve (evenly thinned, the optimum always kept); every number in
+        hovers, markers and lines stays exact.
     """
     _check_axis(axis)
     share_axis = axis == "share"
@@ -169,6 +176,14 @@ def value_curve_figure(
     fig = go.Figure()
     xs_all = []
     bayes_drawn: set = set()
+    wheres: dict = {}  # curves of one model under two tables share their points: word each once
+
+    def where_text(th: float, s: float) -> str:
+        key = (th, s)
+        if key not in wheres:
+            wheres[key] = _where(th, s, L)
+        return wheres[key]
+
     for j, (name, c) in enumerate(curves.items()):
         color = PALETTE[j % len(PALETTE)]
         shares = share_points(c)
@@ -182,7 +197,7 @@ def value_curve_figure(
         if len(pts) == 0:
             continue
         keep = [int(pts[np.argmax(c.ev[pts])])]
-        idx = _thin(pts, keep)
+        idx = _thin(pts, keep, max_points)
 
         def x_at(t: float, c=c) -> float:
             return share_at(c, t) if share_axis else t
@@ -210,7 +225,7 @@ def value_curve_figure(
                     ),
                 )
             )
-        hover = np.array([[_where(c.thresholds[i], shares[i], L), money(c.ev[i])] for i in idx], dtype=object).reshape(-1, 2)
+        hover = np.array([[where_text(c.thresholds[i], shares[i]), money(c.ev[i])] for i in idx], dtype=object).reshape(-1, 2)
         fig.add_trace(
             go.Scatter(
                 x=x_of[idx],

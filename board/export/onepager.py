@@ -83,7 +83,10 @@ def _plotly_text(v):
     if isinstance(v, (list, tuple)):
         return type(v)(_plotly_text(x) for x in v)
     if isinstance(v, np.ndarray) and v.dtype.kind in "OUS":
-        return np.array([_plotly_text(x) for x in v.ravel().tolist()], dtype=object).reshape(v.shape)
+        items = v.ravel().tolist()
+        if not any(isinstance(x, str) and "<" in x for x in items):  # hover texts of thousands of points
+            return v
+        return np.array([_plotly_text(x) for x in items], dtype=object).reshape(v.shape)
     return v
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 
+from board import charts
 from board.services import demo
 from board.store import Store
 from board.words import fmt
@@ -53,8 +54,13 @@ def test_the_what_if_shows_the_edited_amounts_priced_against_the_version_in_forc
         assert row["Best threshold, edited"] == fmt.score(new.t_opt)
         assert row["Best threshold, in force"] == fmt.score(old.t_opt)
     assert new.ev_at(t) != old.ev_at(t)  # the edit moved the numbers
-    names = [tr["name"] for tr in _figure(at, "vt_whatif_curve")["data"]]
+    traces = _figure(at, "vt_whatif_curve")["data"]
+    names = [tr["name"] for tr in traces]
     assert any("edited" in n for n in names) and any("in force" in n for n in names)
+    # the demo's ~25,000 distinct scores per model: each edit sends at most WHATIF_POINTS per curve (issue 18)
+    lines = [tr for tr in traces if tr.get("mode") == "lines" and "customdata" in tr]
+    assert len(lines) == 4 and all(len(tr["x"]) <= charts.WHATIF_POINTS + 1 for tr in lines)
+    assert len(_curve(m, edited).thresholds) > 3 * charts.WHATIF_POINTS
 
 
 def _figure(at, key):

@@ -84,6 +84,41 @@ def test_value_curve_figure_plots_the_ev_of_every_threshold_and_the_optimum():
     assert star.x[0] == 0.35 and _ev_by_hand(star.x[0]) == 3.5
 
 
+def test_a_thinned_curve_draws_exact_points_and_always_its_optimum():
+    """The what-if draws at most ``max_points`` points per curve (issue 18: a third of the figure to
+    send on every edit): each drawn point is still the curve's own EV at that threshold (checked
+    against ``ev_at``, the exact step function), its hover says that EV through the formatter, and
+    the best point is among them."""
+    rng = np.random.default_rng(7)
+    y = (rng.random(20_000) < 0.1).astype(int)
+    s = np.round(rng.random(20_000), 5)  # ~18,000 distinct scores
+    c = value_curve(y, s, T)
+    fig = charts.value_curve_figure({"A": c}, {"A": 0.5}, unit="EUR", max_points=500)
+    (ev,) = [t for t in fig.data if t.name == "A: EV(t)"]
+    assert len(c.thresholds) > 10_000 and 500 <= len(ev.x) <= 501  # the optimum may add one point
+    for x, y_, (_, money) in zip(ev.x, ev.y, ev.customdata):
+        assert y_ == c.ev_at(x)
+        assert money == fmt.money(c.ev_at(x), "EUR", signed=True)
+    best = int(np.argmax(c.ev[1:])) + 1
+    assert c.thresholds[best] in set(ev.x) and max(ev.y) == c.ev_opt
+    full = charts.value_curve_figure({"A": c}, {"A": 0.5}, unit="EUR")
+    assert charts.MAX_POINTS <= len([t for t in full.data if t.name == "A: EV(t)"][0].x) <= charts.MAX_POINTS + 1
+
+
+def test_plotly_safe_escapes_tags_in_hover_arrays_and_keeps_plain_ones():
+    """A hover array with a tag in it is escaped element by element; one without is passed on as is."""
+    import plotly.graph_objects as go
+
+    from board.export.onepager import plotly_safe
+
+    tagged = np.array([["<a href='x'>m</a>", "1 EUR"], ["plain", "2 EUR"]], dtype=object)
+    plain = np.array([["score ≥ 0.5", "1 EUR"]], dtype=object)
+    fig = go.Figure([go.Scatter(x=[1, 2], y=[1, 2], customdata=tagged), go.Scatter(x=[1], y=[1], customdata=plain)])
+    safe = plotly_safe(fig)
+    assert safe.data[0].customdata[0][0] == "&lt;a href='x'>m&lt;/a>" and safe.data[0].customdata[1][0] == "plain"
+    assert [list(r) for r in safe.data[1].customdata] == [["score ≥ 0.5", "1 EUR"]]
+
+
 def test_segment_heatmap_cells_are_each_levels_ev_on_the_grid():
     """Each heatmap cell is the EV per decision of that level's rows at that grid threshold (base
     rate of prevalence reweighting = the overall rate, so no reweighting here)."""
