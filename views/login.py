@@ -130,6 +130,10 @@ else:
         )
     )
 
+# The board's charts need plotly's JavaScript (4.7 MB, loaded by the first chart a tab draws): an
+# empty chart out of sight loads it while the password is typed, not after "Log in" (issue 18)
+ui.preload_charts()
+
 if st.session_state.pop(auth.SESSION_CLEAR_COOKIE_KEY, False) and server.routes_active():
     # after a logout (revoked in the store already): the server also drops the browser's cookie (last: no gap shows)
     st.html(server.clear_cookie_script(), width="content", unsafe_allow_javascript=True)

@@ -466,6 +466,19 @@ def accounts_table(users, *, key: str) -> None:
     )
 
 
+def preload_charts() -> None:
+    """An empty plotly chart out of sight (off-screen, not ``display:none``, so plotly can draw it):
+    the tab loads and compiles plotly's JavaScript now, so the next page's charts draw without it."""
+    import plotly.graph_objects as go
+
+    st.html(
+        "<style>.st-key-eb_preload_charts{position:absolute;left:-10000px;top:0;width:40px;height:40px;overflow:hidden}</style>"
+    )
+    with st.container(key="eb_preload_charts"):
+        fig = go.Figure(layout=dict(width=40, height=40, margin=dict(l=0, r=0, t=0, b=0)))
+        st.plotly_chart(fig, key="eb_preload_chart", config={"staticPlot": True, "displayModeBar": False})
+
+
 def plotly_chart(where, fig, **kwargs):
     """``where.plotly_chart(fig, **kwargs)`` with user text in the figure shown as text (issue 17 F9):
     plotly renders a subset of HTML in titles, legends, ticks and hover text, so a model, segment or

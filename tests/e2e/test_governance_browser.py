@@ -26,6 +26,11 @@ def login(browser, url, username):
     ctx, page = new_tab(browser)
     page.goto(url)
     wait_for_app(page)
+    # plotly's JavaScript is loaded while the password is typed (issue 18): an empty chart drawn out of sight
+    preload = page.locator(".st-key-eb_preload_charts .js-plotly-plot")
+    preload.wait_for(state="attached", timeout=60_000)
+    box = preload.bounding_box()
+    assert box is None or box["x"] + box["width"] <= 0, box
     page.locator(".st-key-login_username").locator("input").fill(username)
     page.locator(".st-key-login_password").locator("input").fill(PW)
     page.get_by_role("button", name="Log in").click()
