@@ -249,107 +249,6 @@ st.markdown(
     )
 )
 
-epoch = st.session_state.setdefault("vt_epoch", 0)
-c1, c2 = st.columns([1, 1])
-unit = c1.text_input(t("Currency / unit", L), value=table.unit, key=f"vt_unit_{epoch}")
-use_prev = c2.checkbox(
-    t("Production prevalence differs from the validation set", L), value=table.prevalence is not None, key=f"vt_use_prev_{epoch}"
-)
-prevalence = None
-if use_prev:
-    prevalence = c2.number_input(
-        t("Production prevalence π (share of positives in production)", L),
-        min_value=0.0,
-        max_value=1.0,
-        value=float(table.prevalence or 0.02),
-        step=0.001,
-        format="%.4f",
-        key=f"vt_prev_{epoch}",
-    )
-
-edited = st.data_editor(
-    frame_from_table(table, L),
-    key=f"vt_editor_{epoch}",
-    num_rows="fixed",
-    hide_index=True,
-    width="stretch",
-    disabled=["outcome", "meaning"],
-    column_config={
-        "outcome": st.column_config.TextColumn(t("Outcome", L), help=terms("tp", "fp", "fn", "tn", locale=L)),
-        "meaning": st.column_config.TextColumn(t("Meaning", L)),
-        "amount": st.column_config.NumberColumn(
-            t("Amount per event{x}: gain +, cost −", L, x=f" ({table.unit})" if table.unit else ""),
-            format="localized",  # thousands separators (sprintf-js has no "," flag: "%+,.2f" showed -30000.00)
-            help=t("Money gained each time this outcome happens; enter a cost as a negative number.", L),
-        ),
-        # no min/max/required here: the browser would silently revert an out-of-range entry; the
-        # server checks every entry (table_from_frame) and says what is wrong, keeping it as entered
-        "confidence": st.column_config.NumberColumn(
-            t("Confidence (0–1]", L),
-            step=0.01,
-            format="%.2f",
-            help=t("How well the amount is known: 1 = exactly; the effective amount is amount × confidence.", L),
-        ),
-        "description": st.column_config.TextColumn(t("Description", L), width="large"),
-        "source": st.column_config.TextColumn(t("Data source", L), width="medium"),
-    },
-)
-
-new_table, problems = table_from_frame(edited, unit=unit, prevalence=prevalence, name=table.name or name)
-if problems:
-    st.error(
-        t("**Not applied — your entries stay as typed; fix these first:**\n\n", L)
-        + "\n".join(f"- {ui.md_text(p)}" for p in problems)
-    )
-else:
-    if new_table.to_dict() != table.to_dict():
-        state.set_committed_table(new_table, row_version)  # every page re-prices from this, without re-reading rows
-        table = new_table
-    for w in table.sign_warnings():
-        st.warning(w)
-    eff = table.effective()
-    st.caption(
-        t("Effective amounts (amount × confidence): ", L)
-        + ", ".join(f"{c.upper()} {fmt.money(v, table.unit, signed=True)}" for c, v in eff.items())
-        + "."
-    )
-
-    saved = state.store().get_value_table_draft(name)
-    # compared with the open draft, or (no draft) with the version in force: nothing to save when equal
-    reference = saved if saved is not None else current
-    dirty = reference is None or ValueTable.from_dict(reference.amounts).to_dict() != table.to_dict()
-    reason = st.text_input(t("Reason for this change (kept with the draft)", L), key=f"vt_reason_{epoch}")
-    if (saved.row_version if saved is not None else 0) == row_version and reference is not None:
-        st.session_state[f"vt_base::{name}"] = dict(reference.amounts)  # what this tab's edits start from
-
-    def _save():
-        try:
-            rec = gov.save_draft(
-                state.store(),
-                user,
-                name,
-                table.to_dict(),
-                reason=reason,
-                expected_row_version=row_version if saved is not None else 0,
-            )
-            state.set_committed_table(table, rec.row_version)
-            st.session_state["vt_flash"] = t("Draft saved (revision {row_version}).", L, row_version=rec.row_version)
-        except ConflictError as err:
-            st.session_state["vt_flash"] = f"CONFLICT: {ui.md_text(err)}"
-            st.session_state[f"vt_conflict::{name}"] = {"mine": table.to_dict(), "base": st.session_state.get(f"vt_base::{name}")}
-        except gov.Forbidden as err:
-            st.session_state["vt_flash"] = f"CONFLICT: {ui.md_text(err)}"
-
-    st.button(t("Save draft", L), type="primary", disabled=not dirty, on_click=_save, key="vt_save")
-    st.caption(
-        t("Unsaved changes: they already re-price every page in this session; save to keep them.", L)
-        if dirty
-        else t("All changes saved.", L)
-    )
-flash = st.session_state.pop("vt_flash", None)
-if flash:
-    (st.error if flash.startswith("CONFLICT") else st.success)(flash)
-
 
 # --------------------------------------------------------------------------- a save conflict (issue 16 item 6)
 def _reapply(theirs, mine: dict, base) -> None:
@@ -372,65 +271,195 @@ def _discard(theirs) -> None:
     st.session_state["vt_epoch"] = st.session_state.get("vt_epoch", 0) + 1
 
 
-_conflict = st.session_state.get(f"vt_conflict::{name}")
-if _conflict is not None:
-    theirs = state.store().get_value_table_draft(name)
-    with st.container(key="vt_conflict", border=True):
-        if theirs is None:
-            st.markdown(t("**The draft you edited is no longer open** (proposed or discarded by someone else).", L))
-        else:
-            st.markdown(
-                t(
-                    "**{author} saved the draft (revision {row_version}) while you were editing.** Their reason: {x}",
-                    L,
-                    author=ui.md_text(theirs.author),
-                    row_version=theirs.row_version,
-                    x=ui.md_text(theirs.reason or fmt.DASH),
-                )
-            )
-            money = ui.money_of(_conflict["mine"].get("unit", ""), signed=True)
-            base = _conflict.get("base") or {}
-            ui.show_table(
-                st,
-                [
-                    {
-                        "outcome": c.upper(),
-                        "theirs": theirs.amounts.get(c),
-                        "mine": _conflict["mine"][c],
-                        "started": base.get(c),
-                    }
-                    for c in ("tp", "fp", "fn", "tn")
-                ],
-                {
-                    "outcome": ui.Col(t("Outcome", L)),
-                    "started": ui.Col(t("When you started", L), lambda x: fmt.DASH if x is None else money(x)),
-                    "theirs": ui.Col(t("Their saved amount", L), lambda x: fmt.DASH if x is None else money(x)),
-                    "mine": ui.Col(t("Your edit", L), money),
-                },
-                key="vt_conflict_table",
-            )
-        a, b = st.columns(2)
-        a.button(
-            t("Reload and re-apply my edits", L),
-            key="vt_reapply",
-            type="primary",
-            on_click=_reapply,
-            args=(theirs, _conflict["mine"], _conflict.get("base")),
-            help=t("Their saved draft, with the amounts you changed put back on top; nothing is saved until you save.", L),
-        )
-        b.button(t("Discard my edits and load theirs", L), key="vt_discard", on_click=_discard, args=(theirs,))
-
-# --------------------------------------------------------------------------- live what-if (issue 16 item 2)
-if not problems:
-    _in_force = state.store().latest_approved_version(name) or state.store().get_value_table_draft(name)
-    whatif_view.render(
-        state.current_data(),
-        table,
-        None if _in_force is None else ValueTable.from_dict(_in_force.amounts),
-        t("no saved version", L)
-        if _in_force is None
-        else (t("{label} (in force)", L, label=_in_force.label) if _in_force.status == "approved" else t("the saved draft", L)),
+# --------------------------------------------------------------------------- the editor and its live what-if
+@st.fragment
+def _editor_and_what_if():
+    """The amounts editor, Save draft, a save conflict and the live what-if: a fragment, so an edit
+    reruns only this part of the page (issue 18: edit → curve in under a second); a save reruns the
+    whole page. Returns the table as edited (the committed table when an entry has a problem) and
+    the problems."""
+    # read here, not taken from the page's run: a fragment rerun reuses the arguments of the last full run
+    table, row_version = state.committed_table()
+    current = gov.current_version(state.store(), name)
+    epoch = st.session_state.setdefault("vt_epoch", 0)
+    c1, c2 = st.columns([1, 1])
+    unit = c1.text_input(t("Currency / unit", L), value=table.unit, key=f"vt_unit_{epoch}")
+    use_prev = c2.checkbox(
+        t("Production prevalence differs from the validation set", L),
+        value=table.prevalence is not None,
+        key=f"vt_use_prev_{epoch}",
     )
+    prevalence = None
+    if use_prev:
+        prevalence = c2.number_input(
+            t("Production prevalence π (share of positives in production)", L),
+            min_value=0.0,
+            max_value=1.0,
+            value=float(table.prevalence or 0.02),
+            step=0.001,
+            format="%.4f",
+            key=f"vt_prev_{epoch}",
+        )
+
+    edited = st.data_editor(
+        frame_from_table(table, L),
+        key=f"vt_editor_{epoch}",
+        num_rows="fixed",
+        hide_index=True,
+        width="stretch",
+        disabled=["outcome", "meaning"],
+        column_config={
+            "outcome": st.column_config.TextColumn(t("Outcome", L), help=terms("tp", "fp", "fn", "tn", locale=L)),
+            "meaning": st.column_config.TextColumn(t("Meaning", L)),
+            "amount": st.column_config.NumberColumn(
+                t("Amount per event{x}: gain +, cost −", L, x=f" ({table.unit})" if table.unit else ""),
+                format="localized",  # thousands separators (sprintf-js has no "," flag: "%+,.2f" showed -30000.00)
+                help=t("Money gained each time this outcome happens; enter a cost as a negative number.", L),
+            ),
+            # no min/max/required here: the browser would silently revert an out-of-range entry; the
+            # server checks every entry (table_from_frame) and says what is wrong, keeping it as entered
+            "confidence": st.column_config.NumberColumn(
+                t("Confidence (0–1]", L),
+                step=0.01,
+                format="%.2f",
+                help=t("How well the amount is known: 1 = exactly; the effective amount is amount × confidence.", L),
+            ),
+            "description": st.column_config.TextColumn(t("Description", L), width="large"),
+            "source": st.column_config.TextColumn(t("Data source", L), width="medium"),
+        },
+    )
+
+    new_table, problems = table_from_frame(edited, unit=unit, prevalence=prevalence, name=table.name or name)
+    if problems:
+        st.error(
+            t("**Not applied — your entries stay as typed; fix these first:**\n\n", L)
+            + "\n".join(f"- {ui.md_text(p)}" for p in problems)
+        )
+    else:
+        if new_table.to_dict() != table.to_dict():
+            state.set_committed_table(new_table, row_version)  # every page re-prices from this, without re-reading rows
+            table = new_table
+        for w in table.sign_warnings():
+            st.warning(w)
+        eff = table.effective()
+        st.caption(
+            t("Effective amounts (amount × confidence): ", L)
+            + ", ".join(f"{c.upper()} {fmt.money(v, table.unit, signed=True)}" for c, v in eff.items())
+            + "."
+        )
+
+        saved = state.store().get_value_table_draft(name)
+        # compared with the open draft, or (no draft) with the version in force: nothing to save when equal
+        reference = saved if saved is not None else current
+        dirty = reference is None or ValueTable.from_dict(reference.amounts).to_dict() != table.to_dict()
+        reason = st.text_input(t("Reason for this change (kept with the draft)", L), key=f"vt_reason_{epoch}")
+        if (saved.row_version if saved is not None else 0) == row_version and reference is not None:
+            st.session_state[f"vt_base::{name}"] = dict(reference.amounts)  # what this tab's edits start from
+
+        def _save():
+            try:
+                rec = gov.save_draft(
+                    state.store(),
+                    user,
+                    name,
+                    table.to_dict(),
+                    reason=reason,
+                    expected_row_version=row_version if saved is not None else 0,
+                )
+                state.set_committed_table(table, rec.row_version)
+                # said beside the button while the draft stays as saved (a one-off message was gone
+                # after the grid's own rerun that follows a save)
+                st.session_state[f"vt_saved::{name}"] = rec.row_version
+            except ConflictError as err:
+                st.session_state["vt_flash"] = f"CONFLICT: {ui.md_text(err)}"
+                st.session_state[f"vt_conflict::{name}"] = {
+                    "mine": table.to_dict(),
+                    "base": st.session_state.get(f"vt_base::{name}"),
+                }
+            except gov.Forbidden as err:
+                st.session_state["vt_flash"] = f"CONFLICT: {ui.md_text(err)}"
+
+        # not an on_click callback: it would save what the previous run showed, without an edit or
+        # a reason typed just before the click (both arrive with the click); this run has them
+        if st.button(t("Save draft", L), type="primary", disabled=not dirty, key="vt_save"):
+            _save()
+            st.rerun(scope="app")  # the versions below now have this draft to propose
+        st.caption(
+            t("Unsaved changes: they already re-price every page in this session; save to keep them.", L)
+            if dirty
+            else t("All changes saved.", L)
+        )
+        if not dirty and saved is not None and st.session_state.get(f"vt_saved::{name}") == saved.row_version:
+            st.success(t("Draft saved (revision {row_version}).", L, row_version=saved.row_version))
+    flash = st.session_state.pop("vt_flash", None)
+    if flash:
+        (st.error if flash.startswith("CONFLICT") else st.success)(flash)
+
+    _conflict = st.session_state.get(f"vt_conflict::{name}")
+    if _conflict is not None:
+        theirs = state.store().get_value_table_draft(name)
+        with st.container(key="vt_conflict", border=True):
+            if theirs is None:
+                st.markdown(t("**The draft you edited is no longer open** (proposed or discarded by someone else).", L))
+            else:
+                st.markdown(
+                    t(
+                        "**{author} saved the draft (revision {row_version}) while you were editing.** Their reason: {x}",
+                        L,
+                        author=ui.md_text(theirs.author),
+                        row_version=theirs.row_version,
+                        x=ui.md_text(theirs.reason or fmt.DASH),
+                    )
+                )
+                money = ui.money_of(_conflict["mine"].get("unit", ""), signed=True)
+                base = _conflict.get("base") or {}
+                ui.show_table(
+                    st,
+                    [
+                        {
+                            "outcome": c.upper(),
+                            "theirs": theirs.amounts.get(c),
+                            "mine": _conflict["mine"][c],
+                            "started": base.get(c),
+                        }
+                        for c in ("tp", "fp", "fn", "tn")
+                    ],
+                    {
+                        "outcome": ui.Col(t("Outcome", L)),
+                        "started": ui.Col(t("When you started", L), lambda x: fmt.DASH if x is None else money(x)),
+                        "theirs": ui.Col(t("Their saved amount", L), lambda x: fmt.DASH if x is None else money(x)),
+                        "mine": ui.Col(t("Your edit", L), money),
+                    },
+                    key="vt_conflict_table",
+                )
+            a, b = st.columns(2)
+            a.button(
+                t("Reload and re-apply my edits", L),
+                key="vt_reapply",
+                type="primary",
+                on_click=_reapply,
+                args=(theirs, _conflict["mine"], _conflict.get("base")),
+                help=t("Their saved draft, with the amounts you changed put back on top; nothing is saved until you save.", L),
+            )
+            b.button(t("Discard my edits and load theirs", L), key="vt_discard", on_click=_discard, args=(theirs,))
+
+    # --------------------------------------------------------------------------- live what-if (issue 16 item 2)
+    if not problems:
+        _in_force = state.store().latest_approved_version(name) or state.store().get_value_table_draft(name)
+        whatif_view.render(
+            state.current_data(),
+            table,
+            None if _in_force is None else ValueTable.from_dict(_in_force.amounts),
+            t("no saved version", L)
+            if _in_force is None
+            else (
+                t("{label} (in force)", L, label=_in_force.label) if _in_force.status == "approved" else t("the saved draft", L)
+            ),
+        )
+    return table, problems
+
+
+table, problems = _editor_and_what_if()
 
 
 # --------------------------------------------------------------------------- versions and sign-off

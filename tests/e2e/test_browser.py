@@ -65,6 +65,16 @@ def test_edit_fn_amount_moves_optimum(page, server):
     wait_for_app(page)
     expect(page.get_by_text(re.compile(r"FN -90,000 EUR"))).to_be_visible()  # money through the one formatter
     shot(page, "value-table-edited")
+    # the editor and its what-if rerun alone (a fragment, issue 18); a save reruns the whole page,
+    # so the sign-off form below it proposes the draft just saved, with its reason
+    proposed_reason = page.locator("[class*='st-key-vt_prop_reason']").locator("input")
+    assert proposed_reason.input_value() != "e2e: fraud costs rose"
+    page.locator("[class*='st-key-vt_reason_']").locator("input").fill("e2e: fraud costs rose")
+    page.get_by_role("button", name="Save draft").click()
+    wait_for_app(page)
+    expect(page.get_by_text(re.compile(r"Draft saved \(revision \d+\)"))).to_be_visible(timeout=60_000)
+    expect(page.get_by_text("All changes saved.")).to_be_visible()
+    expect(proposed_reason).to_have_value("e2e: fraud costs rose", timeout=60_000)
     # the edit lives in the session: switch page through the sidebar (a full reload would start a new session)
     page.get_by_test_id("stSidebarNavLink").filter(has_text="Threshold").click()
     wait_for_app(page)
