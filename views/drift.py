@@ -95,6 +95,7 @@ with tab_f:
     if fd is None:
         st.info(ui.md_text(view.lights["feature"].reason))
     else:
+        st.html(dv.heatmap_number_css(fd.statistic.shape[1]))
         ui.plotly_chart(st, cd.feature_heatmap_figure(fd, locale=L), key="drift_heatmap")
         st.caption(
             t(
@@ -103,6 +104,7 @@ with tab_f:
                 "too few rows to judge.",
                 L,
             )
+            + t(" On a narrow screen the numbers are left out where they would run together; point at a cell to read it.", L)
         )
         if fd.windows and agg:
             st.caption(

@@ -215,6 +215,26 @@ def show_light(family: str, light: Light) -> None:
         st.text(light_reason(light.reason, _L()))
 
 
+# the heatmap's room beside its plot (feature names, colour bar), and per window: a number like
+# "0.12" needs about 36 px, a grey one below its noise floor like "(0.000079)" about 70 px
+HEATMAP_SIDES_PX, HEATMAP_CELL_PX, HEATMAP_GREY_CELL_PX = 340, 36, 70
+
+
+def heatmap_number_css(n_windows: int, key: str = "drift_heatmap") -> str:
+    """CSS that leaves out the heatmap's cell numbers where the chart is too narrow for them to
+    stand apart, judged on the chart's own width (a container query), so a wide screen keeps them:
+    first the grey numbers below their noise floor and the × marks (they ran into one another at
+    1366 px with 15 windows), then all (820 px). The colours and the hover still say everything."""
+    n = max(int(n_windows), 1)
+    grey, every = HEATMAP_SIDES_PX + HEATMAP_GREY_CELL_PX * n, HEATMAP_SIDES_PX + HEATMAP_CELL_PX * n
+    k = f".st-key-{key}"
+    return (
+        f"<style>{k}{{container-type:inline-size}}"
+        f"@container (max-width:{grey}px){{{k} .textpoint{{display:none}}}}"
+        f"@container (max-width:{every}px){{{k} .heatmap-label{{display:none}}}}</style>"
+    )
+
+
 def windows_caption(view: DriftView) -> str:
     ld = view.report.label
     c = view.config

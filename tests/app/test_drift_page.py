@@ -208,3 +208,13 @@ def test_sparse_windows_say_too_few_rows_and_stay_grey():
     shifted = _sparse_view(np.r_[np.zeros(35), np.ones(35)])
     assert shifted.report.feature.statistic[0, -1] == 1.0
     assert shifted.lights["feature"].color == "yellow" and not shifted.any_red
+
+
+def test_heatmap_number_css_leaves_out_grey_numbers_first():
+    """15 windows: every number needs 340 + 15 × 36 = 880 px of chart, the grey ones 340 + 15 × 70 = 1390 px."""
+    from board.app.drift_view import heatmap_number_css
+
+    css = heatmap_number_css(15)
+    assert "@container (max-width:1390px){.st-key-drift_heatmap .textpoint{display:none}}" in css
+    assert "@container (max-width:880px){.st-key-drift_heatmap .heatmap-label{display:none}}" in css
+    assert ".st-key-drift_heatmap{container-type:inline-size}" in css

@@ -48,3 +48,24 @@ def test_banner_links_to_drift_page(page, server):
     expect(page.get_by_role("heading", name="Drift", exact=True)).to_be_visible()
     assert page.url.endswith("/drift")
     assert not page.errors, page.errors
+
+
+def _shown(page, selector: str) -> list[bool]:
+    """Whether each heatmap element matching ``selector`` is displayed (plotly draws them all)."""
+    return page.locator(f".st-key-drift_heatmap {selector}").evaluate_all(
+        "els => els.map(e => getComputedStyle(e).display !== 'none')"
+    )
+
+
+def test_heatmap_numbers_are_left_out_only_where_they_would_run_together(page, server):
+    """At 820 px the cells are too narrow for numbers (they ran into one another): none is shown;
+    at 1920 px every number is, the grey ones below their noise floor too; the hover has them all."""
+    for width, numbers in ((820, False), (1920, True)):
+        page.set_viewport_size({"width": width, "height": 1000})
+        _open(page, server + "/drift")
+        heatmap = page.locator(".st-key-drift_heatmap")
+        expect(heatmap.locator(".heatmap-label").first).to_be_attached(timeout=60_000)
+        labels, grey = _shown(page, ".heatmap-label"), _shown(page, ".textpoint")
+        assert labels and grey, (len(labels), len(grey))  # the stable demo has numbers of both kinds
+        assert set(labels) == {numbers} and set(grey) == {numbers}, (width, set(labels), set(grey))
+    assert not page.errors, page.errors
