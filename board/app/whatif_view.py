@@ -95,6 +95,11 @@ def render(data, edited: ValueTable, in_force: ValueTable | None, in_force_label
             tr.opacity = 0.45
             if getattr(tr, "mode", None) == "lines":
                 tr.line.dash = "dot"
+        # the legend names the curves only: with every mark of two models under two tables it ran
+        # past the chart (18 entries, scrolling); the stars, rings and bands say what they are on hover
+        # and the table below gives their numbers
+        if getattr(tr, "mode", None) != "lines":
+            tr.showlegend = False
     ui.plotly_chart(st, fig, key="vt_whatif_curve")
     money = lambda x: fmt.DASH if x is None else fmt.money(lens.amount(x), unit, signed=True)  # noqa: E731
     change = lambda x: fmt.DASH if x is None else fmt.money(lens.amount(x), unit, signed=True)  # noqa: E731

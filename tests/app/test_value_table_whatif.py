@@ -61,6 +61,9 @@ def test_the_what_if_shows_the_edited_amounts_priced_against_the_version_in_forc
     lines = [tr for tr in traces if tr.get("mode") == "lines" and "customdata" in tr]
     assert len(lines) == 4 and all(len(tr["x"]) <= charts.WHATIF_POINTS + 1 for tr in lines)
     assert len(_curve(m, edited).thresholds) > 3 * charts.WHATIF_POINTS
+    # the legend names the four curves only (the marks explain themselves on hover)
+    legend = [tr["name"] for tr in traces if tr.get("showlegend", True)]
+    assert sorted(legend) == sorted(tr["name"] for tr in lines), legend
 
 
 def _figure(at, key):
