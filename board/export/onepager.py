@@ -84,7 +84,8 @@ def _plotly_text(v):
         return type(v)(_plotly_text(x) for x in v)
     if isinstance(v, np.ndarray) and v.dtype.kind in "OUS":
         items = v.ravel().tolist()
-        if not any(isinstance(x, str) and "<" in x for x in items):  # hover texts of thousands of points
+        # hover texts of thousands of points: passed on as they are when no item is a tag or a container
+        if not any(isinstance(x, (list, tuple, dict, np.ndarray)) or (isinstance(x, str) and "<" in x) for x in items):
             return v
         return np.array([_plotly_text(x) for x in items], dtype=object).reshape(v.shape)
     return v

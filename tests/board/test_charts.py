@@ -109,7 +109,7 @@ def test_plotly_safe_escapes_tags_in_hover_arrays_and_keeps_plain_ones():
     """A hover array with a tag in it is escaped element by element; one without is passed on as is."""
     import plotly.graph_objects as go
 
-    from board.export.onepager import plotly_safe
+    from board.export.onepager import _plotly_text, plotly_safe
 
     tagged = np.array([["<a href='x'>m</a>", "1 EUR"], ["plain", "2 EUR"]], dtype=object)
     plain = np.array([["score ≥ 0.5", "1 EUR"]], dtype=object)
@@ -117,6 +117,9 @@ def test_plotly_safe_escapes_tags_in_hover_arrays_and_keeps_plain_ones():
     safe = plotly_safe(fig)
     assert safe.data[0].customdata[0][0] == "&lt;a href='x'>m&lt;/a>" and safe.data[0].customdata[1][0] == "plain"
     assert [list(r) for r in safe.data[1].customdata] == [["score ≥ 0.5", "1 EUR"]]
+    ragged = np.empty(2, dtype=object)  # an array of lists: the tag inside a list is escaped too
+    ragged[0], ragged[1] = ["<b>x", "<a href='y'>"], ["plain"]
+    assert _plotly_text(ragged)[0] == ["<b>x", "&lt;a href='y'>"]
 
 
 def test_segment_heatmap_cells_are_each_levels_ev_on_the_grid():
