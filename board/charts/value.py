@@ -19,6 +19,8 @@ sets one, as the EV is. The score threshold stays in the hover and the legend.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import plotly.graph_objects as go
 
@@ -176,13 +178,8 @@ def value_curve_figure(
     fig = go.Figure()
     xs_all = []
     bayes_drawn: set = set()
-    wheres: dict = {}  # curves of one model under two tables share their points: word each once
-
-    def where_text(th: float, s: float) -> str:
-        key = (th, s)
-        if key not in wheres:
-            wheres[key] = _where(th, s, L)
-        return wheres[key]
+    # curves of one model under two tables share their points: each point worded once
+    where_text = functools.cache(lambda th, s: _where(th, s, L))
 
     for j, (name, c) in enumerate(curves.items()):
         color = PALETTE[j % len(PALETTE)]

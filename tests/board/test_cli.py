@@ -122,22 +122,25 @@ def test_evaluate_keeps_freed_memory_for_reuse_on_glibc():
 
     from board.cli import _keep_freed_memory
 
-    code = (
-        "import resource, numpy as np\n"
-        "from board.cli import _keep_freed_memory\n"
-        "ok = _keep_freed_memory()\n"
-        "before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt\n"
-        "for _ in range(50):\n"  # three 16-MB arrays, freed together: past glibc's own trim threshold
-        "    a, b, c = np.ones(2_000_000), np.ones(2_000_000), np.ones(2_000_000); del a, b, c\n"
-        "print(ok, resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)\n"
-    )
     if platform.libc_ver()[0] != "glibc":
         assert _keep_freed_memory() is False
         return
-    run = lambda *pre: subprocess.run(  # noqa: E731
-        [sys.executable, "-c", code.replace("ok = _keep_freed_memory()", *pre)], capture_output=True, text=True, check=True
-    ).stdout.split()
-    tuned, plain = run("ok = _keep_freed_memory()"), run("ok = None")
+
+    def faults(setup: str) -> list[str]:
+        """(what setup printed, page faults of 50 rounds of three 16-MB arrays freed together:
+        past glibc's own trim threshold) in a fresh interpreter."""
+        code = (
+            "import resource, numpy as np\n"
+            "from board.cli import _keep_freed_memory\n"
+            f"ok = {setup}\n"
+            "before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt\n"
+            "for _ in range(50):\n"
+            "    a, b, c = np.ones(2_000_000), np.ones(2_000_000), np.ones(2_000_000); del a, b, c\n"
+            "print(ok, resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)\n"
+        )
+        return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+
+    tuned, plain = faults("_keep_freed_memory()"), faults("None")
     assert tuned[0] == "True"
     # without: the 48 MB go back to the kernel and fault in again each time (about 73,000 faults);
     # with: faulted in once (about 1,500)
