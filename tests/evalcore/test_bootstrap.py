@@ -905,3 +905,33 @@ def test_bayes_same_seed_same_result_and_batch_invariance():
     o1 = optimum_interval(y, s, TABLE, n_resamples=120, method="bayes", rng=4, batch=7)
     o2 = optimum_interval(y, s, TABLE, n_resamples=120, method="bayes", rng=4, batch=120)
     np.testing.assert_array_equal(o1.ev_opt.distribution, o2.ev_opt.distribution)
+
+
+def test_uniform_group_draws_are_m_integers_per_replicate_counted():
+    """The cluster draw of a replicate is the count of each group among m uniform integers of
+    the stratum's generator — one ``integers`` call per batch (the stream does not depend on how
+    the counting is split), counted one replicate at a time; two strata of uneven sizes."""
+    import dataclasses
+
+    from evalcore.bootstrap import _design, _draw
+
+    rng = np.random.default_rng(11)
+    groups = np.repeat(np.arange(301), 2)
+    design = _design(rng.integers(0, 4, len(groups)), 4, np.ones(len(groups)), None, groups)
+    plain = dataclasses.replace(
+        design,
+        group_keys=np.zeros((301, 4)),
+        p=np.full(301, 1 / 301),
+        mult=np.ones(301, np.int64),
+        strata=((0, 120, 120), (120, 301, 181)),
+        collapsed=False,
+    )
+    got = _draw(plain, np.random.default_rng([7]).spawn(2), 9)
+    ref = np.zeros((9, 301), np.int64)
+    for (a, z, m), g in zip(plain.strata, np.random.default_rng([7]).spawn(2)):
+        idx = g.integers(0, z - a, size=(9, m))
+        for r in range(9):
+            np.add.at(ref[r], a + idx[r], 1)
+    np.testing.assert_array_equal(got, ref)
+    np.testing.assert_array_equal(got[:, :120].sum(axis=1), 120)
+    np.testing.assert_array_equal(got[:, 120:].sum(axis=1), 181)
