@@ -177,7 +177,7 @@ def value_curve_figure(
 
     fig = go.Figure()
     xs_all = []
-    bayes_drawn: set = set()
+    bayes_lines: list = []  # (x, colour, label) of each model's Bayes threshold t*
     # curves of one model under two tables share their points: each point worded once
     where_text = functools.cache(lambda th, s: _where(th, s, L))
 
@@ -324,12 +324,8 @@ def value_curve_figure(
                 )
             )
         if np.isfinite(c.bayes_threshold):
-            xb = x_at(c.bayes_threshold)
-            label = f"t* {fmt.score(c.bayes_threshold)}"
-            once = label not in bayes_drawn  # one value table: the same t* for every model, labelled once
-            bayes_drawn.add(label)
-            note = dict(annotation_text=label, annotation_position="top right", annotation_font_size=small(font_size))
-            fig.add_vline(x=xb, line=dict(color=color, dash="dot", width=1.5), **(note if once else {}))
+            # drawn after the loop, when the x range is known: its label goes where no other label is
+            bayes_lines.append((x_at(c.bayes_threshold), color, f"t* {fmt.score(c.bayes_threshold)}"))
     if curves:
         # acting on everyone / no one does not depend on the model: one pair of reference lines
         c = next(iter(curves.values()))
@@ -364,6 +360,30 @@ def value_curve_figure(
     fig.update_yaxes(**plain_numbers())
     xs = np.concatenate(xs_all) if xs_all else np.array([])
     xs = xs[np.isfinite(xs) & ((xs > 0) if log_x else True)]
+    first = {}  # one value table: the same t* for every model, labelled once (at its first line)
+    for i, (xb, _, label) in enumerate(bayes_lines):
+        first.setdefault(label, (i, xb))
+    # the act-on-no-one label is at the left end of its line on the score axis, the right end on the share axis
+    ref = next(iter(curves.values()), None)
+    y_none, y_all = (lens.amount(ref.ev_none), lens.amount(ref.ev_all)) if ref is not None else (np.nan, np.nan)
+    ys = [float(y) for c in curves.values() if len(c.ev) for y in (np.nanmin(c.ev), np.nanmax(c.ev))]
+    ys = [lens.amount(y) for y in ys]
+    places = bayes_label_places(
+        [xb for _, xb in first.values()],
+        [xs.min(), xs.max()] if len(xs) else [],
+        ys,
+        y_all if share_axis else y_none,
+        y_none if share_axis else y_all,
+        log_x=log_x,
+    )
+    notes = {
+        i: dict(annotation_text=label, annotation_position=place, annotation_font_size=small(font_size))
+        # plotly places an annotation on a log axis at 10^x: its x is given as log10
+        | (dict(annotation=dict(x=float(np.log10(xb)))) if log_x and xb > 0 else {})
+        for (label, (i, xb)), place in zip(first.items(), places)
+    }
+    for i, (xb, color, _) in enumerate(bayes_lines):
+        fig.add_vline(x=xb, line=dict(color=color, dash="dot", width=1.5), **notes.get(i, {}))
     if log_x:
         fig.update_xaxes(type="log")
         if len(xs):
@@ -373,6 +393,46 @@ def value_curve_figure(
     else:
         fig.update_xaxes(**plain_numbers())
     return apply_font(fig, font_size)
+
+
+def bayes_label_places(xs_t, x_span, ys, left_y: float, right_y: float, *, log_x: bool = False) -> list:
+    """Where each t* line's label goes (a plotly ``annotation_position``), so that it meets neither
+    the act-on-everyone/no-one labels nor another t* label.
+
+    Those two labels sit at the ends of their lines: ``left_y`` is the height of the one at the
+    left end of the plot, ``right_y`` of the one at the right. A t* label goes to the top or the
+    bottom of its line, whichever is farther from the label in its half of the x range (``x_span``,
+    log-scaled when ``log_x``; ``ys`` are the heights the plot spans). Its text runs right of the
+    line, or left when the line is in the last fifth of the range (it would run off the plot) or
+    is the lower of two distinct t* lines (the two texts then run apart).
+
+    Examples
+    --------
+    >>> bayes_label_places([0.08], [0.0, 1.0], [-2800, -270], -281, -2806)   # "no one" high on the left
+    ['bottom right']
+    >>> bayes_label_places([0.6], [0.0, 1.0], [-2800, -270], -281, -2806)    # "everyone" low on the right
+    ['top right']
+    >>> bayes_label_places([0.3, 0.35], [0.0, 1.0], [0, 10], 2, 9)
+    ['top left', 'top right']
+    """
+    xs_t = [float(x) for x in xs_t]
+    if not xs_t:
+        return []
+    scale = np.log10 if log_x else (lambda v: v)
+    xs_ok = [float(scale(x)) for x in [*x_span, *xs_t] if np.isfinite(x) and (x > 0 or not log_x)]
+    x_lo, x_hi = (min(xs_ok), max(xs_ok)) if xs_ok else (0.0, 1.0)
+    ys_ok = [float(y) for y in [*ys, left_y, right_y] if np.isfinite(y)]
+    y_lo, y_hi = (min(ys_ok), max(ys_ok)) if ys_ok else (0.0, 1.0)
+    distinct = sorted(set(xs_t))
+    out = []
+    for x in xs_t:
+        f = (float(scale(x)) - x_lo) / (x_hi - x_lo) if x_hi > x_lo and (x > 0 or not log_x) else 0.5
+        other = left_y if f < 0.5 else right_y  # the act-on label in this half of the plot
+        high = np.isfinite(other) and y_hi > y_lo and (other - y_lo) / (y_hi - y_lo) > 0.5
+        v = "bottom" if high else "top"
+        h = "left" if f > 0.8 or (len(distinct) > 1 and x == distinct[0]) else "right"  # runs apart from the other
+        out.append(f"{v} {h}")
+    return out
 
 
 # --------------------------------------------------------------------------- the heatmap

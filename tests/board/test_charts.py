@@ -472,3 +472,57 @@ def test_totals_in_ticks_moves_the_totals_numbers_into_their_labels():
         f"EV<br>new<br><b>{fmt.money(-4990, '')}</b>",
     ]
     assert list(fig.layout.xaxis.tickvals) == list(wf.x)
+
+
+def _label(fig, prefix):
+    (a,) = [a for a in fig.layout.annotations if a.text.startswith(prefix)]
+    return a
+
+
+@pytest.mark.parametrize("display", ["value", "loss"])
+def test_the_t_star_label_sits_away_from_the_act_on_labels(display):
+    """The t* label goes to the end of its line (top or bottom of the plot) away from the
+    act-on-everyone/no-one label in its half of the plot. With the SPEC's fraud amounts, 5.5%
+    positives and a weak model, acting on no one is worth -0.055 × 22,000 + 0.945 × 120 ≈ -1,100
+    per case, acting on everyone 0.055 × 18,500 - 0.945 × 3,200 ≈ -2,000, and the best threshold
+    about -520: the no-one label (left end) is in the upper part of the plot. t* = 3,320 / 43,820
+    = 0.0758 is in the left half, so its label goes to the bottom (under loss everything is
+    mirrored: to the top)."""
+    rng = np.random.default_rng(3)
+    y = (rng.random(4000) < 0.05).astype(int)
+    s = np.clip(0.05 + 0.1 * y + rng.normal(0, 0.1, 4000), 0, 1)
+    c = value_curve(y, s, ValueTable(tp=18500, fp=-3200, fn=-22000, tn=120, unit="EUR"))
+    assert c.bayes_threshold == pytest.approx(3320 / 43820)
+    lens = Lens(display)
+    fig = charts.value_curve_figure({"A": c}, {"A": 0.5}, unit="EUR", lens=lens)
+    star, none = _label(fig, "t* 0.0758"), _label(fig, "act on no one")
+    assert none.x == 0 and star.x < 0.5  # both in the left half
+    lo, hi = sorted(lens.amount(v) for v in (c.ev.min(), c.ev.max()))
+    high = (none.y - lo) / (hi - lo) > 0.5
+    assert high == (display == "value")
+    assert star.y == (0 if high else 1)  # the plot's bottom / top (y domain)
+    # the text runs right of the line, or left in the last fifth of the x range (scores 0.05–0.9)
+    for fp, t_star, anchor in ((-30, 30 / 50, "left"), (-120, 120 / 140, "right")):  # at 0.65 / 0.95 of it
+        c = value_curve(Y, S, T.with_amounts(fp=fp))
+        assert c.bayes_threshold == pytest.approx(t_star)  # (0 - fp) / ((0 - fp) + (10 + 10))
+        assert _label(charts.value_curve_figure({"A": c}, {}, unit="EUR"), "t* ").xanchor == anchor
+
+
+def test_two_t_star_labels_run_apart():
+    """Two value tables (the what-if's edited and in-force amounts): the lower t*'s text runs left
+    of its line, the higher's right, so close lines do not print over each other."""
+    a = value_curve(Y, S, T)  # t* = 2 / 22
+    b = value_curve(Y, S, T.with_amounts(fp=-2.4))  # t* = 2.4 / 22.4
+    fig = charts.value_curve_figure({"A · edited": a, "A · in force": b}, {}, unit="EUR")
+    lo, hi = _label(fig, f"t* {fmt.score(2 / 22)}"), _label(fig, f"t* {fmt.score(2.4 / 22.4)}")
+    assert (lo.xanchor, hi.xanchor) == ("right", "left")
+    assert lo.y == hi.y
+
+
+def test_t_star_label_on_a_log_axis_is_at_its_line():
+    """plotly reads an annotation's x on a log axis as log10: the label of t* = 2 / 22 is at
+    log10(0.0909) = -1.04, not at 10^0.0909 = 1.23 (past the plot's right end)."""
+    fig = charts.value_curve_figure({"A": value_curve(Y, S, T)}, {}, unit="EUR", log_x=True)
+    star = _label(fig, "t* ")
+    assert star.x == pytest.approx(np.log10(2 / 22))
+    (line,) = [s for s in fig.layout.shapes if s.x0 == pytest.approx(2 / 22)]  # the line itself in data units
