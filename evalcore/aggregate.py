@@ -403,17 +403,32 @@ def _blocks(cells: pd.DataFrame) -> dict | None:
     key = id(cells)
     if key in _BLOCKS:
         return _BLOCKS[key]
-    m, c = cells["model"].to_numpy(), cells["column"].to_numpy()
-    if len(m) == 0:
+    n = len(cells)
+    if n == 0:
         return None
-    starts = np.flatnonzero(np.r_[True, (m[1:] != m[:-1]) | (c[1:] != c[:-1])])
-    stops = np.r_[starts[1:], len(m)]
-    blocks = {(m[a], c[a]): (int(a), int(z)) for a, z in zip(starts, stops)}
+    starts = np.flatnonzero(np.r_[True, _changes(cells["model"]) | _changes(cells["column"])])
+    stops = np.r_[starts[1:], n]
+    m, c = cells["model"].iloc[starts].tolist(), cells["column"].iloc[starts].tolist()
+    blocks = {(m[i], c[i]): (int(a), int(z)) for i, (a, z) in enumerate(zip(starts, stops))}
     if len(blocks) != len(starts):  # a pair in two places: not sorted, use masks
         return None
     _BLOCKS[key] = blocks
     weakref.finalize(cells, _BLOCKS.pop, key, None)
     return blocks
+
+
+def _changes(col: pd.Series) -> np.ndarray:
+    """``v[1:] != v[:-1]`` of a column's values. Strings held by Arrow (an aggregate read from
+    Parquet or the board cache) are compared by Arrow: a million of them in 0.05 s instead of 0.2 s
+    as Python strings."""
+    a = col.array
+    if isinstance(a, pd.arrays.ArrowStringArray) and not col.hasnans:
+        import pyarrow.compute as pc
+
+        arr = a.__arrow_array__()
+        return np.asarray(pc.not_equal(arr.slice(1), arr.slice(0, len(arr) - 1)).to_numpy(zero_copy_only=False), bool)
+    v = col.to_numpy()
+    return v[1:] != v[:-1]
 
 
 def counts_of(part: pd.DataFrame, resolution: float | None) -> ScoreCounts:

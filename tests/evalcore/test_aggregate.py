@@ -272,3 +272,17 @@ def test_calibration_intervals_from_exact_cells_match_the_row_bootstrap(demo_pre
     binned = aggregate_predictions(demo_preds, resolution=1e-3)
     got, why = calibration_intervals_of(binned.part("new"), resolution=1e-3, weighted=False)
     assert "binned" in why and all(np.isnan(v).all() for v in got.values())
+
+
+@pytest.mark.parametrize("dtype", [object, "string[pyarrow]"])
+def test_blocks_of_sorted_cells_are_found_alike_for_python_and_arrow_strings(dtype):
+    """An aggregate read back from Parquet holds its strings in Arrow; the row ranges of each
+    (model, column) are the same as for Python strings, and a pair in two places is no block."""
+    from evalcore.aggregate import _blocks
+
+    model = ["a", "a", "a", "b", "b", "b", "b"]
+    column = ["", "", "seg", "", "seg", "seg", "seg"]
+    cells = pd.DataFrame({"model": pd.array(model, dtype=dtype), "column": pd.array(column, dtype=dtype)})
+    assert _blocks(cells) == {("a", ""): (0, 2), ("a", "seg"): (2, 3), ("b", ""): (3, 4), ("b", "seg"): (4, 7)}
+    split = pd.DataFrame({"model": pd.array(["a", "b", "a"], dtype=dtype), "column": pd.array(["", "", ""], dtype=dtype)})
+    assert _blocks(split) is None
