@@ -303,11 +303,14 @@ class Aggregate:
         source=None,
         level_order=None,
         group_order=None,
+        presorted: bool = False,
     ) -> "Aggregate":
         """Validate an aggregate table (from any engine) and put it in canonical order.
 
         Cells are summed over duplicate keys and sorted by (model, column, level, score
         descending, label[, row_weight]), so every engine's table gives the same object.
+        ``presorted=True`` says the cells are that already, one per key (the pandas path builds
+        them so): they are checked but neither copied, summed nor sorted.
         """
         problems = ProblemList()
         missing = [c for c in CELL_COLUMNS if c not in cells.columns]
@@ -319,7 +322,8 @@ class Aggregate:
             )
             problems.raise_if_any()
         split = ROW_WEIGHT in cells.columns  # cells of weighted rows split by the rows' weight
-        c = cells.loc[:, list(CELL_COLUMNS) + ([ROW_WEIGHT] if split else [])].copy()
+        c = cells.loc[:, list(CELL_COLUMNS) + ([ROW_WEIGHT] if split else [])]
+        c = c if presorted else c.copy()
         for col in ("model", "column", "level"):
             c[col] = c[col].astype(str)
         c["score"] = c["score"].astype(np.float64)
@@ -331,7 +335,8 @@ class Aggregate:
             c[col] = c[col].astype(np.float64)
         if not np.isfinite(c["score"].to_numpy()).all():
             problems.add("aggregate_scores", "the aggregate has non-finite scores.", "Drop or fix those rows first.")
-        if not c["label"].isin([0, 1]).all():
+        lab = c["label"].to_numpy()
+        if not ((lab == 0) | (lab == 1)).all():
             problems.add("aggregate_labels", "labels in the aggregate must be 0 or 1.", "Map the positive class to 1.")
         unknown = sorted(set(pd.unique(c["model"]).tolist()) - set(score_kinds))
         if unknown:
@@ -340,14 +345,16 @@ class Aggregate:
             )
         problems.raise_if_any()
         key = ["model", "column", "level", "score", "label"] + ([ROW_WEIGHT] if split else [])
-        if c.duplicated(key).any():
-            agg = {**{s: "sum" for s in _SUMS}, "score_min": "min", "score_max": "max"}
-            c = c.groupby(key, sort=False, as_index=False).agg(agg)
-        # (model, column, level, score descending, label[, row_weight]), stable: numpy's lexsort
-        # on codes (sorted strings) is pandas' sort_values, several times faster on strings
-        sort_keys = [pd.factorize(c[k], sort=True)[0] for k in ("model", "column", "level")]
-        sort_keys += [-c["score"].to_numpy(), c["label"].to_numpy()] + ([c[ROW_WEIGHT].to_numpy()] if split else [])
-        c = c.iloc[np.lexsort(sort_keys[::-1])].reset_index(drop=True)
+        if not presorted:
+            if c.duplicated(key).any():
+                agg = {**{s: "sum" for s in _SUMS}, "score_min": "min", "score_max": "max"}
+                c = c.groupby(key, sort=False, as_index=False).agg(agg)
+            # (model, column, level, score descending, label[, row_weight]), stable: numpy's lexsort
+            # on codes (sorted strings) is pandas' sort_values, several times faster on strings
+            sort_keys = [pd.factorize(c[k], sort=True)[0] for k in ("model", "column", "level")]
+            sort_keys += [-c["score"].to_numpy(), c["label"].to_numpy()] + ([c[ROW_WEIGHT].to_numpy()] if split else [])
+            c = c.iloc[np.lexsort(sort_keys[::-1])]
+        c = c.reset_index(drop=True)
         segs = tuple(sorted(set(pd.unique(c["column"]).tolist()) - {""}))
         res = {m: (resolution or {}).get(m) for m in score_kinds}
         return cls(
@@ -549,26 +556,24 @@ class _SortedRows:
         def total(x):
             return np.add.reduceat(x, start) if len(start) else np.zeros(0)
 
-        out = pd.DataFrame(
-            {
-                "model": model,
-                "column": column,
-                "level": level,
-                "score": ks[0][start],
-                "label": ks[1][start],
-                "rows": np.diff(np.r_[start, len(order)]).astype(np.int64),
-                "weight": total(ws),
-                "weight_sq": total(ws * ws),
-                "score_sum": total(ws * so),
-                "score_sq_sum": total(ws * so * so),
-                "log_sum": total(ws * self.ll[order]),
-                "score_min": np.minimum.reduceat(so, start) if len(start) else np.zeros(0),
-                "score_max": np.maximum.reduceat(so, start) if len(start) else np.zeros(0),
-            }
-        )
+        cols = {
+            "score": ks[0][start],
+            "label": ks[1][start],
+            "rows": np.diff(np.r_[start, len(order)]).astype(np.int64),
+            "weight": total(ws),
+            "weight_sq": total(ws * ws),
+            "score_sum": total(ws * so),
+            "score_sq_sum": total(ws * so * so),
+            "log_sum": total(ws * self.ll[order]),
+            "score_min": np.minimum.reduceat(so, start) if len(start) else np.zeros(0),
+            "score_max": np.maximum.reduceat(so, start) if len(start) else np.zeros(0),
+        }
         if self.weighted:  # the bootstrap draws rows with their own weight: cells keep them apart
-            out[ROW_WEIGHT] = ks[2][start]
-        return out
+            cols[ROW_WEIGHT] = ks[2][start]
+        # summed in ascending order (the bits of every sum); listed in the aggregate's canonical
+        # order: score descending, then label[, row weight] ascending (a stable sort keeps those)
+        down = np.argsort(-cols["score"], kind="stable")
+        return pd.DataFrame({"model": model, "column": column, "level": level} | {k: v[down] for k, v in cols.items()})
 
 
 def _str_codes(values) -> tuple[np.ndarray, list]:
@@ -660,7 +665,7 @@ def aggregate_predictions(
         s = predictions.scores[name]
         rows = _SortedRows(y, s, w, res[name], split)  # one sort per model serves every segment level
         out = [rows.cells(name, "", "", rows.order)]
-        for col in predictions.segments:
+        for col in sorted(predictions.segments):  # the canonical order: columns, then levels, sorted
             codes, levels = seg_codes[col]
             in_order = codes[rows.order]
             out += [rows.cells(name, col, lv, rows.order[in_order == k]) for k, lv in enumerate(levels)]
@@ -676,8 +681,8 @@ def aggregate_predictions(
     # pandas' group sums release the GIL); the same tables as one after the other
     with _executor(2) as pool:
         drift_future = pool.submit(drift_tables) if predictions.time is not None else None
-        model_futures = [pool.submit(model_cells, name) for name in predictions.scores]
-        parts = [cell for f in model_futures for cell in f.result()]
+        model_futures = {name: pool.submit(model_cells, name) for name in predictions.scores}
+        parts = [cell for name in sorted(model_futures) for cell in model_futures[name].result()]
         tables = drift_future.result() if drift_future is not None else None
     cells = pd.concat(parts, ignore_index=True)
     # the row bootstrap numbers strata and groups as the rows first show them (pd.factorize)
@@ -708,6 +713,7 @@ def aggregate_predictions(
         source={"engine": "pandas"},
         level_order=level_order,
         group_order=group_order,
+        presorted=True,  # one cell per key, in canonical order (built so above)
     )
     if tables is not None:
         agg = dataclasses.replace(agg, **tables)

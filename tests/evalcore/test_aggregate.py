@@ -9,6 +9,7 @@ import pytest
 from board.services import demo
 from evalcore import InputError, ValueTable
 from evalcore.aggregate import (
+    ROW_WEIGHT,
     Aggregate,
     aggregate_predictions,
     choose_resolution,
@@ -286,3 +287,33 @@ def test_blocks_of_sorted_cells_are_found_alike_for_python_and_arrow_strings(dty
     assert _blocks(cells) == {("a", ""): (0, 2), ("a", "seg"): (2, 3), ("b", ""): (3, 4), ("b", "seg"): (4, 7)}
     split = pd.DataFrame({"model": pd.array(["a", "b", "a"], dtype=dtype), "column": pd.array(["", "", ""], dtype=dtype)})
     assert _blocks(split) is None
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_the_pandas_paths_cells_are_already_in_canonical_order(weighted):
+    """The pandas path lists its cells in the canonical order itself and skips ``from_frame``'s
+    sort: its cells equal those of the same cells shuffled and put in order by ``from_frame``.
+    Models and segment columns are named out of alphabetical order, weights make some scores
+    split by row weight, and the scores are exact (many tied scores across labels)."""
+    rng = np.random.default_rng(4)
+    n = 3000
+    frame = pd.DataFrame(
+        {
+            "y": rng.integers(0, 2, n),
+            "zeta": np.round(rng.random(n), 2),
+            "alpha": np.round(rng.random(n), 3),
+            "tier": rng.choice(["b", "a", "c"], n),
+            "channel": rng.choice(["web", "app"], n),
+            "w": rng.choice([0.5, 1.0, 2.0], n),
+        }
+    )
+    mapping = ColumnMapping(
+        label="y", scores={"zeta": "zeta", "alpha": "alpha"}, segments=("tier", "channel"), weight="w" if weighted else None
+    )
+    agg = aggregate_predictions(validate(frame, mapping), resolution=None, exact_draws=True)
+    shuffled = agg.cells.sample(frac=1.0, random_state=0)
+    again = Aggregate.from_frame(shuffled, score_kinds=agg.score_kinds, weighted=agg.weighted)
+    pd.testing.assert_frame_equal(agg.cells, again.cells)
+    assert list(agg.cells["model"].unique()) == ["alpha", "zeta"]
+    assert list(agg.cells.loc[agg.cells["model"] == "alpha", "column"].unique()) == ["", "channel", "tier"]
+    assert (ROW_WEIGHT in agg.cells.columns) == weighted
