@@ -23,7 +23,7 @@ import pytest
 from _oracle import bootstrap_statistic  # tests/evalcore is on sys.path
 from hypothesis import given, settings
 from hypothesis import strategies as hst
-from scipy import stats
+from scipy import sparse, stats
 from sklearn.metrics import confusion_matrix, roc_auc_score
 from statsmodels.stats.proportion import proportion_confint
 from strategies import binary_data, value_tables
@@ -935,3 +935,25 @@ def test_uniform_group_draws_are_m_integers_per_replicate_counted():
     np.testing.assert_array_equal(got, ref)
     np.testing.assert_array_equal(got[:, :120].sum(axis=1), 120)
     np.testing.assert_array_equal(got[:, 120:].sum(axis=1), 181)
+
+
+def test_uniform_group_draws_refill_the_previous_batch_and_draw_the_same():
+    """With many keys the cluster design stays sparse (groups drawn one by one): its counts are
+    made as (units, b) float rows for the sparse product, and a batch may refill the previous
+    batch's array — the counts, the key totals and the memory are the same as without."""
+    from evalcore.bootstrap import _design, _draw
+
+    rng = np.random.default_rng(12)
+    groups = rng.integers(0, 500, 4000)
+    design = _design(rng.integers(0, 100, 4000), 100, np.ones(4000), None, groups)
+    assert not design.collapsed and sparse.issparse(design.group_keys)
+    gens = np.random.default_rng([3]).spawn(1)
+    first = _draw(design, gens, 7)
+    assert first.T.flags.c_contiguous  # the sparse product reads it without a copy
+    second = _draw(design, gens, 7, first)
+    assert np.shares_memory(second, first)
+    again = np.random.default_rng([3]).spawn(1)
+    _draw(design, again, 7)
+    np.testing.assert_array_equal(second, _draw(design, again, 7))  # the second batch of the stream
+    np.testing.assert_array_equal(second.sum(axis=1), design.strata[0][2])  # m groups per replicate
+    np.testing.assert_allclose(design.keys(second), second @ design.group_keys.toarray())
