@@ -275,9 +275,29 @@ recal = [m for m in models if kinds[m] != "decision"]
 rows = None
 if recal:
     st.header(t("Recalibration (cross-fitted)", L))
-    rows = state.current_rows(
-        t("Cross-fitted recalibration", L), why=t("it fits a map on some rows and applies it to the others, row by row", L)
-    )
+    # only on request (issue 18): the fits read every row again and cost seconds (about 8 s at 1M
+    # rows); once asked for, this session keeps them on for the dataset
+    asked = f"cal_recal_on::{rec.id}::{rec.sha256}"
+    if not rec.is_aggregate and not st.session_state.get(asked):
+        st.caption(
+            t(
+                "Fits a recalibration map on {n_folds} folds of the rows and shows what it would change: "
+                "the calibration and the best threshold before and after.",
+                L,
+                n_folds=N_FOLDS,
+            )
+        )
+        st.button(
+            t("Cross-fit the recalibration", L),
+            icon=":material/play_arrow:",
+            key="cal_recal_run",
+            on_click=st.session_state.__setitem__,  # set before the rerun: the button goes, the fits show
+            args=(asked, True),
+        )
+    if rec.is_aggregate or st.session_state.get(asked):
+        rows = state.current_rows(
+            t("Cross-fitted recalibration", L), why=t("it fits a map on some rows and applies it to the others, row by row", L)
+        )
 if rows is not None:
     st.caption(
         t(

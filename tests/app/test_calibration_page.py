@@ -65,7 +65,15 @@ def test_page_renders_on_demo(app):
         assert [m.label for m in _model_column(at, model).metric] == CARDS
     assert len(at.metric) == 2 * len(CARDS)
     assert all(m.delta.startswith("95% CI ") for m in at.metric)  # every card carries its interval
+    # the cross-fitted recalibration reads every row and fits 5 × 2 maps: only on request (issue 18)
+    assert not [h for h in at.subheader if h.value.endswith(": Platt")] and not at.download_button
+    at.button(key="cal_recal_run").click().run()
+    assert not at.exception
+    assert sorted(h.value for h in at.subheader if h.value.endswith(": Platt")) == ["new: Platt", "old: Platt"]
     assert len(at.download_button) == 2  # one lookup table per model
+    assert not [b for b in at.button if b.key == "cal_recal_run"]  # asked for once: kept on for the dataset
+    at.run()
+    assert len([h for h in at.subheader if h.value.endswith(": Platt")]) == 2
 
 
 def test_segment_table_flags_worst(app, demo_yp):
@@ -120,6 +128,7 @@ def test_ece_card_matches_reliability_uniform_then_quantile(app, demo_yp):
 def test_isotonic_shows_cross_fitted_metrics(app, demo_yp):
     y, p = demo_yp
     at = app(PAGE)
+    at.button(key="cal_recal_run").click().run()
     at.segmented_control(key="cal_method").set_value("isotonic").run()
     assert not at.exception
     cf = cross_fit_calibration(y, p, method="isotonic", n_folds=N_FOLDS, rng=SEED)
@@ -177,6 +186,7 @@ def test_raw_scores_say_recalibrate_first(app, tmp_path, small):
     assert "raw gives raw scores, not probabilities: calibration needs a recalibration to [0, 1] first" in infos
     assert "hard is a hard 0/1 decision: calibration does not apply" in infos
     assert not at.metric  # no reliability cards for either model
+    at.button(key="cal_recal_run").click().run()
     # the recalibration is offered directly; temperature needs probabilities, so it is not offered
     assert at.segmented_control(key="cal_method").options == ["Platt", "isotonic"]
     shown = _table(at, "raw", "Brier score")
@@ -197,6 +207,7 @@ def test_undefined_slope_shows_dash_and_reason(app, tmp_path, small):
     assert (card.value, card.delta) == ("—", "95% CI — – —")  # never 0
     assert any(c.value.startswith("sep: slope is undefined (—): the classes are perfectly separated") for c in at.caption)
     # temperature is offered (sep is a probability) and refused, with the reason, for the raw score
+    at.button(key="cal_recal_run").click().run()
     at.segmented_control(key="cal_method").set_value("temperature").run()
     assert not at.exception
     assert any("raw gives raw scores: temperature scaling needs probabilities" in i.value for i in at.info)

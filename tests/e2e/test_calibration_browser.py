@@ -17,6 +17,8 @@ def test_calibration_page_renders(page, server):
     wait_for_app(page)
     shot(page, "calibration")
     page.get_by_role("heading", name="Recalibration (cross-fitted)").scroll_into_view_if_needed()
+    expect(page.get_by_text("after: Platt (cross-fitted)")).to_have_count(0)  # not fitted on opening the page
+    page.get_by_role("button", name="Cross-fit the recalibration").click()
     expect(page.get_by_text("after: Platt (cross-fitted)").first).to_be_visible(timeout=60_000)
     shot(page, "calibration-recalibration")
     assert not page.errors, page.errors
