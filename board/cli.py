@@ -494,7 +494,7 @@ def _keep_freed_memory() -> bool:
     its own from the kernel and returns them when freed, so the next array of that size faults
     them in again: at 1M rows that is 2–7 s of kernel time out of 9–15 s (issue 18). Arrays up
     to 32 MB now come from the heap, and freed heap stays with the process (a board run is
-    short-lived; its peak memory grows by about 150 MB at 1M rows, 1.10 → 1.25 GB). Only for this
+    short-lived; its peak memory grows by about 150 MB at 1M rows). Only for this
     process, only on glibc; False (nothing changed) elsewhere."""
     import ctypes
     import ctypes.util
@@ -517,7 +517,7 @@ def _scheme(args) -> str:
 
 def cmd_evaluate(args) -> int:
     if _scheme(args) != "cluster":
-        # the cluster scheme keeps the default: its 1M-row peak (1.47 GB) would pass 1.5 GB (1.6 GB)
+        # the cluster scheme keeps the default: its 1M-row peak (1.41 GB) would pass 1.5 GB (1.53–1.57 GB)
         _keep_freed_memory()
     if getattr(args, "engine", "pandas") != "pandas":
         return _cmd_evaluate(args, _table(args), engine=True)

@@ -258,7 +258,7 @@ def _reapply(theirs, mine: dict, base) -> None:
     state.set_committed_table(ValueTable.from_dict(merged), theirs.row_version if theirs is not None else 0)
     st.session_state.pop(f"vt_conflict::{name}", None)
     st.session_state["vt_epoch"] = st.session_state.get("vt_epoch", 0) + 1  # the editor starts from the merged table
-    st.session_state["vt_flash"] = t("Reloaded the saved draft and re-applied your edits: check them, then save.", L)
+    st.session_state["vt_flash"] = ("success", t("Reloaded the saved draft and re-applied your edits: check them, then save.", L))
 
 
 def _discard(theirs) -> None:
@@ -371,13 +371,13 @@ def _editor_and_what_if():
                 # after the grid's own rerun that follows a save)
                 st.session_state[f"vt_saved::{name}"] = rec.row_version
             except ConflictError as err:
-                st.session_state["vt_flash"] = f"CONFLICT: {ui.md_text(err)}"
+                st.session_state["vt_flash"] = ("error", t("Not saved: {reason}", L, reason=ui.md_text(err)))
                 st.session_state[f"vt_conflict::{name}"] = {
                     "mine": table.to_dict(),
                     "base": st.session_state.get(f"vt_base::{name}"),
                 }
             except gov.Forbidden as err:
-                st.session_state["vt_flash"] = f"CONFLICT: {ui.md_text(err)}"
+                st.session_state["vt_flash"] = ("error", t("Not saved: {reason}", L, reason=ui.md_text(err)))
 
         # not an on_click callback: it would save what the previous run showed, without an edit or
         # a reason typed just before the click (both arrive with the click); this run has them
@@ -391,9 +391,10 @@ def _editor_and_what_if():
         )
         if not dirty and saved is not None and st.session_state.get(f"vt_saved::{name}") == saved.row_version:
             st.success(t("Draft saved (revision {row_version}).", L, row_version=saved.row_version))
-    flash = st.session_state.pop("vt_flash", None)
+    flash = st.session_state.pop("vt_flash", None)  # (kind, text) of the last save or reload
     if flash:
-        (st.error if flash.startswith("CONFLICT") else st.success)(flash)
+        kind, text = flash
+        (st.error if kind == "error" else st.success)(text)
 
     _conflict = st.session_state.get(f"vt_conflict::{name}")
     if _conflict is not None:

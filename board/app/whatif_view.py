@@ -101,8 +101,7 @@ def render(data, edited: ValueTable, in_force: ValueTable | None, in_force_label
         if getattr(tr, "mode", None) != "lines":
             tr.showlegend = False
     ui.plotly_chart(st, fig, key="vt_whatif_curve")
-    money = lambda x: fmt.DASH if x is None else fmt.money(lens.amount(x), unit, signed=True)  # noqa: E731
-    change = lambda x: fmt.DASH if x is None else fmt.money(lens.amount(x), unit, signed=True)  # noqa: E731
+    money = lambda x: fmt.DASH if x is None else fmt.money(lens.amount(x), unit, signed=True)  # noqa: E731 (levels and changes)
     q = lens.Quantity
     ui.show_table(
         st.container(key="vt_whatif"),
@@ -112,10 +111,10 @@ def render(data, edited: ValueTable, in_force: ValueTable | None, in_force_label
             "threshold": ui.Col(t("Deployed threshold", _L()), fmt.score),
             "ev_deployed_edited": ui.Col(t("{q} at deployed, edited", _L(), q=q), money),
             "ev_deployed_in_force": ui.Col(t("{q} at deployed, {in_force}", _L(), q=q, in_force=t(IN_FORCE, _L())), money),
-            "ev_deployed_change": ui.Col(t("Change at deployed", _L()), change),
+            "ev_deployed_change": ui.Col(t("Change at deployed", _L()), money),
             "ev_opt_edited": ui.Col(t("{q} at optimum, edited", _L(), q=q), money),
             "ev_opt_in_force": ui.Col(t("{q} at optimum, {in_force}", _L(), q=q, in_force=t(IN_FORCE, _L())), money),
-            "ev_opt_change": ui.Col(t("Change at optimum", _L()), change),
+            "ev_opt_change": ui.Col(t("Change at optimum", _L()), money),
             "t_opt_edited": ui.Col(t("Best threshold, edited", _L()), fmt.score),
             "t_opt_in_force": ui.Col(t("Best threshold, {in_force}", _L(), in_force=t(IN_FORCE, _L())), fmt.score),
             "t_opt_change": ui.Col(

@@ -366,8 +366,7 @@ def value_curve_figure(
     # the act-on-no-one label is at the left end of its line on the score axis, the right end on the share axis
     ref = next(iter(curves.values()), None)
     y_none, y_all = (lens.amount(ref.ev_none), lens.amount(ref.ev_all)) if ref is not None else (np.nan, np.nan)
-    ys = [float(y) for c in curves.values() if len(c.ev) for y in (np.nanmin(c.ev), np.nanmax(c.ev))]
-    ys = [lens.amount(y) for y in ys]
+    ys = [lens.amount(float(y)) for c in curves.values() if len(c.ev) for y in (np.nanmin(c.ev), np.nanmax(c.ev))]
     places = bayes_label_places(
         [xb for _, xb in first.values()],
         [xs.min(), xs.max()] if len(xs) else [],

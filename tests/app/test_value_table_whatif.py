@@ -149,7 +149,7 @@ def test_a_save_conflict_shows_their_change_and_reload_reapply_saves(app):
         )
     at.button(key="vt_save").click().run()
     assert not at.exception, [e.value for e in at.exception]
-    assert any(e.value.startswith("CONFLICT") for e in at.error), [e.value for e in at.error]
+    assert any(e.value.startswith("Not saved: ") for e in at.error), [e.value for e in at.error]
     panel = at.container(key="vt_conflict")
     assert any("carol saved the draft" in m.value and "complaints cost more" in m.value for m in panel.markdown)
     shown = panel.dataframe[0].value.set_index("Outcome")
@@ -159,7 +159,7 @@ def test_a_save_conflict_shows_their_change_and_reload_reapply_saves(app):
     assert not at.exception, [e.value for e in at.exception]
     at.button(key="vt_save").click().run()
     assert not at.exception, [e.value for e in at.exception]
-    assert not any(e.value.startswith("CONFLICT") for e in at.error), [e.value for e in at.error]
+    assert not any(e.value.startswith("Not saved: ") for e in at.error), [e.value for e in at.error]
     assert any("Draft saved" in m.value for m in at.success), [m.value for m in at.success]
     with Store(data_dir=os.environ["EVALBOARD_DATA_DIR"]) as s:
         saved = s.get_value_table_draft(name).amounts
