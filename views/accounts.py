@@ -29,7 +29,7 @@ st.title(t("Accounts", L))
 try:
     users = governance.list_users(s, user)
 except governance.Forbidden as err:  # defence in depth: the page is only in an admin's navigation
-    st.error(ui.md_text(err))
+    st.error(ui.error_text(err, L))
     st.stop()
 
 
@@ -37,7 +37,7 @@ def _act(fn, ok: str) -> None:
     try:
         fn()
     except (governance.Forbidden, StoreError, InputError) as err:
-        st.session_state[FLASH] = ("error", ui.md_text(err))
+        st.session_state[FLASH] = ("error", ui.error_text(err, L))
     else:
         st.session_state[FLASH] = ("success", ok)
 

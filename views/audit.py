@@ -16,7 +16,7 @@ try:
     entries = governance.audit_log(state.store(), user, limit=2000)
     users = governance.list_users(state.store(), user)
 except governance.Forbidden as err:  # defence in depth: the page is only in an admin's navigation
-    st.error(ui.md_text(err))
+    st.error(ui.error_text(err, L))
     st.stop()
 actions = sorted({e.action for e in entries})
 chosen = ui.multiselect(

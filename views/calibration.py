@@ -238,8 +238,8 @@ if probs:
             seed=SEED,
         )
         + (
-            t(
-                "Rows are resampled independently: repeat customers (groups) are not clustered, so these "
+            t(  # the space that separates it from the sentence before (none in Chinese)
+                " Rows are resampled independently: repeat customers (groups) are not clustered, so these "
                 "intervals may be too narrow.",
                 L,
             )

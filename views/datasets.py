@@ -70,7 +70,7 @@ if current is not None:
             st.session_state[state.BOUND_FOR_KEY] = None  # the sidebar selects the new binding
             st.session_state["datasets_flash"] = (True, t("The dataset's boards are now priced with this table.", L))
         except (governance.Forbidden, KeyError, InputError) as err:
-            st.session_state["datasets_flash"] = (False, t("Not changed: {error}", L, error=ui.md_text(err)))
+            st.session_state["datasets_flash"] = (False, t("Not changed: {error}", L, error=ui.error_text(err, L)))
 
     with st.container(horizontal=True, vertical_alignment="bottom", key="datasets_binding"):
         st.selectbox(

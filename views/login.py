@@ -104,7 +104,7 @@ if s.count_users() == 0:
             try:
                 _enter(governance.create_first_admin(s, username, pw1))
             except (InputError, governance.Forbidden) as err:
-                st.error(ui.md_text(err))
+                st.error(ui.error_text(err, L))
 else:
     st.title(t("Log in", L))
     with st.form("login"):

@@ -34,10 +34,10 @@ def _sign(version_id: int, seen_hash: str, label: str, thresholds: dict | None =
     preview used (``thresholds``: dataset id -> {model: threshold})."""
     try:
         signoff.sign_version(state.store(), user, version_id, expected_hash=seen_hash, thresholds=thresholds)
-        st.session_state["vt_gov_flash"] = t("Signed {label}.", L, label=ui.md_text(label))
+        st.session_state["vt_gov_flash"] = ("success", t("Signed {label}.", L, label=ui.md_text(label)))
         st.session_state.pop(f"committed_table::{name}", None)
     except (gov.Forbidden, StoreError, InputError) as err:
-        st.session_state["vt_gov_flash"] = f"ERROR: {ui.md_text(err)}"
+        st.session_state["vt_gov_flash"] = ("error", ui.error_text(err, L))
 
 
 @st.cache_data(show_spinner=t("Computing the impact on each dataset…", L), max_entries=8)
@@ -203,16 +203,17 @@ def _review(v) -> None:
 def _act(fn, ok: str):
     try:
         fn()
-        st.session_state["vt_gov_flash"] = ok
+        st.session_state["vt_gov_flash"] = ("success", ok)
         st.session_state.pop(f"committed_table::{name}", None)
     except (gov.Forbidden, StoreError, InputError) as err:
-        st.session_state["vt_gov_flash"] = f"ERROR: {ui.md_text(err)}"
+        st.session_state["vt_gov_flash"] = ("error", ui.error_text(err, L))
 
 
 def _flash() -> None:
-    gflash = st.session_state.pop("vt_gov_flash", None)
+    gflash = st.session_state.pop("vt_gov_flash", None)  # (kind, text) of the last governance step
     if gflash:
-        (st.error if gflash.startswith("ERROR") else st.success)(gflash)
+        kind, text = gflash
+        (st.error if kind == "error" else st.success)(text)
 
 
 _pending = [v for v in state.store().list_value_table_versions(name) if v.status == "pending"]
@@ -371,13 +372,13 @@ def _editor_and_what_if():
                 # after the grid's own rerun that follows a save)
                 st.session_state[f"vt_saved::{name}"] = rec.row_version
             except ConflictError as err:
-                st.session_state["vt_flash"] = ("error", t("Not saved: {reason}", L, reason=ui.md_text(err)))
+                st.session_state["vt_flash"] = ("error", t("Not saved: {reason}", L, reason=ui.error_text(err, L)))
                 st.session_state[f"vt_conflict::{name}"] = {
                     "mine": table.to_dict(),
                     "base": st.session_state.get(f"vt_base::{name}"),
                 }
             except gov.Forbidden as err:
-                st.session_state["vt_flash"] = ("error", t("Not saved: {reason}", L, reason=ui.md_text(err)))
+                st.session_state["vt_flash"] = ("error", t("Not saved: {reason}", L, reason=ui.error_text(err, L)))
 
         # not an on_click callback: it would save what the previous run showed, without an edit or
         # a reason typed just before the click (both arrive with the click); this run has them
@@ -496,7 +497,7 @@ if gov.allowed(user, "edit_draft") and name in store.list_value_tables():
                 )
             )
         except (gov.Forbidden, StoreError, InputError) as err:
-            st.error(ui.md_text(err))
+            st.error(ui.error_text(err, L))
 else:
     st.caption(
         t("Boards priced with this table show {x}; each reader can choose on the Board.", L, x=DISPLAY_LABELS[shown].lower())

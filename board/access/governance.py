@@ -85,7 +85,15 @@ ACTIONS = tuple(PERMISSIONS)
 
 
 class Forbidden(PermissionError):
-    """The acting user's role may not perform this action; nothing was written."""
+    """The acting user's role may not perform this action; nothing was written.
+
+    Raised by :func:`require` with ``action`` (a :data:`PERMISSIONS` key), ``role`` (the user's,
+    None when nobody is logged in) and ``roles`` (those allowed, sorted), so a page can say it in
+    the reader's language; other refusals carry only their (English) message."""
+
+    def __init__(self, message: str, *, action: str | None = None, role: str | None = None, roles: tuple = ()):
+        super().__init__(message)
+        self.action, self.role, self.roles = action, role, tuple(roles)
 
 
 def allowed(user: User | None, action: str) -> bool:
@@ -100,7 +108,12 @@ def require(user: User | None, action: str) -> None:
     if not allowed(user, action):
         who = "nobody logged in" if user is None else f"{user.username!r} (role {user.role})"
         roles = ", ".join(sorted(PERMISSIONS[action]))
-        raise Forbidden(f"{action.replace('_', ' ')} is not allowed for {who}; it needs one of: {roles}.")
+        raise Forbidden(
+            f"{action.replace('_', ' ')} is not allowed for {who}; it needs one of: {roles}.",
+            action=action,
+            role=None if user is None else user.role,
+            roles=tuple(sorted(PERMISSIONS[action])),
+        )
 
 
 # --------------------------------------------------------------------------- accounts

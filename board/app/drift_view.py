@@ -18,7 +18,7 @@ import pandas as pd
 import streamlit as st
 
 from board.access import governance
-from board.app import state
+from board.app import state, ui
 from board.app.ui import md_text
 from board.charts.drift import FAMILY_TITLES
 from board.services import drift_settings
@@ -358,7 +358,7 @@ def save_form(store, dataset_id: int, base: DriftConfig, preds: Aggregate) -> No
     try:
         drift_settings.save_config(store, state.current_user(), dataset_id, config)
     except governance.Forbidden as err:
-        ss[MESSAGE] = ("error", t("Not saved: {err}", _L(), err=err))
+        ss[MESSAGE] = ("error", t("Not saved: {err}", _L(), err=ui.error_text(err, _L())))
         return
     ss[MESSAGE] = ("success", t("Drift settings saved with this dataset.", _L()))
 
@@ -368,6 +368,6 @@ def reset_form(store, dataset_id: int) -> None:
     try:
         drift_settings.reset_config(store, state.current_user(), dataset_id)
     except governance.Forbidden as err:
-        st.session_state[MESSAGE] = ("error", t("Not reset: {err}", _L(), err=err))
+        st.session_state[MESSAGE] = ("error", t("Not reset: {err}", _L(), err=ui.error_text(err, _L())))
         return
     st.session_state[MESSAGE] = ("success", t("Drift settings reset to the defaults.", _L()))

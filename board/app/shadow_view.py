@@ -121,7 +121,7 @@ def datasets_section(store, rec, table_name: str) -> None:
                 st.session_state.pop(SCALED_KEY, None)
                 st.success(t("Unmarked: “{name}” is no longer a shadow set.", L, name=ui.md_text(rec.name)))
         except (governance.Forbidden, InputError) as err:
-            st.error(t("Not changed: {error}", L, error=ui.md_text(err)))
+            st.error(t("Not changed: {error}", L, error=ui.error_text(err, L)))
 
 
 def stale_words(setting: dict, age: int, L: str) -> str:

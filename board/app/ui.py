@@ -13,6 +13,7 @@ import streamlit as st
 from board.app.text import WORD_JOINER, file_stem, html_text, md_text  # noqa: F401 - re-exported for pages
 from board.export.onepager import plotly_safe
 from board.words import fmt as words
+from board.words.audit import permission_words
 from board.words.glossary import term
 from board.words.i18n import N_, t, tn
 from board.words.patterns import Templates
@@ -362,6 +363,46 @@ def role_label(role: str | None, locale: str) -> str:
     if not role:
         return t("none", locale)
     return t(ROLE_WORDS[role], locale) if role in ROLE_WORDS else role
+
+
+def error_text(err: BaseException, locale: str) -> str:
+    """An error from the store or the access layer in the reader's words, safe for Markdown: a
+    permission refusal of ``governance.require`` names the action and the roles that may do it, a
+    draft saved by someone else meanwhile says who and when; any other error is its message."""
+    from board.access.governance import Forbidden
+    from board.store.errors import ConflictError
+
+    if isinstance(err, Forbidden) and err.action:
+        return md_text(
+            t(
+                "Your role ({role}) may not {what}; that needs one of these roles: {roles}.",
+                locale,
+                role=role_label(err.role, locale),
+                what=permission_words(err.action, locale),
+                roles=t(", ", locale).join(role_label(r, locale) for r in err.roles),
+            )
+        )
+    if isinstance(err, ConflictError):
+        cur = err.current
+        if cur is None:
+            return md_text(
+                t(
+                    "the draft you edited is no longer open (someone proposed or discarded it). "
+                    "Nothing of yours was written; reload the table.",
+                    locale,
+                )
+            )
+        return md_text(
+            t(
+                "{author} saved this draft (revision {row_version}) at {when}, after you opened it. "
+                "Nothing of yours was written: compare both below, then re-apply or discard your edits.",
+                locale,
+                author=cur.author or t("someone", locale),
+                row_version=cur.row_version,
+                when=words.when(cur.updated_at, locale),
+            )
+        )
+    return md_text(str(err))
 
 
 NO_EXPORT = N_("Downloads need the export permission (analyst, business, risk, model owner or admin); your role is {role}.")

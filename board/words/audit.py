@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from board.words.i18n import N_, t
 
-__all__ = ["ACTIONS", "action_name"]
+__all__ = ["ACTIONS", "PERMISSION_WORDS", "action_name", "permission_words"]
 
 ACTIONS = {
     "add_user": N_("account added"),
@@ -58,3 +58,29 @@ def action_name(code: str, locale: str) -> str:
     """An action code in words ("save_draft" → "draft saved"; in Chinese 草稿已保存); an unknown
     code is shown as it is."""
     return t(ACTIONS[code], locale) if code in ACTIONS else code
+
+
+#: what each permission (``board.access.governance.PERMISSIONS``) lets a user do, as the end of
+#: "Your role may not …"
+PERMISSION_WORDS = {
+    "edit_draft": N_("edit a value table's draft"),
+    "propose_version": N_("propose a value table version for sign-off"),
+    "reopen_version": N_("reopen a value table version as a draft"),
+    "sign_version": N_("sign a value table version"),
+    "reject_version": N_("reject a value table version"),
+    "upload_dataset": N_("upload a dataset"),
+    "save_evaluation": N_("save a board snapshot"),
+    "export": N_("download exports"),
+    "use_value_tools": N_("use the value tools"),
+    "edit_settings": N_("change a dataset's settings"),
+    "manage_users": N_("manage accounts"),
+    "view_audit": N_("read the audit log"),
+    "view_board": N_("read the board"),
+    "share_board": N_("share the board by meeting link"),
+    "mark_shadow": N_("mark a dataset as a shadow validation set"),
+}
+
+
+def permission_words(action: str, locale: str) -> str:
+    """A permission in words ("edit_draft" → "edit a value table's draft"); an unknown one as it is."""
+    return t(PERMISSION_WORDS[action], locale) if action in PERMISSION_WORDS else action.replace("_", " ")

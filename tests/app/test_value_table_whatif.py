@@ -149,7 +149,8 @@ def test_a_save_conflict_shows_their_change_and_reload_reapply_saves(app):
         )
     at.button(key="vt_save").click().run()
     assert not at.exception, [e.value for e in at.exception]
-    assert any(e.value.startswith("Not saved: ") for e in at.error), [e.value for e in at.error]
+    flash = next(e.value for e in at.error if e.value.startswith("Not saved: "))
+    assert "carol saved this draft (revision" in flash and "row_version" not in flash, flash  # words, not the store's fields
     panel = at.container(key="vt_conflict")
     assert any("carol saved the draft" in m.value and "complaints cost more" in m.value for m in panel.markdown)
     shown = panel.dataframe[0].value.set_index("Outcome")
@@ -168,6 +169,52 @@ def test_a_save_conflict_shows_their_change_and_reload_reapply_saves(app):
     _edit(at, {0: {"amount": 20000.0}}, epoch=at.session_state["vt_epoch"])
     at.button(key="vt_save").click().run()
     assert any("Draft saved" in m.value for m in at.success), [e.value for e in at.error]
+
+
+def _someone_else_saves(name, who="carol"):
+    from board.access import governance as gov
+    from board.access.auth import User, hash_password
+
+    with Store(data_dir=os.environ["EVALBOARD_DATA_DIR"]) as s:
+        s.create_user(who, hash_password(f"{who}'s password 123"), "analyst")
+        draft = s.get_value_table_draft(name)
+        base = dict((draft or s.latest_approved_version(name)).amounts)
+        gov.save_draft(
+            s,
+            User(username=who, role="analyst"),
+            name,
+            {**base, "fp": -5000.0},
+            reason="complaints cost more",
+            expected_row_version=draft.row_version if draft is not None else 0,
+        )
+        return s.get_value_table_draft(name)
+
+
+def test_a_save_conflict_and_a_refusal_are_said_in_chinese(app):
+    """A Chinese reader's save messages are Chinese: the conflict names who saved and when (not the
+    store's English with its row_version), and a refused save says which roles may save."""
+    at = app(PAGE, locale="zh_CN")
+    name = at.session_state["value_table_name"]
+    _edit(at, {2: {"amount": -60000.0}})
+    theirs = _someone_else_saves(name)
+    at.button(key="vt_save").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    flash = next(e.value for e in at.error if e.value.startswith("未保存："))
+    assert f"carol 于 {fmt.when(theirs.updated_at, 'zh_CN')} 保存了它（修订 {theirs.row_version}）" in flash, flash
+    assert "row_version" not in flash and "Nothing" not in flash, flash
+
+    # the same tab, its role taken away meanwhile (a viewer may not edit drafts): a refusal in words
+    at.button(key="vt_discard").click().run()
+    _edit(at, {2: {"amount": -61000.0}}, epoch=at.session_state["vt_epoch"])
+    at.session_state["auth_user"] = {**at.session_state["auth_user"], "role": "viewer"}
+    at.button(key="vt_save").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    flash = next(e.value for e in at.error if e.value.startswith("未保存："))
+    # the roles allowed, in the order the refusal lists them (sorted codes: admin, analyst, business,
+    # model_owner, risk), by their Chinese names on the Accounts page
+    assert flash == "未保存：您的角色（查看者）不能编辑价值表草稿；需要以下角色之一：管理、分析师、业务、模型负责人、风险。", (
+        flash
+    )
 
 
 def test_the_what_if_ends_with_the_verdict_in_force_and_edited(app):
