@@ -373,6 +373,32 @@ def test_utf8_bom_is_stripped():
     assert frame.attrs["source"]["encoding"] == "utf-8-sig"
 
 
+def test_utf8_is_checked_piece_by_piece_across_character_boundaries():
+    from evalcore.data import _is_utf8
+
+    text = "是否欺诈,é,x\n".encode()  # 3-byte and 2-byte characters
+    for piece in range(1, 8):  # every cut, through the middle of each character
+        assert _is_utf8(text, piece)
+        assert not _is_utf8(text[:-3] + b"\xe6\x98", piece)  # a character cut off at the end
+        assert not _is_utf8(b"\xff" + text, piece)
+    assert _is_utf8(b"") and _is_utf8(b"plain ascii")
+
+
+def test_a_large_utf8_file_with_chinese_reads_as_its_text():
+    """Past the first MB (the part read as text for the header and the delimiter) and with a
+    3-byte character cut at that MB, the file still reads to the values written."""
+    n = 2**20 // 10 + 7
+    body = "".join(f"{i % 2},0.{i % 9}{i % 7},{'线上' if i % 3 else '门店'}\n" for i in range(n))
+    raw = ("是否欺诈,模型分,渠道xxxx\n" + body).encode("utf-8")
+    assert raw[2**20] & 0xC0 == 0x80  # byte 2**20 continues a character: the cut falls inside one
+    frame = read_table(raw, "big.csv")
+    assert frame.attrs["source"] == {"format": "csv", "encoding": "utf-8", "delimiter": ",", "filename": "big.csv"}
+    assert len(frame) == n and frame.index[-1] == n + 1
+    assert frame.columns.tolist() == ["是否欺诈", "模型分", "渠道xxxx"]
+    assert frame["渠道xxxx"].tolist() == ["线上" if i % 3 else "门店" for i in range(n)]
+    assert frame["模型分"].iloc[-1] == float(f"0.{(n - 1) % 9}{(n - 1) % 7}")
+
+
 def test_utf16_with_bom():
     frame = read_table("y\tp\n1\t0.9\n0\t0.1\n".encode("utf-16"), "excel_unicode.txt")
     assert frame.columns.tolist() == ["y", "p"] and frame["p"].tolist() == [0.9, 0.1]
