@@ -789,7 +789,12 @@ def _group_sum(keys: dict, sums: dict) -> pd.DataFrame:
     key = np.zeros(n, np.int64)
     for c, u in zip(codes, uniqs):
         key = key * max(len(u), 1) + c
-    kc, k = pd.factorize(key, sort=True)
+    if radix <= max(n, 1 << 16):  # few possible keys (days × bins): counted, not hashed
+        present = np.bincount(key, minlength=radix) > 0
+        k = np.flatnonzero(present)  # the keys rows have, ascending: pd.factorize(sort=True)'s uniques
+        kc = (np.cumsum(present) - 1)[key]  # and its codes
+    else:
+        kc, k = pd.factorize(key, sort=True)
     kc = np.asarray(kc, dtype=np.int64)
     k = np.asarray(k, dtype=np.int64)
     floats = {name: v for name, v in sums.items() if np.asarray(v).dtype.kind == "f"}

@@ -56,7 +56,7 @@ class Reference:
         if self.kind == "ks":
             v = np.asarray(values, dtype=np.float64)
             e = self.edges
-            i = np.searchsorted(e, v, side="left")
+            i = left_positions(e, v)
             eq = e[np.minimum(i, e.size - 1)] == v
             code = 2 * i + eq
             code[np.isnan(v)] = self.n_codes
@@ -83,6 +83,44 @@ class Reference:
             fc = np.cumsum(c, axis=-1) / nc
             out = np.max(np.abs(fc - fr), axis=-1)
         return np.where((nc[..., 0] > 0) & (self.n > 0), out, np.nan)
+
+
+def left_positions(edges: np.ndarray, values: np.ndarray, *, cells: int = 1 << 16, max_steps: int = 8) -> np.ndarray:
+    """``np.searchsorted(edges, values, side="left")`` for sorted ``edges`` without NaN, equal to
+    it element for element, about twice as fast on millions of values.
+
+    A binary search per value mispredicts a branch at every step. Instead, values and edges are
+    numbered by the same arithmetic into ``cells`` equal cells spanning the edges (monotone: a
+    value's cell is at least that of any edge not above it), so every edge of a lower cell is
+    below the value; it starts after those and steps over the edges of its own cell that are
+    below it. When a cell holds more than ``max_steps`` edges (an outlier stretches the span),
+    or for fewer than 65,536 values, it is numpy's own search."""
+    e = np.asarray(edges, dtype=np.float64)
+    v = np.asarray(values, dtype=np.float64)
+    n = e.size
+    lo, hi = (float(e[0]), float(e[-1])) if n else (0.0, 0.0)
+    scale = cells / (hi - lo) if n > 1 and np.isfinite(lo) and np.isfinite(hi) and hi > lo else np.inf
+    if v.size < 1 << 16 or not np.isfinite(scale):
+        return np.searchsorted(e, v, side="left")
+
+    def cell(x):  # NaN gets the extra cell ``cells``, after every edge (numpy sorts NaN last)
+        c = np.subtract(x, lo)
+        c *= scale
+        np.clip(c, 0, cells - 1, out=c)
+        np.nan_to_num(c, copy=False, nan=cells)
+        return c.astype(np.int64)
+
+    edge_cells = cell(e)
+    if np.bincount(edge_cells).max() > max_steps:
+        return np.searchsorted(e, v, side="left")
+    first = np.searchsorted(edge_cells, np.arange(cells + 1), side="left")  # edges in lower cells
+    j = first[cell(v)]
+    upper = np.append(e, np.nan)  # upper[j] = edges[j]; NaN compares False: no step past the end
+    ahead = np.flatnonzero(upper[j] < v)  # edge j below the value: step on
+    while ahead.size:
+        j[ahead] += 1
+        ahead = ahead[upper[j[ahead]] < v[ahead]]
+    return j
 
 
 def fit_reference(values, *, kind: str, n_bins: int = 1000) -> Reference:

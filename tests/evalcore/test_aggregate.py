@@ -317,3 +317,20 @@ def test_the_pandas_paths_cells_are_already_in_canonical_order(weighted):
     assert list(agg.cells["model"].unique()) == ["alpha", "zeta"]
     assert list(agg.cells.loc[agg.cells["model"] == "alpha", "column"].unique()) == ["", "channel", "tier"]
     assert (ROW_WEIGHT in agg.cells.columns) == weighted
+
+
+@pytest.mark.parametrize(("n", "n_codes"), [(5_000, 7), (20_000, 200_000)])  # few keys (counted), many (hashed)
+def test_group_sum_equals_the_group_by_it_replaces(n, n_codes):
+    from evalcore.aggregate import _group_sum
+
+    rng = np.random.default_rng(3)
+    dates = pd.to_datetime("2026-10-01") + pd.to_timedelta(rng.integers(0, 9, n), unit="D")
+    code = rng.integers(0, n_codes, n) * 3  # not every value in range present
+    w = rng.exponential(1.0, n)
+    ones = np.ones(n, np.int64)
+    got = _group_sum({"date": pd.factorize(dates, sort=True), "code": code}, {"rows": ones, "w": w})
+    want = pd.DataFrame({"date": dates, "code": code, "rows": ones, "w": w}).groupby(["date", "code"], sort=True, as_index=False).sum()
+    pd.testing.assert_frame_equal(got, want, check_exact=True, check_dtype=False)
+    assert got["rows"].dtype == np.int64
+    radix = 9 * (len(np.unique(code)) if n_codes > n else int(code.max()) + 1)  # the combined key's range
+    assert (radix <= max(n, 1 << 16)) == (n_codes == 7)  # each way of numbering the keys is tested

@@ -529,3 +529,52 @@ def test_demo_false_alarm_rate():
     colors = [{k: l.color for k, l in _demo_report(seed, drift=False).lights.items()} for seed in range(100)]
     assert sum(c["feature"] == "green" for c in colors) >= 95
     assert sum(all(v == "green" for v in c.values()) for c in colors) >= 95
+
+
+# --------------------------------------------------------------------------- the grid's fast search
+
+
+def _values_near(edges, rng, n=70_000):
+    """Values on the edges, one float either side of them, between and beyond them, NaN and ±inf."""
+    e = np.asarray(edges, dtype=np.float64)
+    pick = e[rng.integers(0, e.size, n)]
+    v = np.concatenate(
+        [
+            pick[: n // 4],
+            np.nextafter(pick[n // 4 : n // 2], np.inf),
+            np.nextafter(pick[n // 2 : 3 * n // 4], -np.inf),
+            rng.uniform(e[0] - 1, e[-1] + 1, n - 3 * n // 4),
+            [np.nan, np.inf, -np.inf],
+        ]
+    )
+    return rng.permutation(v)
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(
+    st.lists(st.floats(-1e6, 1e6, allow_nan=False), min_size=2, max_size=300),
+    st.integers(0, 2**32 - 1),
+    st.sampled_from([1 << 16, 1 << 8, 7]),
+)
+def test_left_positions_equals_numpys_search(edge_list, seed, cells):
+    from evalcore.drift.references import left_positions
+
+    edges = np.sort(np.asarray(edge_list))  # ties allowed: "left" is then the first equal edge
+    v = _values_near(edges, np.random.default_rng(seed))
+    np.testing.assert_array_equal(left_positions(edges, v, cells=cells), np.searchsorted(edges, v, side="left"))
+
+
+@pytest.mark.parametrize("draw", ["exponential", "lognormal", "integers", "outlier"])
+def test_left_positions_on_reference_grids(draw):
+    """The grids the board fits (1000 quantile bins of skewed, discrete or outlying samples)."""
+    from evalcore.drift.references import fit_reference, left_positions
+
+    rng = np.random.default_rng(7)
+    sample = {
+        "exponential": lambda: rng.exponential(1.0, 200_000),
+        "lognormal": lambda: np.round(rng.lognormal(3, 1, 200_000), 2),
+        "integers": lambda: rng.integers(18, 90, 200_000).astype(float),
+        "outlier": lambda: np.append(rng.normal(0, 1, 199_999), 1e12),  # every edge in one cell: numpy's search
+    }[draw]()
+    edges = fit_reference(sample[:50_000], kind="ks", n_bins=1000).edges
+    np.testing.assert_array_equal(left_positions(edges, sample), np.searchsorted(edges, sample, side="left"))
