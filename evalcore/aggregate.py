@@ -892,12 +892,14 @@ def _drift_tables(predictions, config: DriftConfig) -> dict:
     for name in [str(c) for c in feats.columns]:
         s = feats[name]
         kind = _feature_kind(s, name, config)
-        vals = (
-            s.to_numpy(dtype=np.float64, na_value=np.nan) if kind == "ks" else pd.Series(s.to_numpy(dtype=object), dtype=object)
-        )
-        ref = fit_reference(
-            vals[ref_rows] if kind == "ks" else vals[ref_rows].reset_index(drop=True), kind=kind, n_bins=config.n_bins
-        )
+        if kind == "ks":
+            vals = s.to_numpy(dtype=np.float64, na_value=np.nan)
+            ref = fit_reference(vals[ref_rows], kind=kind, n_bins=config.n_bins)
+        else:  # the reference rows as objects (the rows path's levels); all rows coded from the column
+            vals = s.reset_index(drop=True)
+            ref = fit_reference(
+                pd.Series(vals.array[ref_rows].to_numpy(dtype=object), dtype=object), kind=kind, n_bins=config.n_bins
+            )
         refs[name] = reference_spec(ref)
         g = _group_sum({"date": dates, "code": ref.codes(vals)}, {"rows": ones})
         g.insert(0, "feature", name)

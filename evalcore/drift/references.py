@@ -61,6 +61,12 @@ class Reference:
             code = 2 * i + eq
             code[np.isnan(v)] = self.n_codes
             return code
+        if isinstance(values, pd.Series) and len(values) > 4096:
+            # a column: its distinct values numbered once (missing ones -1), each looked up as the
+            # object it becomes (what the rows path compares), then spread back to the rows
+            number, distinct = pd.factorize(values)
+            each = self.codes(pd.Series(pd.Index(distinct).to_numpy(dtype=object), dtype=object))
+            return np.append(each, len(self.levels) - 2)[number]  # -1 (missing) takes the last
         vals = pd.Series(values, dtype=object) if not isinstance(values, pd.Series) else values
         code = np.asarray(pd.Index(list(self.levels[:-2]), dtype=object).get_indexer(vals), dtype=np.int64)
         miss = np.asarray(vals.isna())

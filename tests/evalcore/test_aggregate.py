@@ -329,7 +329,11 @@ def test_group_sum_equals_the_group_by_it_replaces(n, n_codes):
     w = rng.exponential(1.0, n)
     ones = np.ones(n, np.int64)
     got = _group_sum({"date": pd.factorize(dates, sort=True), "code": code}, {"rows": ones, "w": w})
-    want = pd.DataFrame({"date": dates, "code": code, "rows": ones, "w": w}).groupby(["date", "code"], sort=True, as_index=False).sum()
+    want = (
+        pd.DataFrame({"date": dates, "code": code, "rows": ones, "w": w})
+        .groupby(["date", "code"], sort=True, as_index=False)
+        .sum()
+    )
     pd.testing.assert_frame_equal(got, want, check_exact=True, check_dtype=False)
     assert got["rows"].dtype == np.int64
     radix = 9 * (len(np.unique(code)) if n_codes > n else int(code.max()) + 1)  # the combined key's range

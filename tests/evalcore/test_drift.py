@@ -578,3 +578,28 @@ def test_left_positions_on_reference_grids(draw):
     }[draw]()
     edges = fit_reference(sample[:50_000], kind="ks", n_bins=1000).edges
     np.testing.assert_array_equal(left_positions(edges, sample), np.searchsorted(edges, sample, side="left"))
+
+
+@pytest.mark.parametrize("dtype", ["str", "object", "int64", "float64"])
+def test_a_categorical_column_is_coded_as_its_objects_are(dtype):
+    """Codes of a long column (numbered once, each distinct value looked up) equal those of the
+    same values one by one as objects: levels, "(missing)" and "(unseen)"."""
+    from evalcore.drift.references import fit_reference
+
+    rng = np.random.default_rng(11)
+    if dtype in ("str", "object"):
+        pool = np.array(["app", "web", "store", "电话", None], dtype=object)
+    else:
+        pool = np.array([1, 2, 3, 7, None], dtype=object)
+    raw = pool[rng.integers(0, len(pool), 10_000)]
+    if dtype == "int64":
+        raw = np.where(raw == None, 0, raw)  # noqa: E711 - no missing in an integer column
+    col = pd.Series(raw, dtype=dtype if dtype != "int64" else np.int64)
+    ref = fit_reference(pd.Series(col.to_numpy(dtype=object)[:3_000][raw[:3_000] != pool[2]], dtype=object), kind="psi")
+    assert len(col) > 4096  # the column way
+    objects = pd.Series(col.to_numpy(dtype=object), dtype=object)
+    want = np.concatenate([ref.codes(objects.iloc[i : i + 4096]) for i in range(0, len(col), 4096)])  # one by one
+    np.testing.assert_array_equal(ref.codes(col), want)
+    assert (ref.codes(col) == len(ref.levels) - 1).any()  # the level left out of the reference is unseen
+    if dtype not in ("int64",):
+        assert (ref.codes(col) == len(ref.levels) - 2).any()  # and missing values are missing
