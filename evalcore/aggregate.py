@@ -515,43 +515,62 @@ def _bin(s: np.ndarray, resolution):
     return s if resolution is None else _bin_scores(s.copy(), resolution)
 
 
-def _cell_frame(model, column, level, y, s, w, resolution, weighted: bool) -> pd.DataFrame:
-    """The cells of one (model, column, level): rows grouped by (score, label[, row weight]),
-    sorted ascending by those keys, with the sums of :data:`CELL_COLUMNS` (numpy: one lexsort
-    and ``reduceat``, several times faster than a pandas group-by at a million rows)."""
-    rows = _SortedRows(y, s, w, resolution, weighted)
-    return rows.cells(model, column, level, rows.order)
+def _stable_order(b: np.ndarray, lab: np.ndarray) -> np.ndarray:
+    """``np.lexsort([lab, b])`` (rows by score, then label, ties in row order), equal to it
+    index for index, by radix: each row's key is the rank of its score × 2 + its 0/1 label,
+    sorted 16 bits at a time from the lowest (numpy's stable sort of 16-bit integers is a
+    linear-time radix sort; each pass keeps the order of the last among equal digits). At 10M
+    rows: 0.7 s instead of 1.9 s for a binned model, 1.5 s instead of 2.1 s for 260k distinct
+    scores."""
+    number, distinct = pd.factorize(b)
+    if not len(b) or (number < 0).any() or lab.min() < 0 or lab.max() > 1:
+        return np.lexsort([lab, b])
+    by_value = np.argsort(np.asarray(distinct), kind="stable")
+    v = np.asarray(distinct)[by_value]
+    rank = np.empty(len(v), np.int64)
+    rank[by_value] = np.cumsum(np.r_[True, v[1:] != v[:-1]]) - 1  # equal values (0.0, -0.0) share a rank
+    key = rank[number] * 2 + lab
+    order = None
+    for shift in range(0, max(int(key.max()).bit_length(), 1), 16):
+        digit = ((key if order is None else key[order]) >> shift & 0xFFFF).astype(np.uint16)
+        step = np.argsort(digit, kind="stable")
+        order = step if order is None else order[step]
+    return order
 
 
 class _SortedRows:
     """One model's rows sorted once by (score, label[, row weight]) — ``order``, a stable
-    lexsort — for the cells of every (column, level): the rows of a level taken in ``order``
+    sort — for the cells of every (column, level): the rows of a level taken in ``order``
     are the level's own stable sort (a stable sort restricted to a subset is the subset's
     stable sort), so each part's sums add the same numbers in the same order as sorting the
-    part alone: the cells are equal to the bit."""
+    part alone: the cells are equal to the bit. The columns the cells sum are put in that order
+    once; a level's rows are then picked from them by a mask, in order."""
 
     def __init__(self, y, s, w, resolution, weighted: bool):
-        self.b = _bin(s, resolution)
+        b = _bin(s, resolution)
         p = np.clip(s, LOG_LOSS_EPS, 1.0 - LOG_LOSS_EPS)
         with np.errstate(divide="ignore", invalid="ignore"):
-            self.ll = np.where(y == 1, np.log(p), np.log1p(-p))
-        self.lab = y.astype(np.int64)
-        self.s, self.w, self.weighted = s, w, weighted
-        keys = [self.b, self.lab] + ([w] if weighted else [])
-        self.order = np.lexsort(keys[::-1])
+            ll = np.where(y == 1, np.log(p), np.log1p(-p))
+        lab = y.astype(np.int64)
+        self.weighted = weighted
+        self.order = np.lexsort([w, lab, b]) if weighted else _stable_order(b, lab)
+        o = self.order
+        self.sorted = {"b": b[o], "lab": lab[o], "w": w[o], "s": s[o], "ll": ll[o]}
 
-    def cells(self, model, column, level, order) -> pd.DataFrame:
-        keys = [self.b, self.lab] + ([self.w] if self.weighted else [])
-        ks = [k[order] for k in keys]
-        if len(order):
-            new = np.zeros(len(order), dtype=bool)
+    def cells(self, model, column, level, mask=None) -> pd.DataFrame:
+        """The cells of the rows where ``mask`` (over the sorted rows) is True; all rows by default."""
+        c = self.sorted if mask is None else {k: v[mask] for k, v in self.sorted.items()}
+        ks = [c["b"], c["lab"]] + ([c["w"]] if self.weighted else [])
+        n = len(c["b"])
+        if n:
+            new = np.zeros(n, dtype=bool)
             new[0] = True
             for k in ks:
                 new[1:] |= k[1:] != k[:-1]
             start = np.flatnonzero(new)
         else:
             start = np.zeros(0, dtype=np.int64)
-        ws, so = self.w[order], self.s[order]
+        ws, so = c["w"], c["s"]
 
         def total(x):
             return np.add.reduceat(x, start) if len(start) else np.zeros(0)
@@ -559,12 +578,12 @@ class _SortedRows:
         cols = {
             "score": ks[0][start],
             "label": ks[1][start],
-            "rows": np.diff(np.r_[start, len(order)]).astype(np.int64),
+            "rows": np.diff(np.r_[start, n]).astype(np.int64),
             "weight": total(ws),
             "weight_sq": total(ws * ws),
             "score_sum": total(ws * so),
             "score_sq_sum": total(ws * so * so),
-            "log_sum": total(ws * self.ll[order]),
+            "log_sum": total(ws * c["ll"]),
             "score_min": np.minimum.reduceat(so, start) if len(start) else np.zeros(0),
             "score_max": np.maximum.reduceat(so, start) if len(start) else np.zeros(0),
         }
@@ -664,11 +683,11 @@ def aggregate_predictions(
     def model_cells(name):
         s = predictions.scores[name]
         rows = _SortedRows(y, s, w, res[name], split)  # one sort per model serves every segment level
-        out = [rows.cells(name, "", "", rows.order)]
+        out = [rows.cells(name, "", "")]
         for col in sorted(predictions.segments):  # the canonical order: columns, then levels, sorted
             codes, levels = seg_codes[col]
             in_order = codes[rows.order]
-            out += [rows.cells(name, col, lv, rows.order[in_order == k]) for k, lv in enumerate(levels)]
+            out += [rows.cells(name, col, lv, in_order == k) for k, lv in enumerate(levels)]
         return out
 
     def drift_tables():

@@ -338,3 +338,15 @@ def test_group_sum_equals_the_group_by_it_replaces(n, n_codes):
     assert got["rows"].dtype == np.int64
     radix = 9 * (len(np.unique(code)) if n_codes > n else int(code.max()) + 1)  # the combined key's range
     assert (radix <= max(n, 1 << 16)) == (n_codes == 7)  # each way of numbering the keys is tested
+
+
+@pytest.mark.parametrize("distinct", [1, 5, 4_000, 40_000, 90_000])  # keys of 1, 16, 17 and 18 bits
+def test_rows_sorted_by_score_then_label_as_lexsort_sorts_them(distinct):
+    from evalcore.aggregate import _stable_order
+
+    rng = np.random.default_rng(5)
+    n = 100_000
+    b = rng.integers(0, distinct, n) / distinct if distinct > 1 else np.full(n, 0.25)
+    b[::7] = -0.0 if distinct == 5 else b[::7]  # -0.0 and 0.0 are one score
+    lab = rng.integers(0, 2, n)
+    np.testing.assert_array_equal(_stable_order(b, lab), np.lexsort([lab, b]))
