@@ -1018,6 +1018,8 @@ def _factorize(series: pd.Series) -> tuple[np.ndarray, np.ndarray]:
     if not isinstance(uniques, pd.Index):
         uniques = pd.Index(uniques)
     strs = _level_strings(uniques)
+    if getattr(uniques.dtype, "kind", "O") in "iu":  # distinct integers print distinctly, never blank
+        return np.asarray(codes, dtype=np.int64), strs
     canon_codes, levels = pd.factorize(strs)
     levels = np.asarray(levels, dtype=object)
     blank = np.flatnonzero(levels == "")
