@@ -10,8 +10,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from board.access.governance import Forbidden
 from board.app.text import WORD_JOINER, file_stem, html_text, md_text  # noqa: F401 - re-exported for pages
 from board.export.onepager import plotly_safe
+from board.store.errors import ConflictError
 from board.words import fmt as words
 from board.words.audit import permission_words
 from board.words.glossary import term
@@ -369,9 +371,6 @@ def error_text(err: BaseException, locale: str) -> str:
     """An error from the store or the access layer in the reader's words, safe for Markdown: a
     permission refusal of ``governance.require`` names the action and the roles that may do it, a
     draft saved by someone else meanwhile says who and when; any other error is its message."""
-    from board.access.governance import Forbidden
-    from board.store.errors import ConflictError
-
     if isinstance(err, Forbidden) and err.action:
         return md_text(
             t(

@@ -128,25 +128,31 @@ def test_logout_forgets_the_unsaved_edits_of_the_previous_user(app):
     assert at.session_state[f"committed_table::{name}"][0].fn != -60000.0
 
 
-def test_a_save_conflict_shows_their_change_and_reload_reapply_saves(app):
+def _someone_else_saves(name, who="carol"):
+    """Another analyst saves the draft (FP → -5,000) while the tab under test edits it; the draft as stored."""
     from board.access import governance as gov
     from board.access.auth import User, hash_password
 
-    at = app(PAGE)
-    name = at.session_state["value_table_name"]
-    _edit(at, {2: {"amount": -60000.0}})  # this tab: FN
-    with Store(data_dir=os.environ["EVALBOARD_DATA_DIR"]) as s:  # meanwhile someone else saves FP
-        s.create_user("carol", hash_password("carol's password 123"), "analyst")
+    with Store(data_dir=os.environ["EVALBOARD_DATA_DIR"]) as s:
+        s.create_user(who, hash_password(f"{who}'s password 123"), "analyst")
         draft = s.get_value_table_draft(name)
         base = dict((draft or s.latest_approved_version(name)).amounts)
         gov.save_draft(
             s,
-            User(username="carol", role="analyst"),
+            User(username=who, role="analyst"),
             name,
             {**base, "fp": -5000.0},
             reason="complaints cost more",
             expected_row_version=draft.row_version if draft is not None else 0,
         )
+        return s.get_value_table_draft(name)
+
+
+def test_a_save_conflict_shows_their_change_and_reload_reapply_saves(app):
+    at = app(PAGE)
+    name = at.session_state["value_table_name"]
+    _edit(at, {2: {"amount": -60000.0}})  # this tab: FN
+    _someone_else_saves(name)  # meanwhile carol saves FP
     at.button(key="vt_save").click().run()
     assert not at.exception, [e.value for e in at.exception]
     flash = next(e.value for e in at.error if e.value.startswith("Not saved: "))
@@ -169,25 +175,6 @@ def test_a_save_conflict_shows_their_change_and_reload_reapply_saves(app):
     _edit(at, {0: {"amount": 20000.0}}, epoch=at.session_state["vt_epoch"])
     at.button(key="vt_save").click().run()
     assert any("Draft saved" in m.value for m in at.success), [e.value for e in at.error]
-
-
-def _someone_else_saves(name, who="carol"):
-    from board.access import governance as gov
-    from board.access.auth import User, hash_password
-
-    with Store(data_dir=os.environ["EVALBOARD_DATA_DIR"]) as s:
-        s.create_user(who, hash_password(f"{who}'s password 123"), "analyst")
-        draft = s.get_value_table_draft(name)
-        base = dict((draft or s.latest_approved_version(name)).amounts)
-        gov.save_draft(
-            s,
-            User(username=who, role="analyst"),
-            name,
-            {**base, "fp": -5000.0},
-            reason="complaints cost more",
-            expected_row_version=draft.row_version if draft is not None else 0,
-        )
-        return s.get_value_table_draft(name)
 
 
 def test_a_save_conflict_and_a_refusal_are_said_in_chinese(app):
