@@ -696,32 +696,32 @@ def aggregate_predictions(
         except InputError as err:  # e.g. settings naming a feature the rows lack: the board says so
             return {"drift_error": "; ".join(p.message for p in err.problems), "day_cells": _day_cells(predictions)}
 
-    # the drift tables and each model's cells are independent: two threads (sorts, sums and
-    # pandas' group sums release the GIL); the same tables as one after the other
+    def group_cells():
+        """Groups numbered once (as strings, sorted), their first-appearance order and each
+        model's per-group cells (the cluster bootstrap's units)."""
+        coded = _sorted_codes(predictions.groups)
+        order = _first_appearance(coded, w) if exact_draws else None
+        ones = np.ones(len(y), np.int64)
+        gparts = []
+        for name, s in predictions.scores.items():
+            f = _group_sum({"group": coded, "score": _bin(s, res[name]), "label": y}, {"rows": ones, "weight": w})
+            f.insert(0, "model", name)
+            gparts.append(f)
+        return coded, order, pd.concat(gparts, ignore_index=True)
+
+    # the drift tables, the group cells and each model's cells are independent: two threads
+    # (sorts, sums and pandas' group sums release the GIL), the longest jobs first; the same
+    # tables as one after the other
     with _executor(2) as pool:
+        group_future = pool.submit(group_cells) if groups and predictions.groups is not None else None
         drift_future = pool.submit(drift_tables) if predictions.time is not None else None
         model_futures = {name: pool.submit(model_cells, name) for name in predictions.scores}
         parts = [cell for name in sorted(model_futures) for cell in model_futures[name].result()]
         tables = drift_future.result() if drift_future is not None else None
+        gcoded, group_order, gc = group_future.result() if group_future is not None else (None, None, None)
     cells = pd.concat(parts, ignore_index=True)
     # the row bootstrap numbers strata and groups as the rows first show them (pd.factorize)
-    level_order = group_order = None
-    if exact_draws:
-        level_order = {col: _first_appearance(levels, w) for col, levels in predictions.segments.items()}
-        if groups and predictions.groups is not None:
-            group_order = _first_appearance(predictions.groups, w)
-    gc = None
-    # groups numbered once (as strings, sorted) for the group cells of every model and the paired table
-    gcoded = pd.factorize(_as_str(predictions.groups), sort=True) if groups and predictions.groups is not None else None
-    if gcoded is not None:
-        g = gcoded
-        gparts = []
-        ones = np.ones(len(y), np.int64)
-        for name, s in predictions.scores.items():
-            f = _group_sum({"group": g, "score": _bin(s, res[name]), "label": y}, {"rows": ones, "weight": w})
-            f.insert(0, "model", name)
-            gparts.append(f)
-        gc = pd.concat(gparts, ignore_index=True)
+    level_order = {col: _first_appearance(levels, w) for col, levels in predictions.segments.items()} if exact_draws else None
     agg = Aggregate.from_frame(
         cells,
         score_kinds=dict(predictions.score_kinds),
@@ -816,7 +816,9 @@ def _group_sum(keys: dict, sums: dict) -> pd.DataFrame:
         kc, k = pd.factorize(key, sort=True)
     kc = np.asarray(kc, dtype=np.int64)
     k = np.asarray(k, dtype=np.int64)
-    floats = {name: v for name, v in sums.items() if np.asarray(v).dtype.kind == "f"}
+    # float sums: pandas' (compensated) group-by sums, unless every partial sum is exact
+    # (whole numbers, e.g. unit weights), when counting them in row order gives the same bits
+    floats = {name: v for name, v in sums.items() if np.asarray(v).dtype.kind == "f" and not _sums_exactly(v)}
     g = pd.DataFrame(floats).groupby(kc, sort=True).sum() if floats else None
     cols = {}
     for name, u in reversed(list(zip(keys, uniqs))):
@@ -827,18 +829,61 @@ def _group_sum(keys: dict, sums: dict) -> pd.DataFrame:
     for name, v in sums.items():
         if name in floats:
             out[name] = g[name].to_numpy()
+        elif np.asarray(v).dtype.kind == "f":  # whole numbers: exact in any order
+            out[name] = np.bincount(kc, weights=v, minlength=len(k))
         else:  # integer sums are exact in any order
             v = np.asarray(v)
             out[name] = np.bincount(kc, weights=None if (v == 1).all() else v, minlength=len(k)).astype(v.dtype)
     return pd.DataFrame(out)
 
 
-def _first_appearance(values: np.ndarray, w: np.ndarray) -> tuple:
+def _sorted_codes(values) -> tuple[np.ndarray, object]:
+    """``pd.factorize(_as_str(values), sort=True)``: the codes (int64) and the sorted distinct
+    strings, numbered and sorted by Arrow — a million customer ids in about half the time, as
+    UTF-8 bytes sort as Python sorts strings (by code point). The distinct strings come as an
+    Index of the frames' own string dtype, so the cells built from them need no conversion."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    v = _as_str(values)
+    try:
+        arr = pa.array(v, type=pa.string()) if isinstance(v, np.ndarray) and v.dtype == object else None
+    except (pa.ArrowException, TypeError):
+        arr = None
+    if arr is None or arr.null_count:  # not plain strings: pandas' own numbering
+        return pd.factorize(v, sort=True)
+    enc = arr.dictionary_encode()
+    order = pc.array_sort_indices(enc.dictionary).to_numpy()
+    rank = np.empty(len(order), np.int64)
+    rank[order] = np.arange(len(order))
+    codes = rank[enc.indices.to_numpy(zero_copy_only=False)]
+    uniques = pd.Index(pd.array(enc.dictionary.take(pa.array(order)), dtype=pd.Index(["a"]).dtype))
+    return codes, uniques
+
+
+def _sums_exactly(v) -> bool:
+    """Whether every partial sum of ``v`` (floats) is a whole number below 2**53, hence exact:
+    then any order of adding, compensated or not, gives the same bits."""
+    v = np.asarray(v)
+    if not len(v):
+        return True
+    lo, hi = float(v.min()), float(v.max())
+    if not (np.isfinite(lo) and np.isfinite(hi)) or max(abs(lo), abs(hi)) * len(v) >= 2**53:
+        return False
+    return lo == hi == round(lo) or bool(np.array_equal(v, np.rint(v)))
+
+
+def _first_appearance(values, w: np.ndarray) -> tuple:
     """The distinct values (as str) in the order the rows of positive weight first show them
     — the row bootstrap drops zero-weight rows, then numbers strata and groups so — followed
-    by those only zero-weight rows have (never drawn)."""
-    v = _as_str(values)
+    by those only zero-weight rows have (never drawn). ``values`` may come numbered, as
+    ``(codes, uniques)`` (:func:`_sorted_codes`): the same order, found on the codes."""
     pos = w > 0
+    if isinstance(values, tuple):
+        codes, uniques = values
+        first = pd.unique(codes if pos.all() else np.concatenate([codes[pos], codes[~pos]]))
+        return tuple(str(u) for u in pd.Index(uniques).take(first).tolist())
+    v = _as_str(values)
     return tuple(pd.unique(v if pos.all() else np.concatenate([v[pos], v[~pos]])).tolist())
 
 
@@ -1340,11 +1385,26 @@ def _codes_in_order(values, order, what: str) -> tuple[np.ndarray, int]:
     if order is None:
         codes, uniq = pd.factorize(pd.Series(values), sort=True)
         return codes.astype(np.int64), len(uniq)
-    codes = pd.Categorical(_as_str(values), categories=list(order)).codes.astype(np.int64)
+    codes = _positions_in(values, order)
     if (codes < 0).any():
         raise InputError(f"the aggregate's {what} order misses {int((codes < 0).sum())} of its cells' {what}s; aggregate again.")
-    present, codes = np.unique(codes, return_inverse=True)  # only those with cells, in the same order
-    return codes.astype(np.int64), len(present)
+    # only those with cells, in the same order: np.unique(codes, return_inverse=True), counted
+    present = np.bincount(codes, minlength=len(order)) > 0
+    return (np.cumsum(present) - 1)[codes], int(present.sum())
+
+
+def _positions_in(values, order) -> np.ndarray:
+    """The place (int64) of each of ``values`` in ``order`` (strings), -1 where it is not there.
+    Strings held by Arrow (the cells' group column) are looked up by Arrow: a million customer
+    ids among 300k in a quarter of the time of a Categorical of Python strings."""
+    a = getattr(values, "array", None)
+    if isinstance(a, pd.arrays.ArrowStringArray):
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        pos = pc.index_in(a.__arrow_array__(), value_set=pa.array([str(o) for o in order], pa.string()))
+        return np.asarray(pos.fill_null(-1).to_numpy(), dtype=np.int64)
+    return pd.Categorical(_as_str(np.asarray(values)), categories=list(order)).codes.astype(np.int64)
 
 
 def _cluster_design(group, key, weight, n_keys: int, order=None) -> _Design:
@@ -1379,7 +1439,7 @@ def _design_for(agg: Aggregate, model: str, config, keyfn, n_keys: int) -> _Desi
         g = agg.group_cells
         g = g[(g["model"].to_numpy() == model) & (g["weight"].to_numpy() > 0)]
         return _cluster_design(
-            g["group"].to_numpy(),
+            g["group"],
             keyfn(g["score"].to_numpy(), g["label"].to_numpy()),
             g["weight"].to_numpy().astype(float),
             n_keys,
@@ -1489,7 +1549,7 @@ def _compare_boot(agg: Aggregate, table, config, rng, names) -> Comparison:
     if config.scheme == "cluster":
         if not (p["group"].astype(str) != "").any():
             raise InputError("the cluster comparison needs the paired table per group.")
-        design = _cluster_design(p["group"].to_numpy(), key, w, 8, agg.group_order)
+        design = _cluster_design(p["group"], key, w, 8, agg.group_order)
     else:
         if config.scheme == "stratified":
             if agg.strata_column != config.strata_column:

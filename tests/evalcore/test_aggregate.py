@@ -340,6 +340,48 @@ def test_group_sum_equals_the_group_by_it_replaces(n, n_codes):
     assert (radix <= max(n, 1 << 16)) == (n_codes == 7)  # each way of numbering the keys is tested
 
 
+@pytest.mark.parametrize("weights", ["ones", "whole", "halves"])
+def test_group_sum_of_string_groups_and_whole_number_weights_equals_the_group_by(weights):
+    """Customer ids numbered by Arrow (:func:`_sorted_codes`) and float sums of whole numbers
+    counted instead of grouped: the same frame as pandas' group-by, bit for bit; a weight with
+    a fraction keeps pandas' compensated sums."""
+    from evalcore.aggregate import _group_sum, _sorted_codes, _sums_exactly
+
+    rng = np.random.default_rng(11)
+    n = 30_000
+    ids = np.array([f"客户{i}" if i % 7 == 0 else f"c{i:05d}" for i in rng.integers(0, 9_000, n)], dtype=object)
+    score = np.round(rng.random(n), 3)
+    label = rng.integers(0, 2, n)
+    w = {"ones": np.ones(n), "whole": rng.integers(0, 5, n).astype(float), "halves": rng.integers(1, 5, n) / 2}[weights]
+    assert _sums_exactly(w) == (weights != "halves")
+    ones = np.ones(n, np.int64)
+    got = _group_sum({"group": _sorted_codes(ids), "score": score, "label": label}, {"rows": ones, "weight": w})
+    want = (
+        pd.DataFrame({"group": ids, "score": score, "label": label, "rows": ones, "weight": w})
+        .groupby(["group", "score", "label"], sort=True, as_index=False)
+        .sum()
+    )
+    pd.testing.assert_frame_equal(got, want, check_exact=True)
+
+
+def test_sorted_codes_and_first_appearance_equal_pandas_on_strings():
+    """Arrow's numbering of strings is pandas' sorted factorize (UTF-8 bytes sort as code
+    points: "Z" < "a" < "é" < "客"), and the first-appearance order found on the codes is the
+    one found on the strings, zero-weight rows last."""
+    from evalcore.aggregate import _first_appearance, _sorted_codes
+
+    values = np.array(["b", "客户", "a", "Z", "é", "b", "a", "", "客", "Z"], dtype=object)
+    codes, uniques = _sorted_codes(values)
+    want_codes, want_uniques = pd.factorize(values, sort=True)
+    np.testing.assert_array_equal(codes, want_codes)
+    assert list(uniques) == list(want_uniques) == ["", "Z", "a", "b", "é", "客", "客户"]
+    w = np.array([0.0, 1, 1, 0, 2, 1, 1, 0, 1, 1])
+    assert _first_appearance((codes, uniques), w) == _first_appearance(values, w) == ("客户", "a", "é", "b", "客", "Z", "")
+    ints = _sorted_codes(np.array([10, 2, 10, 33]))  # not strings: numbered as their str, as before
+    np.testing.assert_array_equal(ints[0], [0, 1, 0, 2])
+    assert list(ints[1]) == ["10", "2", "33"]
+
+
 @pytest.mark.parametrize("distinct", [1, 5, 4_000, 40_000, 90_000])  # keys of 1, 16, 17 and 18 bits
 def test_rows_sorted_by_score_then_label_as_lexsort_sorts_them(distinct):
     from evalcore.aggregate import _stable_order

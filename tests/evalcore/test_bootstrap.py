@@ -939,8 +939,8 @@ def test_uniform_group_draws_are_m_integers_per_replicate_counted():
 
 def test_uniform_group_draws_refill_the_previous_batch_and_draw_the_same():
     """With many keys the cluster design stays sparse (groups drawn one by one): its counts are
-    made as (units, b) float rows for the sparse product, and a batch may refill the previous
-    batch's array — the counts, the key totals and the memory are the same as without."""
+    made as (units, b) float rows for the sparse product, and a batch refills the previous
+    batch's buffers — the counts, the key totals and the memory are the same as without."""
     from evalcore.bootstrap import _design, _draw
 
     rng = np.random.default_rng(12)
@@ -948,12 +948,20 @@ def test_uniform_group_draws_refill_the_previous_batch_and_draw_the_same():
     design = _design(rng.integers(0, 100, 4000), 100, np.ones(4000), None, groups)
     assert not design.collapsed and sparse.issparse(design.group_keys)
     gens = np.random.default_rng([3]).spawn(1)
-    first = _draw(design, gens, 7)
+    buffers = {}
+    first = _draw(design, gens, 7, buffers)
     assert first.T.flags.c_contiguous  # the sparse product reads it without a copy
-    second = _draw(design, gens, 7, first)
+    first_copy = first.copy()
+    second = _draw(design, gens, 7, buffers)
     assert np.shares_memory(second, first)
     again = np.random.default_rng([3]).spawn(1)
-    _draw(design, again, 7)
+    np.testing.assert_array_equal(_draw(design, again, 7), first_copy)  # fresh buffers: the same draws
     np.testing.assert_array_equal(second, _draw(design, again, 7))  # the second batch of the stream
-    np.testing.assert_array_equal(second.sum(axis=1), design.strata[0][2])  # m groups per replicate
+    # the counts are the uniform draws counted: bincount of the stream's integers, replicate by replicate
+    u = design.n_units  # groups drawn as many as there are, each with probability 1/u
+    assert design.strata == ((0, u, u),)
+    ref = np.random.default_rng([3]).spawn(1)[0].integers(0, u, size=(7, u))
+    want = np.stack([np.bincount(r, minlength=u) for r in ref]).astype(float)
+    np.testing.assert_array_equal(first_copy, want)
+    np.testing.assert_array_equal(second.sum(axis=1), u)  # u groups per replicate
     np.testing.assert_allclose(design.keys(second), second @ design.group_keys.toarray())
