@@ -123,7 +123,7 @@ def _recalibrated(ds, sha, model, method, n_bins, strategy, _preds):
     return cf, score_counts(_preds.y_true, cf.calibrated, sample_weight=_preds.sample_weight)
 
 
-def _cards(rel, ci):
+def _cards(rel, ci, key: str):
     """Six metric cards, each with its interval (— when undefined; the reasons follow as captions)."""
     items = [
         (t("Brier", L), "brier", term("brier", L) + t(" Mean (p − y)².", L)),
@@ -144,7 +144,7 @@ def _cards(rel, ci):
     ]
     # cards of 210 px in a wrapping row: two abreast in a model's half of a 1366-px screen, one at 820 px
     # (three fixed columns cut the numbers to "0.01…" and their intervals even at 1366)
-    row = st.container(horizontal=True, gap="small")
+    row = ui.metric_row(key)
     for label, field, help_ in items:
         lo, hi = ci.get(field, (math.nan, math.nan))
         row.metric(
@@ -220,7 +220,7 @@ for col, m in zip(st.columns(len(models)), models):
             continue
         rel, ci = _calibration(*key, m, n_bins, strategy, preds)
         ui.plotly_chart(st, cc.reliability_figure({m: rel}, height=480, locale=L), key=f"cal_rel_{m}")
-        _cards(rel, ci)
+        _cards(rel, ci, f"cal_cards_{models.index(m)}")
         if "bins" in rel.undefined:
             st.caption(
                 t("{x}: drawn as empty, never as a point at 0.", L, x=ui.md_text(undefined_reason(rel.undefined["bins"], L)))

@@ -5,7 +5,6 @@ from datetime import date
 
 import streamlit as st
 
-from board.access import auth
 from board.access import governance as gov
 from board.app import state, table_catalog_view, ui, whatif_view
 from board.app.valuetable_form import frame_from_table, reapply_edits, table_from_frame
@@ -164,7 +163,7 @@ def _review(v) -> None:
     _show_impacts(entries, key=f"vt_preview_{v.id}")
     signed = {x.role for x in s.list_signoffs(v.id)}
     missing = [r for r in gov.SIGNING_ROLES if r not in signed]
-    st.markdown(t("Waiting for {x}.", L, x=", ".join(auth.ROLE_LABELS[r] for r in missing)))
+    st.markdown(t("Waiting for {x}.", L, x=t(", ", L).join(ui.role_label(r, L) for r in missing)))
     if not (gov.allowed(user, "sign_version") and user.role in missing):
         return
     if v.author == user.username and not gov.self_sign_allowed():
@@ -173,13 +172,13 @@ def _review(v) -> None:
                 "You proposed {label}: another {x} account must sign it (four-eyes rule).",
                 L,
                 label=ui.md_text(v.label),
-                x=auth.ROLE_LABELS[user.role],
+                x=ui.role_label(user.role, L),
             )
         )
         return
     c1, c2, c3 = st.columns([1, 2, 1])
     c1.button(
-        t("Sign {label} as {x}", L, label=ui.md_text(v.label), x=auth.ROLE_LABELS[user.role]),
+        t("Sign {label} as {x}", L, label=ui.md_text(v.label), x=ui.role_label(user.role, L)),
         key=f"vt_sign_{v.id}",
         type="primary",
         on_click=_sign,
@@ -538,13 +537,15 @@ for v in versions:
     signs = store.list_signoffs(v.id)
     rows.append(
         {
-            "Version": v.label,
-            "Status": v.status,
-            "Effective from": str(v.effective_date or fmt.DASH),
-            "Author": v.author,
-            "Reason": v.reason,
-            "Signed by": ", ".join(f"{auth.ROLE_LABELS.get(s.role, s.role)}: {s.username}" for s in signs),
-            "Comment": v.decision_comment,
+            t("Version", L): v.label,
+            t("Status", L): ui.version_status(v.status, L),
+            t("Effective from", L): str(v.effective_date or fmt.DASH),
+            t("Author", L): v.author,
+            t("Reason", L): v.reason,
+            t("Signed by", L): t(", ", L).join(
+                t("{role}: {name}", L, role=ui.role_label(s.role, L), name=s.username) for s in signs
+            ),
+            t("Comment", L): v.decision_comment,
         }
     )
 if rows:

@@ -31,6 +31,17 @@ def _L() -> str:
     return current_locale()
 
 
+def metric_row(key: str):
+    """A wrapping row of metric cards (``st.container(horizontal=True)``) whose interval lines
+    wrap onto a second line where they do not fit, instead of being cut with "…": a Chinese
+    interval is wider than its English one, and a cut interval reads as a different number."""
+    st.html(
+        f"<style>.st-key-{key} [data-testid='stMetricDelta'] *{{white-space:normal !important;"
+        "overflow:visible !important;text-overflow:clip !important}</style>"
+    )
+    return st.container(horizontal=True, gap="small", key=key)
+
+
 def multiselect(where, *args, **kwargs):
     """``where.multiselect`` with its empty-box placeholder in the reader's language (Streamlit's
     own is the English "Choose options")."""
@@ -356,8 +367,21 @@ ROLE_WORDS = {
     "business": N_("Business"),
     "risk": N_("Risk"),
     "model_owner": N_("Model owner"),
-    "admin": N_("Admin"),
+    "admin": N_("Administrator"),
 }
+
+
+VERSION_STATUS_WORDS = {
+    "draft": N_("draft"),
+    "pending": N_("waiting for sign-off"),
+    "approved": N_("approved"),
+    "rejected": N_("rejected"),
+}
+
+
+def version_status(status: str, locale: str) -> str:
+    """A value-table version's status in the reader's language (an unknown one as it is)."""
+    return t(VERSION_STATUS_WORDS[status], locale) if status in VERSION_STATUS_WORDS else status
 
 
 def role_label(role: str | None, locale: str) -> str:

@@ -133,15 +133,16 @@ def _add_model(
         row=2,
         col=1,
     )
+    word = t("empty", L)
     for c, o, b in zip(centres, offsets, bins):
         if b.empty:
             fig.add_annotation(
                 x=c + o,
                 y=0,
-                text=t("empty", L),
+                text=word,
                 showarrow=False,
                 yanchor="bottom",
-                textangle=-90,
+                textangle=-90 if len(word) > 2 else 0,  # a word stands in its bin; one character (空) reads upright
                 font=dict(size=small(font_size), color=color),
                 row=2,
                 col=1,

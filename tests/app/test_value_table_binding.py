@@ -175,3 +175,52 @@ def test_a_board_priced_with_an_approved_version_has_no_draft_mark(app, monkeypa
     at = app(None)
     assert any("v2026.Q4 (approved)" in h.value for h in at.html)
     assert not any("draft-mark" in h.value for h in at.html)
+
+
+def _propose(s, label: str, signers=()):
+    from datetime import date
+
+    from board.access.auth import User
+    from board.services import signoff
+
+    draft = s.get_value_table_draft(ev.DEFAULT_TABLE_NAME)
+    rec = gov.propose_version(
+        s,
+        User(username="ann", role="analyst"),
+        ev.DEFAULT_TABLE_NAME,
+        label=label,
+        effective_date=date(2026, 12, 1),
+        reason="new amounts",
+        expected_row_version=draft.row_version,
+    )
+    for role in signers:
+        signoff.sign_version(s, User(username=f"u_{role}", role=role), rec.id, expected_hash=gov.content_hash(rec.amounts))
+    return rec
+
+
+def test_a_pending_version_reads_in_chinese_for_its_signers(app):
+    """A signer reading Chinese sees who is still awaited, and the button to sign, in Chinese
+    role names (they were the English labels)."""
+    with _store() as s:
+        ev.ensure_demo(s)
+        rec = _propose(s, "v2026.Q4", signers=("business",))
+    at = app("views/value_table.py", user=("rita", "risk"), locale="zh_CN")
+    assert [m.value for m in at.markdown if m.value.startswith("等待")] == ["等待风险、模型负责人。"]
+    assert at.button(key=f"vt_sign_{rec.id}").label == "以风险身份签署 v2026.Q4"
+
+
+def test_the_version_history_reads_in_chinese(app, monkeypatch):
+    """The version history: Chinese headings, statuses and signers' roles."""
+    from board.access.auth import User
+
+    monkeypatch.setenv("EVALBOARD_ALLOW_SELF_SIGN", "1")
+    with _store() as s:
+        ev.ensure_demo(s)
+        rec = _propose(s, "v2026.Q4", signers=gov.SIGNING_ROLES)
+        gov.save_draft(s, User(username="ann", role="analyst"), ev.DEFAULT_TABLE_NAME, dict(rec.amounts), expected_row_version=0)
+    at = app("views/value_table.py", locale="zh_CN")
+    history = next(d.value for d in at.dataframe if "版本" in d.value.columns)
+    assert list(history.columns) == ["版本", "状态", "生效日期", "提交人", "原因", "签署人", "意见"]
+    row = history[history["版本"] == "v2026.Q4"].iloc[0]
+    assert row["状态"] == "已批准"
+    assert row["签署人"] == "业务：u_business、风险：u_risk、模型负责人：u_model_owner"

@@ -199,7 +199,7 @@ def test_a_save_conflict_and_a_refusal_are_said_in_chinese(app):
     flash = next(e.value for e in at.error if e.value.startswith("未保存："))
     # the roles allowed, in the order the refusal lists them (sorted codes: admin, analyst, business,
     # model_owner, risk), by their Chinese names on the Accounts page
-    assert flash == "未保存：您的角色（查看者）不能编辑价值表草稿；需要以下角色之一：管理、分析师、业务、模型负责人、风险。", (
+    assert flash == "未保存：您的角色（查看者）不能编辑价值表草稿；需要以下角色之一：管理员、分析师、业务、模型负责人、风险。", (
         flash
     )
 
