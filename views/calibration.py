@@ -392,7 +392,8 @@ if rows is not None:
             )
             ui.undefined_notes({k: v for k, v in before.undefined.items() if k == "bayes_threshold"}, prefix=t("before: ", L))
             with st.expander(t("Threshold–value curve before and after", L)):
-                curves = {f"after ({METHODS[method]})": after} if kinds[m] == "score" else {"before": before, "after": after}
+                after_name = t("after: {method} (cross-fitted)", L, method=METHODS[method])
+                curves = {after_name: after} if kinds[m] == "score" else {t("before", L): before, after_name: after}
                 ui.plotly_chart(
                     st,
                     charts.value_curve_figure(

@@ -211,3 +211,21 @@ def test_undefined_slope_shows_dash_and_reason(app, tmp_path, small):
     at.segmented_control(key="cal_method").set_value("temperature").run()
     assert not at.exception
     assert any("raw gives raw scores: temperature scaling needs probabilities" in i.value for i in at.info)
+
+
+def test_the_recalibration_reads_in_chinese(app):
+    """The before/after threshold–value curves of a recalibration are named in the reader's
+    language (they were "before" and "after (Platt)" on a Chinese page)."""
+    import json
+    import re
+
+    at = app(PAGE, locale="zh_CN")
+    at.button(key="cal_recal_run").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    fig = json.loads(next(c for c in at.get("plotly_chart") if c.proto.id.endswith("cal_curve_old")).proto.spec)
+    names = [tr.get("name") for tr in fig["data"] if tr.get("name")]
+    assert "校准前：EV(t)" in names and "校准后：Platt（交叉拟合）：EV(t)" in names, names
+    # the flat region's words read once ("在 t 在 … 内 时" said "in" twice); the numbers are the curve's
+    flat = r"^校准前：t 在 \[\d\.\d+, \d\.\d+\] 内时，EV 与最优值相差不超过 1%$"
+    assert any(re.match(flat, n) for n in names), names
+    assert all(m.delta.startswith("95%区间 ") and " – " in m.delta for m in at.metric)
