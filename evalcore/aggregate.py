@@ -867,6 +867,9 @@ def _sums_exactly(v) -> bool:
     v = np.asarray(v)
     if not len(v):
         return True
+    head = v[:256]  # probabilities or fractional weights show it at once: no pass over millions
+    if not np.array_equal(head, np.rint(head)):
+        return False
     lo, hi = float(v.min()), float(v.max())
     if not (np.isfinite(lo) and np.isfinite(hi)) or max(abs(lo), abs(hi)) * len(v) >= 2**53:
         return False
