@@ -848,7 +848,7 @@ def _sorted_codes(values) -> tuple[np.ndarray, object]:
     v = _as_str(values)
     try:
         arr = pa.array(v, type=pa.string()) if isinstance(v, np.ndarray) and v.dtype == object else None
-    except (pa.ArrowException, TypeError):
+    except (pa.ArrowException, TypeError, ValueError):  # e.g. a lone surrogate is no UTF-8
         arr = None
     if arr is None or arr.null_count:  # not plain strings: pandas' own numbering
         return pd.factorize(v, sort=True)

@@ -380,6 +380,8 @@ def test_sorted_codes_and_first_appearance_equal_pandas_on_strings():
     ints = _sorted_codes(np.array([10, 2, 10, 33]))  # not strings: numbered as their str, as before
     np.testing.assert_array_equal(ints[0], [0, 1, 0, 2])
     assert list(ints[1]) == ["10", "2", "33"]
+    odd = np.array(["b", "\udcff", "a"], dtype=object)  # a lone surrogate is no UTF-8: pandas numbers them
+    np.testing.assert_array_equal(_sorted_codes(odd)[0], pd.factorize(odd, sort=True)[0])
 
 
 @pytest.mark.parametrize("distinct", [1, 5, 4_000, 40_000, 90_000])  # keys of 1, 16, 17 and 18 bits
