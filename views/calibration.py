@@ -219,7 +219,7 @@ for col, m in zip(st.columns(len(models)), models):
             )
             continue
         rel, ci = _calibration(*key, m, n_bins, strategy, preds)
-        ui.plotly_chart(st, cc.reliability_figure({m: rel}, height=480, locale=L), key=f"cal_rel_{m}")
+        ui.plotly_chart(st, cc.reliability_figure({m: rel}, height=430, locale=L, ece_line=False), key=f"cal_rel_{m}")
         _cards(rel, ci, f"cal_cards_{models.index(m)}")
         if "bins" in rel.undefined:
             st.caption(

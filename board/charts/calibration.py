@@ -156,6 +156,7 @@ def reliability_figure(
     height: int = 560,
     font_size: int = FONT_SIZE,
     locale: str = "en",
+    ece_line: bool = True,
 ) -> go.Figure:
     """Reliability diagram of one or more models, with a count histogram below.
 
@@ -167,9 +168,13 @@ def reliability_figure(
         per bin, empty bins as zero-height bars annotated "empty"), and
         ``"perfectly calibrated"`` for the diagonal.
     title : str, default=None
-        Figure title; the ECE of each model with its bins is added below it.
+        Figure title; the ECE of each model with its bins is added below it (without a title,
+        that line is the title).
     font_size : int, default=13
         Tick labels, legend and hover follow it.
+    ece_line : bool, default=True
+        False: no ECE line (a page that shows the ECE in a card beside the chart, under the
+        model's name), so a narrow chart has no title to cut.
     """
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.74, 0.26], vertical_spacing=0.05)
     fig.add_trace(
@@ -188,14 +193,17 @@ def reliability_figure(
     for k, (name, rel) in enumerate(rel_by_model.items()):
         _add_model(fig, name, rel, PALETTE[k % len(PALETTE)], k, n_models, font_size, locale)
     subtitle = " · ".join(
-        f"{name}: ECE {fmt.number(rel.ece, 3)} ({_bins_words(rel, locale)})" for name, rel in rel_by_model.items()
+        t("{model}: ECE {ece} ({bins})", locale, model=name, ece=fmt.number(rel.ece, 3), bins=_bins_words(rel, locale))
+        for name, rel in rel_by_model.items()
     )
-    text = f"{title}<br><sup>{subtitle}</sup>" if title else f"<sup>{subtitle}</sup>"
+    # without a title the ECE line is the title, at the title's size (as a superscript it was too
+    # small to read on a projector)
+    text = (f"{title}<br><sup>{subtitle}</sup>" if title else subtitle) if ece_line else title
     weighted = any(abs(b.count - b.n_rows) > 1e-9 for rel in rel_by_model.values() for b in rel.bins)
     fig.update_layout(
         title=dict(text=text, font=dict(size=title_size(font_size))),
         height=height,
-        margin=dict(l=10, r=10, t=70, b=10),
+        margin=dict(l=10, r=10, t=70 if text else 20, b=10),
         barmode="overlay",
         legend=dict(orientation="h", y=-0.12),
         uirevision="reliability",

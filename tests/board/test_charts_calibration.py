@@ -99,3 +99,18 @@ def test_reliability_hover_numbers_come_from_the_formatter(two_models):
     sci = re.compile(r"\d[eE][-+]?\d")
     for tr in fig.data:
         assert not sci.search(str(np.asarray(tr.customdata, dtype=object).tolist())), tr.name
+
+
+def test_the_ece_line_is_the_title_at_full_size_or_left_out():
+    """Without a title the ECE line is the title at the title's size (a superscript was too small
+    for a projector), in the reader's language; a page that shows the ECE in a card leaves it out."""
+    from board.charts._style import FONT_SIZE, title_size
+
+    rel = reliability([0, 1, 1, 0, 1], [0.1, 0.8, 0.7, 0.3, 0.9])
+    fig = reliability_figure({"A": rel})
+    assert fig.layout.title.text.startswith("A: ECE ") and "<sup>" not in fig.layout.title.text
+    assert fig.layout.title.font.size == title_size(FONT_SIZE)
+    zh = reliability_figure({"A": rel}, locale="zh_CN").layout.title.text
+    assert zh.startswith("A：ECE ") and zh.endswith("）"), zh
+    bare = reliability_figure({"A": rel}, ece_line=False)
+    assert not bare.layout.title.text and bare.layout.margin.t == 20
