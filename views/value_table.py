@@ -537,7 +537,7 @@ for v in versions:
     signs = store.list_signoffs(v.id)
     rows.append(
         {
-            t("Version", L): v.label,
+            t("Version", L): ui.version_status(v.label, L) if v.status == "draft" else v.label,  # a draft's label is "draft"
             t("Status", L): ui.version_status(v.status, L),
             t("Effective from", L): str(v.effective_date or fmt.DASH),
             t("Author", L): v.author,

@@ -221,6 +221,8 @@ def test_the_version_history_reads_in_chinese(app, monkeypatch):
     at = app("views/value_table.py", locale="zh_CN")
     history = next(d.value for d in at.dataframe if "版本" in d.value.columns)
     assert list(history.columns) == ["版本", "状态", "生效日期", "提交人", "原因", "签署人", "意见"]
+    assert sorted(history["版本"]) == sorted(["草稿", "v2026.Q4"])  # the draft's label reads 草稿 too
+    assert set(history["状态"]) == {"草稿", "已批准"}
     row = history[history["版本"] == "v2026.Q4"].iloc[0]
     assert row["状态"] == "已批准"
     assert row["签署人"] == "业务：u_business、风险：u_risk、模型负责人：u_model_owner"
