@@ -809,9 +809,7 @@ def _group_sum(keys: dict, sums: dict) -> pd.DataFrame:
     for c, u in zip(codes, uniqs):
         key = key * max(len(u), 1) + c
     if radix <= max(n, 1 << 16):  # few possible keys (days × bins): counted, not hashed
-        present = np.bincount(key, minlength=radix) > 0
-        k = np.flatnonzero(present)  # the keys rows have, ascending: pd.factorize(sort=True)'s uniques
-        kc = (np.cumsum(present) - 1)[key]  # and its codes
+        kc, k = _dense_codes(key, radix)  # pd.factorize(sort=True)'s codes and uniques
     else:
         kc, k = pd.factorize(key, sort=True)
     kc = np.asarray(kc, dtype=np.int64)
@@ -873,7 +871,9 @@ def _sums_exactly(v) -> bool:
     lo, hi = float(v.min()), float(v.max())
     if not (np.isfinite(lo) and np.isfinite(hi)) or max(abs(lo), abs(hi)) * len(v) >= 2**53:
         return False
-    return lo == hi == round(lo) or bool(np.array_equal(v, np.rint(v)))
+    if lo == hi:  # all equal to the first value, whole (unit weights): no pass over the rows
+        return True
+    return bool(np.array_equal(v, np.rint(v)))
 
 
 def _first_appearance(values, w: np.ndarray) -> tuple:
@@ -1391,9 +1391,15 @@ def _codes_in_order(values, order, what: str) -> tuple[np.ndarray, int]:
     codes = _positions_in(values, order)
     if (codes < 0).any():
         raise InputError(f"the aggregate's {what} order misses {int((codes < 0).sum())} of its cells' {what}s; aggregate again.")
-    # only those with cells, in the same order: np.unique(codes, return_inverse=True), counted
-    present = np.bincount(codes, minlength=len(order)) > 0
-    return (np.cumsum(present) - 1)[codes], int(present.sum())
+    dense, kept = _dense_codes(codes, len(order))  # only those with cells, in the same order
+    return dense, len(kept)
+
+
+def _dense_codes(codes: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(codes, return_inverse=True)`` swapped — (each code's rank among the codes that
+    occur, those codes ascending) — for codes in ``[0, size)``, counted instead of sorted."""
+    present = np.bincount(codes, minlength=size) > 0
+    return (np.cumsum(present) - 1)[codes], np.flatnonzero(present)
 
 
 def _positions_in(values, order) -> np.ndarray:

@@ -543,7 +543,6 @@ def curve_band_figure(
     lens = lens_of(lens)
     L = lens.locale
     loss = lens.loss
-    curve = t("expected loss", L) if loss else "EV(t)"
     band = opt.band
     fig = add_curve_band(go.Figure(), band, name=name, lens=lens)
     y = lens.amount(np.asarray(band.estimate, dtype=float)) if loss else band.estimate
@@ -553,7 +552,7 @@ def curve_band_figure(
             y=y,
             mode="lines",
             line=dict(color=PALETTE[0], width=2.5),
-            name=t("{name}: {curve}", L, name=name, curve=curve) if name else curve,
+            name=t("{name}: {curve}", L, name=name, curve=lens.series) if name else lens.series,
             customdata=np.array(
                 [[fmt.score(g), fmt.money(v, unit, signed=not loss, locale=L)] for g, v in zip(band.grid, y)],
                 dtype=object,

@@ -229,7 +229,7 @@ def value_curve_figure(
                 y=lens.amount(c.ev[idx]),
                 mode="lines",
                 line=dict(color=color, width=2.5, shape="linear" if share_axis else "vh"),
-                name=t("{name}: {curve}", L, name=name, curve=t("expected loss", L) if loss else "EV(t)"),
+                name=t("{name}: {curve}", L, name=name, curve=lens.series),
                 customdata=hover,
                 hovertemplate="%{customdata[0]}<br>" + what + " %{customdata[1]}<extra>" + name + "</extra>",
             )

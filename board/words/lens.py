@@ -66,6 +66,11 @@ class Lens:
         return t("positive = money lost", self.locale) if self.loss else t("gains positive", self.locale)
 
     @property
+    def series(self) -> str:
+        """What a threshold curve plots, as its legend names it: "EV(t)" / "expected loss"."""
+        return t("expected loss", self.locale) if self.loss else "EV(t)"
+
+    @property
     def curve(self) -> str:
         return t("threshold–loss curve", self.locale) if self.loss else t("threshold–value curve", self.locale)
 

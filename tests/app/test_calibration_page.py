@@ -1,6 +1,9 @@
 """AppTest of the Calibration page: it renders on the demo data, and the numbers it shows are
 the ones evalcore computes (independently recomputed here) for the chosen options."""
 
+import json
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -216,9 +219,6 @@ def test_undefined_slope_shows_dash_and_reason(app, tmp_path, small):
 def test_the_recalibration_reads_in_chinese(app):
     """The before/after threshold–value curves of a recalibration are named in the reader's
     language (they were "before" and "after (Platt)" on a Chinese page)."""
-    import json
-    import re
-
     at = app(PAGE, locale="zh_CN")
     at.button(key="cal_recal_run").click().run()
     assert not at.exception, [e.value for e in at.exception]
