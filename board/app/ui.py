@@ -547,4 +547,7 @@ def plotly_chart(where, fig, **kwargs):
     """``where.plotly_chart(fig, **kwargs)`` with user text in the figure shown as text (issue 17 F9):
     plotly renders a subset of HTML in titles, legends, ticks and hover text, so a model, segment or
     feature name could otherwise become a link or an image (:func:`board.export.onepager.plotly_safe`)."""
+    from board.charts._style import plotly_config
+
+    kwargs["config"] = plotly_config(_L(), **kwargs.get("config", {}))  # dates and modebar in the reader's language
     return where.plotly_chart(plotly_safe(fig), **kwargs)

@@ -13,7 +13,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from board.words import fmt
-from board.words.i18n import is_chinese, t
+from board.words.i18n import N_, is_chinese, normalize, t
 from board.words.lens import Lens
 
 PALETTE = ["#0B5FFF", "#E4572E", "#17BEBB", "#FFC914", "#76B041", "#8E44AD"]
@@ -43,6 +43,65 @@ FONT_FAMILY = (
     '"Open Sans", verdana, arial, "Noto Sans CJK SC", "Source Han Sans SC", "PingFang SC", "Microsoft YaHei", '
     '"WenQuanYi Micro Hei", sans-serif'
 )
+
+
+# plotly.js writes some words itself: the dates on a time axis ("Oct 18 / 2026", hover "Oct 18,
+# 2026") and the tooltips of a chart's modebar. They come from the locale in the chart's config
+# (plotly's own locale bundles are not served offline), in the reader's language: the month and day
+# names from CLDR (Babel), the date patterns and tooltips from the catalogs.
+PLOTLY_WORDS = (
+    N_("Autoscale"),
+    N_("Box Select"),
+    N_("Lasso Select"),
+    N_("Download plot as a png"),
+    N_("Download plot"),
+    N_("Pan"),
+    N_("Reset axes"),
+    N_("Reset view"),
+    N_("Zoom"),
+    N_("Zoom in"),
+    N_("Zoom out"),
+    N_("Double-click to zoom back out"),
+    N_("Show closest data on hover"),
+    N_("Compare data on hover"),
+    N_("Toggle Spike Lines"),
+    N_("Toggle show closest data on hover"),
+    N_("Snapshot succeeded"),
+    N_("Taking snapshot - this may take a few seconds"),
+    N_("Sorry, there was a problem downloading your snapshot!"),
+)
+#: plotly's date patterns (d3 time format) by its own key, in English as plotly writes them.
+PLOTLY_DATE_FORMATS = {
+    "year": N_("%Y"),
+    "month": N_("%b %Y"),
+    "dayMonth": N_("%b %-d"),
+    "dayMonthYear": N_("%b %-d, %Y"),
+    "date": N_("%m/%d/%Y"),
+}
+
+
+def plotly_config(locale: str = "en", **config) -> dict:
+    """A chart's plotly.js config (``config`` plus) in the reader's language: for a language other
+    than English, a locale of its own (``config.locales``) whose month and day names, date patterns
+    and modebar tooltips are that language's, so a time axis reads 10月18日 / 2026年, not Oct 18."""
+    code = normalize(locale)
+    if code in (None, "en"):
+        return dict(config)
+    from babel.dates import get_day_names, get_month_names
+
+    month = {kind: get_month_names(kind, locale=code) for kind in ("wide", "abbreviated")}
+    day = {kind: get_day_names(kind, locale=code) for kind in ("wide", "abbreviated")}
+    name = code.replace("_", "-")
+    formats = {key: t(pattern, code) for key, pattern in PLOTLY_DATE_FORMATS.items()}
+    formats.update(
+        months=[month["wide"][m] for m in range(1, 13)],
+        shortMonths=[month["abbreviated"][m] for m in range(1, 13)],
+        # plotly's week starts on Sunday (its day 0), CLDR's on Monday (Babel's day 0)
+        days=[day["wide"][(i + 6) % 7] for i in range(7)],
+        shortDays=[day["abbreviated"][(i + 6) % 7] for i in range(7)],
+    )
+    words = {w: t(w, code) for w in PLOTLY_WORDS}
+    return {**config, "locale": name, "locales": {name: {"dictionary": words, "format": formats}}}
 
 
 def small(font_size: int) -> int:

@@ -33,6 +33,7 @@ import plotly.io as pio
 from plotly.offline import get_plotlyjs
 
 from board import charts
+from board.charts._style import plotly_config
 from board.charts.drift import LIGHT_COLORS
 from board.export.sheet import HEIGHT, WIDTH
 from board.words import fmt
@@ -56,7 +57,7 @@ STATS_PRINT_CHARS = 1100
 _PLOTLY_CONFIG = {"displaylogo": False, "responsive": True, "staticPlot": False}
 
 
-def _fig_div(fig, div_id: str) -> str:
+def _fig_div(fig, div_id: str, locale: str = "en") -> str:
     # the div fills its module's box: the CSS sizes the modules (fixed on screen, shared on the sheet)
     return pio.to_html(
         fig,
@@ -65,7 +66,7 @@ def _fig_div(fig, div_id: str) -> str:
         div_id=div_id,
         default_width="100%",
         default_height="100%",
-        config=_PLOTLY_CONFIG,
+        config=plotly_config(locale, **_PLOTLY_CONFIG),  # a time axis's dates in the reader's language
     )
 
 
@@ -398,7 +399,7 @@ def board_html(
     figs = board_figures(result, segment_column=segment_column or v.segment_column, lens=lens)
     for f in figs.values():  # the page's CSS sizes every chart
         f.update_layout(height=None, width=None, autosize=True)
-    divs = {k: _fig_div(f, f"fig-{k}") for k, f in figs.items()}
+    divs = {k: _fig_div(f, f"fig-{k}", L) for k, f in figs.items()}
     no_heatmap = t("No segment columns mapped: map some to see the threshold × segment heatmap.", L)
     heatmap = divs.get("heatmap", f"<p>{_e(no_heatmap)}</p>")
     css = _CSS.replace("__WIDTH__", str(WIDTH)).replace("__HEIGHT__", str(HEIGHT)).replace("__STACK__", str(STACK_BELOW - 1))

@@ -2,6 +2,8 @@
 the language comes from ``?lang=``, the tab's switch, the account or EVALBOARD_LANG, and the
 board's verdict, navigation and sidebar read in Chinese."""
 
+import json
+
 import pytest
 
 from board.words.i18n import t
@@ -36,6 +38,8 @@ def test_every_page_renders_in_chinese(app, page):
     at = app(page, locale="zh_CN")
     assert not at.exception, [e.value for e in at.exception]
     assert at.session_state["locale"] == "zh_CN"
+    for chart in at.get("plotly_chart"):  # plotly's own words (a time axis's dates, the modebar) too
+        assert json.loads(chart.proto.config)["locale"] == "zh-CN", chart.proto.id
 
 
 def test_board_reads_in_chinese(app):
@@ -56,6 +60,8 @@ def test_english_stays_the_default(app, monkeypatch):
     at = app("views/board.py")
     assert at.session_state["locale"] == "en"
     assert at.selectbox(key="dataset").label == "Dataset"
+    charts = at.get("plotly_chart")
+    assert charts and all("locale" not in json.loads(c.proto.config) for c in charts)  # plotly's English
 
 
 def test_deployment_default_from_evalboard_lang(app, monkeypatch):

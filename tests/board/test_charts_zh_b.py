@@ -68,3 +68,32 @@ def test_stability_charts_in_chinese():
         assert not _english(fig, {"A", "B"}), _texts(fig)
     assert figs[0].data[0].name == "A（20 次运行）"  # 20 runs of model A, said in Chinese
     assert cs.score_histogram(runs, metric="accuracy").data[0].name == "A (20 runs)"
+
+
+def test_plotly_writes_dates_and_its_modebar_in_chinese():
+    """plotly.js names the months on a time axis and its modebar tooltips itself: the config of a
+    Chinese chart carries a locale of its own (CLDR's month and day names, Chinese date patterns)."""
+    from board.charts._style import PLOTLY_DATE_FORMATS, PLOTLY_WORDS, plotly_config
+
+    config = plotly_config("zh-CN", displaylogo=False)
+    assert config["displaylogo"] is False and config["locale"] == "zh-CN"
+    zh = config["locales"]["zh-CN"]
+    formats = zh["format"]
+    assert formats["shortMonths"] == [f"{m}月" for m in range(1, 13)]
+    assert formats["months"][0] == "一月" and formats["months"][11] == "十二月"
+    assert formats["days"][0] == "星期日" and formats["days"][1] == "星期一"  # plotly's week starts on Sunday
+    assert formats["shortDays"][6] == "周六"
+    # 2026-10-18 on a day axis: "10月18日", with "2026年" under the first tick; hover "2026年10月18日"
+    assert formats["dayMonth"] == "%-m月%-d日" and formats["year"] == "%Y年"
+    assert formats["dayMonthYear"] == "%Y年%-m月%-d日"
+    assert set(formats) >= set(PLOTLY_DATE_FORMATS)
+    assert set(zh["dictionary"]) == set(PLOTLY_WORDS)
+    assert not {w for v in zh["dictionary"].values() for w in WORD.findall(v)} - {"PNG"}
+    assert zh["dictionary"]["Download plot as a png"] == "下载图表（PNG）"
+
+
+def test_plotly_stays_english_without_a_locale():
+    from board.charts._style import plotly_config
+
+    assert plotly_config("en", responsive=True) == {"responsive": True}
+    assert plotly_config("fr") == {}  # a language the board does not offer: plotly's English, like the rest

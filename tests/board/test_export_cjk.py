@@ -6,6 +6,7 @@ to a PNG whose pixels around the names are not blank. Needs Debian Chromium and 
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 import shutil
@@ -34,6 +35,16 @@ def test_the_html_and_the_charts_name_a_cjk_font_stack():
     assert css.index('"Noto Sans CJK SC"') > css.index("Arial")  # after the Latin fonts
     assert css.strip().endswith("sans-serif")
     assert '"Noto Sans CJK SC"' in _style.FONT_FAMILY and '"Microsoft YaHei"' in _style.FONT_FAMILY
+
+
+def test_the_html_export_gives_its_charts_the_readers_locale(chinese_board):
+    """The exported charts carry plotly's words (dates, modebar) in the page's language."""
+    zh = export.board_html(chinese_board, dataset_name="中文演示.csv", table_version="草稿", locale="zh_CN")
+    charts = zh.count("Plotly.newPlot(")
+    assert charts >= 3 and zh.count('"locale": "zh-CN"') == charts
+    assert zh.count(f'"dayMonth": {json.dumps("%-m月%-d日")}') == charts  # plotly writes its JSON ASCII-escaped
+    en = export.board_html(chinese_board, dataset_name="中文演示.csv", table_version="草稿")
+    assert '"locale": "' not in en  # plotly's own English (its bundle names "locale" itself)
 
 
 @pytest.fixture(scope="module")

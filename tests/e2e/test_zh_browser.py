@@ -33,9 +33,7 @@ PAGES = {
 ALLOWED = set(
     "EV TP FP FN TN AUC KS PSI CI CSV PDF HTML PNG ECE ECDF NMI SEM SNR AHP CR MAD ACIR OE UTC MB GB dB "
     "EUR CNY GBK GB18030 UTF Parquet DuckDB Chromium Bootstrap BCa Platt Brier Wilson Wald Saaty "
-    "SPEC Language English t n k d r g m p q f N K R df ddof std log logit sigmoid min max ln vs "
-    # plotly's date axes name the months in English (its locale bundles are not shipped offline)
-    "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
+    "SPEC Language English t n k d r g m p q f N K R df ddof std log logit sigmoid min max ln vs".split()
 )
 WORD = re.compile(r"[A-Za-z][A-Za-z]+")
 #: Streamlit's own chrome, which the app cannot translate (the skip link, the file uploader's texts
