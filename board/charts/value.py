@@ -326,26 +326,40 @@ def value_curve_figure(
         if np.isfinite(c.bayes_threshold):
             # drawn after the loop, when the x range is known: its label goes where no other label is
             bayes_lines.append((x_at(c.bayes_threshold), color, f"t* {fmt.score(c.bayes_threshold)}"))
+    focus = focus_range(*_decisive_heights(curves, deployed, bands, lens))
     if curves:
         # acting on everyone / no one does not depend on the model: one pair of reference lines
         c = next(iter(curves.values()))
         # each label at the end of the axis away from where the curves reach its line, on the side
         # of the line away from the curves (under loss the curves are mirrored: the other side)
         below, above = ("top", "bottom") if loss else ("bottom", "top")
-        fig.add_hline(
-            y=lens.amount(c.ev_all),
-            line=dict(color="#555", dash="longdash", width=1),
-            annotation_text=t("act on everyone: {ev}", L, ev=money(c.ev_all)),
-            annotation_position=f"{below} left" if share_axis else f"{below} right",
-            annotation_font_size=small(font_size),
-        )
-        fig.add_hline(
-            y=lens.amount(c.ev_none),
-            line=dict(color="#555", dash="dashdot", width=1),
-            annotation_text=t("act on no one: {ev}", L, ev=money(c.ev_none)),
-            annotation_position=f"{above} right" if share_axis else f"{above} left",
-            annotation_font_size=small(font_size),
-        )
+        for ev, dash, label, place in (
+            (c.ev_all, "longdash", N_("act on everyone: {ev}"), f"{below} left" if share_axis else f"{below} right"),
+            (c.ev_none, "dashdot", N_("act on no one: {ev}"), f"{above} right" if share_axis else f"{above} left"),
+        ):
+            y, text = lens.amount(ev), t(label, L, ev=money(ev))
+            line = dict(color="#555", dash=dash, width=1)
+            if focus is None or focus[0] <= y <= focus[1]:
+                fig.add_hline(
+                    y=y, line=line, annotation_text=text, annotation_position=place, annotation_font_size=small(font_size)
+                )
+                continue
+            # the axis shows the decision and this line is off the chart: its value at the edge it lies
+            # beyond, at the end of the axis where the curves run towards it (there the plot is empty)
+            fig.add_hline(y=y, line=line)
+            high, right = y > focus[1], not place.endswith("right")
+            fig.add_annotation(
+                text=t(N_("{reference} (above the chart)") if high else N_("{reference} (below the chart)"), L, reference=text),
+                xref="paper",
+                yref="paper",
+                x=0.99 if right else 0.01,
+                xanchor="right" if right else "left",
+                y=1 if high else 0,
+                yanchor="top" if high else "bottom",
+                showarrow=False,
+                font=dict(size=small(font_size), color="#555"),
+                bgcolor="rgba(255,255,255,0.8)",
+            )
     fig.update_layout(
         height=height,
         margin=dict(l=10, r=10, t=30, b=10),
@@ -367,6 +381,9 @@ def value_curve_figure(
     ref = next(iter(curves.values()), None)
     y_none, y_all = (lens.amount(ref.ev_none), lens.amount(ref.ev_all)) if ref is not None else (np.nan, np.nan)
     ys = [lens.amount(float(y)) for c in curves.values() if len(c.ev) for y in (np.nanmin(c.ev), np.nanmax(c.ev))]
+    if focus is not None:
+        fig.update_yaxes(range=list(focus))  # plotly's Autoscale (toolbar) still shows every value
+        ys = list(focus)
     places = bayes_label_places(
         [xb for _, xb in first.values()],
         [xs.min(), xs.max()] if len(xs) else [],
@@ -392,6 +409,65 @@ def value_curve_figure(
     else:
         fig.update_xaxes(**plain_numbers())
     return apply_font(fig, font_size)
+
+
+def _decisive_heights(curves, deployed, bands, lens) -> tuple[list, list]:
+    """(key, every) for :func:`focus_range`, as drawn (under ``lens``): each model's optimum, its
+    deployed value and its band at the optimum, and acting on no one; every value a curve reaches."""
+    key, every = [], []
+    for name, c in curves.items():
+        if not len(c.ev):
+            continue
+        every += [float(np.nanmin(c.ev)), float(np.nanmax(c.ev)), c.ev_all, c.ev_none]
+        key.append(c.ev_none)
+        if deployed.get(name) is not None:
+            key.append(c.ev_at(deployed[name]))
+        if c.score_kind == "decision" or not np.isfinite(c.t_opt):
+            continue
+        key.append(c.ev_opt)
+        if bands and name in bands:
+            g, lo, hi = (np.asarray(a, dtype=float) for a in bands[name][:3])
+            ok = np.isfinite(g) & np.isfinite(lo) & np.isfinite(hi)
+            if ok.any():
+                at = int(np.argmin(np.abs(g[ok] - c.t_opt)))
+                key += [lo[ok][at], hi[ok][at]]
+    return [lens.amount(float(v)) for v in key], [lens.amount(float(v)) for v in every]
+
+
+#: The y axis zooms to the decision when the points that decide would fill less than this share of
+#: a chart scaled to every curve (a weak model or acting on everyone far below the optimum).
+FOCUS_SHARE = 0.25
+
+
+def focus_range(key, every) -> tuple[float, float] | None:
+    """The y range of a value curve that shows the decision, or None to show every value.
+
+    ``key`` are the heights that decide (each model's optimum and deployed value, acting on no one,
+    the band at the optimum); ``every`` all heights the curves reach. When the key heights would take
+    less than :data:`FOCUS_SHARE` of an axis scaled to ``every`` (the curves fall far below the
+    optimum, squashing the models' differences into a line), the axis spans the key heights with
+    three quarters of their spread as margin either side (5% of their size when they coincide), so
+    the differences that decide are readable. Undefined heights are ignored.
+
+    Examples
+    --------
+    >>> focus_range([-281.7, -271.1, -229.0], [-2806.0, -229.0])   # demo: optimum 50 EUR apart, 2,577 tall
+    (-321.225, -189.475)
+    >>> focus_range([-281.7, -229.0], [-400.0, -229.0]) is None      # the curves stay near: all of them
+    True
+    """
+    k = np.asarray([v for v in key if np.isfinite(v)], dtype=float)
+    e = np.asarray([v for v in every if np.isfinite(v)], dtype=float)
+    if not len(k) or not len(e):
+        return None
+    lo, hi = min(k.min(), e.min()), max(k.max(), e.max())
+    k_lo, k_hi = k.min(), k.max()
+    spread = k_hi - k_lo
+    if not hi > lo or spread > FOCUS_SHARE * (hi - lo):
+        return None
+    pad = 0.75 * spread if spread > 0 else 0.05 * max(abs(k_lo), abs(k_hi), (hi - lo) / 20)
+    f_lo, f_hi = k_lo - pad, k_hi + pad
+    return (float(round(f_lo, 9)), float(round(f_hi, 9))) if f_hi - f_lo < hi - lo else None
 
 
 def bayes_label_places(xs_t, x_span, ys, left_y: float, right_y: float, *, log_x: bool = False) -> list:

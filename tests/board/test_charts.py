@@ -526,3 +526,44 @@ def test_t_star_label_on_a_log_axis_is_at_its_line():
     star = _label(fig, "t* ")
     assert star.x == pytest.approx(np.log10(2 / 22))
     (line,) = [s for s in fig.layout.shapes if s.x0 == pytest.approx(2 / 22)]  # the line itself in data units
+
+
+# one positive at the top score, nine negatives below it; a false alarm costs 100: acting on
+# everyone is worth (10 − 9·100)/10 = −89 a decision, acting on no one −10/10 = −1, acting on the top
+# score alone +10/10 = +1 (the optimum, at t = 0.9)
+FAR_T = ValueTable(tp=10, fp=-100, fn=-10, tn=0, unit="EUR")
+FAR_Y = np.array([1, 0, 0, 0, 0, 0, 0, 0, 0, 0])
+FAR_S = np.array([0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.05])
+
+
+def _texts(fig) -> list:
+    return [a.text for a in fig.layout.annotations]
+
+
+@pytest.mark.parametrize("display", ["value", "loss"])
+def test_the_value_axis_zooms_to_the_decision_when_acting_on_everyone_is_far_below(display):
+    c = value_curve(FAR_Y, FAR_S, FAR_T)
+    assert (c.ev_all, c.ev_none, c.ev_opt) == (-89.0, -1.0, 1.0)
+    lens = Lens(display)
+    # deployed at 0.85 acts on the top score alone (+1): the points that decide span −1 … +1, 2 of the
+    # 90 the curve spans; the axis shows them with 0.75 · 2 either side
+    fig = charts.value_curve_figure({"A": c}, {"A": 0.85}, unit="EUR", lens=lens)
+    assert tuple(fig.layout.yaxis.range) == (-2.5, 2.5)
+    texts = _texts(fig)
+    everyone = "act on everyone: " + fmt.money(lens.amount(-89.0), "EUR", signed=display == "value")
+    where = "below" if display == "value" else "above"  # a loss of 89 lies above the chart
+    assert f"{everyone} ({where} the chart)" in texts
+    assert not any(s.startswith("act on everyone") and "chart" not in s for s in texts)
+    assert any(s.startswith("act on no one: ") for s in texts)  # on the chart, labelled at its line
+
+
+def test_the_value_axis_shows_every_value_when_the_decision_spans_it():
+    c = value_curve(FAR_Y, FAR_S, FAR_T)
+    # deployed at 0.5 acts on five rows, one positive: (10 − 4·100)/10 = −39, so the points that
+    # decide span −39 … +1, 40 of 90: more than a quarter, the axis is left to plotly
+    assert c.ev_at(0.5) == -39.0
+    fig = charts.value_curve_figure({"A": c}, {"A": 0.5}, unit="EUR")
+    assert fig.layout.yaxis.range is None
+    assert not any("the chart)" in s for s in _texts(fig))
+    # and the small example of this file: its curve stays whole
+    assert charts.value_curve_figure({"A": value_curve(Y, S, T)}, {"A": 0.5}).layout.yaxis.range is None
