@@ -399,11 +399,26 @@ def sparkline(data, board_light=None, *, height: int = 150) -> bool:
     if scaled:
         result = shadow_view.rescaled(result, scaled)
     fig = _band_figure(result, table.unit, L, bands=False)
-    fig.update_layout(height=height, margin=dict(l=4, r=4, t=4, b=4), showlegend=False, yaxis_title=None, xaxis_title=None)
+    # the week dates on one line (no year under the first), inside the sparkline's height: an
+    # 80-px chart cut its date labels to their top pixels (plotly keeps a plot area of at least
+    # minreducedheight, 64 px by default, so the labels' margin could not grow)
+    fig.update_layout(
+        height=height,
+        margin=dict(l=4, r=4, t=6, b=2, pad=2),
+        minreducedheight=min(40, height // 2),
+        showlegend=False,
+        yaxis_title=None,
+        xaxis_title=None,
+    )
+    fig.update_xaxes(automargin=True, tickformat=t("%b %-d", L), tickfont_size=11)
+    if len(result.windows) <= 8:  # a tick at each week's point, not at plotly's every-third day
+        fig.update_xaxes(tickvals=[w.start for w in result.windows])
+    fig.update_yaxes(automargin=True, tickfont_size=11)
     fig.update_annotations(font_size=9)
     with st.container(key="board_value_over_time"):
         st.caption(t("Value per decision, week by week (dashed: estimated; dotted: alert line)", L))
-        ui.plotly_chart(st, fig, key="board_vot_sparkline")
+        # no toolbar over a chart this small (it covered the newest week)
+        ui.plotly_chart(st, fig, key="board_vot_sparkline", config={"displayModeBar": False})
     return True
 
 

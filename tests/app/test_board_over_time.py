@@ -60,6 +60,19 @@ def test_board_sparkline_shows_weekly_value_per_model(app, tmp_path):
         got = _values(tr["y"])
         assert len(got) == len(want)
         assert all(math.isclose(a, b, rel_tol=1e-9) for a, b in zip(got, want))
+    # readable at 80 px: a tick at each week's start, dated on one line, with room for the labels
+    # (plotly's default minimum plot height, 64 px, left them 12 px: cut to their tops); no toolbar
+    x = spec["layout"]["xaxis"]
+    assert x["tickformat"] == "%b %-d" and [str(v)[:10] for v in x["tickvals"]] == [str(w.start)[:10] for w in r.windows]
+    assert spec["layout"]["minreducedheight"] <= 40 and json.loads(fig.proto.config)["displayModeBar"] is False
+
+
+@pytest.mark.slow
+def test_the_sparkline_dates_its_weeks_in_chinese(app):
+    at = app("views/board.py", locale="zh_CN")
+    fig = _sparkline(at)
+    assert json.loads(fig.proto.spec)["layout"]["xaxis"]["tickformat"] == "%-m月%-d日"  # 10月5日
+    assert json.loads(fig.proto.config)["locale"] == "zh-CN"
 
 
 @pytest.mark.slow
