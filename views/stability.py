@@ -47,7 +47,7 @@ source = st.radio(
 runs, data, cmp_view = {}, None, None
 
 if source == "Uploaded scores":
-    up = st.file_uploader(t("A CSV/Parquet with one column of scores per model (one row per run)", L), key="stab_scores_file")
+    up = ui.file_uploader(st, t("A CSV/Parquet with one column of scores per model (one row per run)", L), key="stab_scores_file")
     if up is None:
         st.info(t("Upload the scores of repeated runs, e.g. 50 accuracies from 5 folds × 10 repeats.", L))
         st.stop()

@@ -38,7 +38,7 @@ st.caption(
     )
 )
 
-up = st.file_uploader(t("Predictions file", L), type=["csv", "txt", "tsv", "parquet", "pq"], key="upload_file")
+up = ui.file_uploader(st, t("Predictions file", L), type=["csv", "txt", "tsv", "parquet", "pq"], key="upload_file")
 if up is None:
     st.info(t("Drop a file to start. The demo dataset is already available in the sidebar.", L))
     st.stop()

@@ -176,7 +176,8 @@ def training_table(prefix: str) -> tuple[str, str, pd.DataFrame] | None:
         icon=":material/table:",
         expanded=False,
     ):
-        up = st.file_uploader(
+        up = ui.file_uploader(
+            st,
             t("Upload a training table (CSV or Parquet): features and a target column", _L()),
             type=["csv", "parquet", "txt", "tsv"],
             key=f"{prefix}_file",

@@ -42,6 +42,36 @@ def metric_row(key: str):
     return st.container(horizontal=True, gap="small", key=key)
 
 
+def _css_string(text: str) -> str:
+    """``text`` as a CSS string literal: quotes and backslashes escaped, "<" as its code point (so
+    no text can close the <style> element), line breaks as spaces."""
+    for a, b in (("\\", "\\\\"), ('"', '\\"'), ("<", "\\3c "), ("\n", " ")):
+        text = text.replace(a, b)
+    return f'"{text}"'
+
+
+def file_uploader(where, label: str, *, key: str, type=None, **kwargs):
+    """``where.file_uploader`` whose own words are in the reader's language: Streamlit writes its
+    button ("Upload") and the limit line ("200MB per file • CSV, TXT") in English whatever the app's
+    language. For another language both are drawn over by CSS from the catalogs (the element keeps
+    its text for assistive tools), with the limit and the file types this uploader really has."""
+    L = _L()
+    if L != "en":
+        size = int(st.get_option("server.maxUploadSize"))
+        kinds = ", ".join(x.upper().lstrip(".") for x in type) if type else t("any file", L)
+        limit = t("Drop a file here · at most {size} MB per file · {types}", L, size=size, types=kinds)
+        scope = f".st-key-{key} [data-testid='stFileUploaderDropzone']"
+        st.html(
+            f"<style>{scope} button [data-testid='stMarkdownContainer'] p,"
+            f"{scope} [data-testid='stFileUploaderDropzoneInstructions'] span{{font-size:0 !important}}"
+            f"{scope} button [data-testid='stMarkdownContainer'] p::after{{content:{_css_string(t('Choose file', L))};"
+            "font-size:0.875rem}"
+            f"{scope} [data-testid='stFileUploaderDropzoneInstructions'] span::after{{content:{_css_string(limit)};"
+            "font-size:0.75rem}</style>"
+        )
+    return where.file_uploader(label, type=type, key=key, **kwargs)
+
+
 def multiselect(where, *args, **kwargs):
     """``where.multiselect`` with its empty-box placeholder in the reader's language (Streamlit's
     own is the English "Choose options")."""

@@ -36,8 +36,9 @@ ALLOWED = set(
     "SPEC Language English t n k d r g m p q f N K R df ddof std log logit sigmoid min max ln vs".split()
 )
 WORD = re.compile(r"[A-Za-z][A-Za-z]+")
-#: Streamlit's own chrome, which the app cannot translate (the skip link, the file uploader's texts
-#: and its list of file types). The navigation lists every page (app.py: expanded=True), so its
+#: Streamlit's own chrome, which the app cannot translate (the skip link), and the file uploader's
+#: texts and list of file types, which stay in the DOM under the Chinese ones drawn over them
+#: (ui.file_uploader; checked on the Upload page). The navigation lists every page (app.py: expanded=True), so its
 #: English "View n more" button never shows, and multiselects get a Chinese placeholder (ui.multiselect).
 CHROME = re.compile(
     r"Skip to main content|Drag and drop files? here|Browse files|Limit [\d.]+ ?[KMG]B per file"
@@ -118,6 +119,14 @@ def test_page_in_chinese_has_no_untranslated_words(browser, zh_server, path):
             assert heading in text, text[:400]
         left = sorted(set(WORD.findall(text)) - ALLOWED - _user_data_words(data))
         assert not left, f"untranslated on /{path}: {left}"
+        if path == "upload":  # Streamlit's own uploader words (kept in the DOM) are drawn over in Chinese
+            drawn = page.evaluate(
+                """() => [...document.querySelectorAll("[data-testid='stFileUploaderDropzone'] button p,"
+                    + "[data-testid='stFileUploaderDropzoneInstructions'] span")]
+                    .map(e => [getComputedStyle(e).fontSize, getComputedStyle(e, '::after').content])"""
+            )
+            limit = "也可将文件拖到此处 · 每个文件最大 200 MB · CSV, TXT, TSV, PARQUET, PQ"
+            assert drawn == [["0px", '"选择文件"'], ["0px", f'"{limit}"']], drawn
         assert not errors, errors
     finally:
         ctx.close()
