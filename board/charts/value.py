@@ -381,16 +381,16 @@ def value_curve_figure(
     ref = next(iter(curves.values()), None)
     y_none, y_all = (lens.amount(ref.ev_none), lens.amount(ref.ev_all)) if ref is not None else (np.nan, np.nan)
     ys = [lens.amount(float(y)) for c in curves.values() if len(c.ev) for y in (np.nanmin(c.ev), np.nanmax(c.ev))]
+    left_y, right_y = (y_all, y_none) if share_axis else (y_none, y_all)
     if focus is not None:
         fig.update_yaxes(range=list(focus))  # plotly's Autoscale (toolbar) still shows every value
         ys = list(focus)
+        if not focus[0] <= y_all <= focus[1]:  # (acting on no one is always on a focused chart)
+            # its note is at the chart's edge, at the end of the axis where acting on no one is labelled
+            edge = focus[0] if y_all < focus[0] else focus[1]
+            left_y, right_y = (np.nan, edge) if share_axis else (edge, np.nan)
     places = bayes_label_places(
-        [xb for _, xb in first.values()],
-        [xs.min(), xs.max()] if len(xs) else [],
-        ys,
-        y_all if share_axis else y_none,
-        y_none if share_axis else y_all,
-        log_x=log_x,
+        [xb for _, xb in first.values()], [xs.min(), xs.max()] if len(xs) else [], ys, left_y, right_y, log_x=log_x
     )
     notes = {
         i: dict(annotation_text=label, annotation_position=place, annotation_font_size=small(font_size))

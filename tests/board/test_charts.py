@@ -567,3 +567,19 @@ def test_the_value_axis_shows_every_value_when_the_decision_spans_it():
     assert not any("the chart)" in s for s in _texts(fig))
     # and the small example of this file: its curve stays whole
     assert charts.value_curve_figure({"A": value_curve(Y, S, T)}, {"A": 0.5}).layout.yaxis.range is None
+
+
+def test_a_t_star_label_keeps_clear_of_the_note_of_a_line_below_the_chart():
+    # one positive among 100; a catch is worth 100, a miss −100, a false alarm −10: acting on everyone
+    # (100 − 99·10)/100 = −8.9, on no one −1, on the top score alone +1; t* = 10/(200 + 10) ≈ 0.048
+    y = np.r_[1, np.zeros(99, dtype=int)]
+    s = np.r_[0.9, np.linspace(0.8, 0.005, 99)]
+    c = value_curve(y, s, ValueTable(tp=100, fp=-10, fn=-100, tn=0, unit="EUR"))
+    assert (round(c.ev_all, 9), c.ev_none, c.ev_opt) == (-8.9, -1.0, 1.0)
+    assert c.bayes_threshold == pytest.approx(10 / 210)
+    fig = charts.value_curve_figure({"A": c}, {"A": 0.85}, unit="EUR")
+    assert tuple(fig.layout.yaxis.range) == (-2.5, 2.5)  # −1 … +1, with 1.5 either side
+    note = next(a for a in fig.layout.annotations if a.text.endswith("(below the chart)"))
+    assert (note.x, note.y, note.xanchor) == (0.01, 0, "left")  # at the bottom, on the left, where the curve runs down
+    star = next(a for a in fig.layout.annotations if a.text.startswith("t* "))
+    assert star.y == 1  # t* (in the left half) is labelled at the top of its line, away from that note
