@@ -950,7 +950,7 @@ def _drift_tables(predictions, config: DriftConfig) -> dict:
         bins = _cal_bin(p, np.arange(11, dtype=np.float64) / 10).astype(np.int64)
         g = _group_sum({"date": dates, "bin": bins}, {"rows": ones, "pos": y, "prob_sum": np.asarray(p, dtype=np.float64)})
         g.insert(0, "model", m)
-        cal.append(canonical_days(g, ["model", "date", "bin"], sums=("rows", "pos", "prob_sum")))
+        cal.append(g)  # put in canonical form once, all models together (below)
     d = _days(t, config)
     ref_rows = (d.day >= d.ref.day_start) & (d.day < d.ref.day_end)
     exact = exact_ks_applies(day_cells, config)
@@ -970,16 +970,16 @@ def _drift_tables(predictions, config: DriftConfig) -> dict:
         refs[name] = reference_spec(ref)
         g = _group_sum({"date": dates, "code": ref.codes(vals)}, {"rows": ones})
         g.insert(0, "feature", name)
-        parts.append(canonical_days(g, ["feature", "date", "code"], sums=("rows",)))
+        parts.append(g)
         if exact and kind == "ks":
             ok = ~np.isnan(vals)
-            values.append(
-                canonical_days(
-                    pd.DataFrame({"feature": name, "date": date[ok], "value": vals[ok], "rows": 1}),
-                    ["feature", "date", "value"],
-                    sums=("rows",),
-                )
-            )
+            # rows per (date, value) of this feature, so the tables joined below stay small
+            v = pd.DataFrame({"date": date[ok], "value": vals[ok], "rows": ones[ok]})
+            v = v.groupby(["date", "value"], sort=False, as_index=False)["rows"].sum()
+            v.insert(0, "feature", name)
+            values.append(v)
+    # each table is put in canonical form once, over all its models or features (whole counts sum
+    # exactly in any grouping; a probability sum is already one row per model, date and bin)
     return {
         "day_cells": day_cells,
         "calibration_day_cells": canonical_days(pd.concat(cal), ["model", "date", "bin"], sums=("rows", "pos", "prob_sum"))
