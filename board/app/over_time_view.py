@@ -19,6 +19,7 @@ import streamlit as st
 from board import services
 from board.app import state, ui
 from board.app.lru import BoundedLRU
+from board.charts._style import PLOTLY_DATE_FORMATS
 from board.words import fmt
 from board.words.i18n import N_, t, tn
 from board.words.vocab import word
@@ -410,7 +411,8 @@ def sparkline(data, board_light=None, *, height: int = 150) -> bool:
         yaxis_title=None,
         xaxis_title=None,
     )
-    fig.update_xaxes(automargin=True, tickformat=t("%b %-d", L), tickfont_size=11)
+    day_month = PLOTLY_DATE_FORMATS["dayMonth"]  # the pattern plotly's own axis uses, in the reader's language
+    fig.update_xaxes(automargin=True, tickformat=t(day_month, L), tickfont_size=11)
     if len(result.windows) <= 8:  # a tick at each week's point, not at plotly's every-third day
         fig.update_xaxes(tickvals=[w.start for w in result.windows])
     fig.update_yaxes(automargin=True, tickfont_size=11)

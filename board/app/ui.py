@@ -12,6 +12,7 @@ import streamlit as st
 
 from board.access.governance import Forbidden
 from board.app.text import WORD_JOINER, file_stem, html_text, md_text  # noqa: F401 - re-exported for pages
+from board.charts._style import plotly_config
 from board.export.onepager import plotly_safe
 from board.store.errors import ConflictError
 from board.words import fmt as words
@@ -59,7 +60,7 @@ def file_uploader(where, label: str, *, key: str, type=None, **kwargs):
     if L != "en":
         size = int(st.get_option("server.maxUploadSize"))
         kinds = ", ".join(x.upper().lstrip(".") for x in type) if type else t("any file", L)
-        limit = t("Drop a file here · at most {size} MB per file · {types}", L, size=size, types=kinds)
+        limit = t("Drop a file here · at most {size} MB per file · {types}", L, size=words.count(size), types=kinds)
         scope = f".st-key-{key} [data-testid='stFileUploaderDropzone']"
         st.html(
             f"<style>{scope} button [data-testid='stMarkdownContainer'] p,"
@@ -577,7 +578,5 @@ def plotly_chart(where, fig, **kwargs):
     """``where.plotly_chart(fig, **kwargs)`` with user text in the figure shown as text (issue 17 F9):
     plotly renders a subset of HTML in titles, legends, ticks and hover text, so a model, segment or
     feature name could otherwise become a link or an image (:func:`board.export.onepager.plotly_safe`)."""
-    from board.charts._style import plotly_config
-
     kwargs["config"] = plotly_config(_L(), **kwargs.get("config", {}))  # dates and modebar in the reader's language
     return where.plotly_chart(plotly_safe(fig), **kwargs)
