@@ -285,6 +285,17 @@ def demo_zh_csv_bytes(seed: int = 0) -> bytes:
     return demo_frame_zh(seed).to_csv(index=False).encode(ZH_ENCODING)
 
 
+@functools.lru_cache(maxsize=2)
+def demo_report(drift: bool = True) -> tuple[dict, int]:
+    """(validation report, rows) of demo ``drift`` (validated once per process: every fresh store
+    asks; :func:`board.services.evaluation.ensure_demo` copies the report before storing it)."""
+    from evalcore.data import ColumnMapping, read_table, validate
+
+    name = next(d.filename for d in DEMOS if d.drift == drift)
+    preds = validate(read_table(demo_csv_bytes(drift=drift), name), ColumnMapping.from_dict(DEMO_MAPPING))
+    return preds.summary(), preds.n_rows
+
+
 @functools.lru_cache(maxsize=1)
 def _zh_report() -> dict:
     """The Chinese demo's validation report (validated once per process: every fresh store asks)."""

@@ -86,13 +86,14 @@ def test_pdf_and_png_are_one_click_downloads_of_this_board(app):
 
 def test_the_app_opens_the_stable_demo_and_says_roll_out(app):
     """Demo 1, the stable weeks, is what the app opens (``dataset=None``: the app chooses); its
-    board is the engine's roll-out verdict at the default thresholds (tests/board/test_demo.py)."""
+    board is the engine's roll-out verdict at the default thresholds (tests/board/test_demo.py).
+    A first start (``warm=False``): the page computes the board itself, nothing is cached."""
     import os
 
     from board import services
     from board.store import Store
 
-    at = app(None, dataset=None)
+    at = app(None, dataset=None, warm=False)
     with Store(data_dir=os.environ["EVALBOARD_DATA_DIR"]) as s:
         stable = services.ensure_demo(s)
         result = services.evaluate_stored(
