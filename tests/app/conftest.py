@@ -1,10 +1,10 @@
-import os
-import shutil
 from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
+
+from tests import _warm
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 ADMIN = "test-admin"
@@ -18,31 +18,8 @@ def login_state(username: str, role: str) -> dict:
     return {auth.SESSION_USER_KEY: {"username": username, "role": role}, auth.SESSION_ACTIVE_KEY: datetime.now(timezone.utc)}
 
 
-@pytest.fixture(scope="session")
-def warm_boards(tmp_path_factory):
-    """A board cache holding the boards a fresh store opens — each demo's, with its bound table,
-    default thresholds and settings (:func:`board.services.warm._precompute`, what the app's
-    background job computes after a first start) — computed once per test process.
-
-    :func:`app` copies it into each test's empty data folder, as a warm server has it: a page test
-    then reads the demo board instead of computing it again (each costs seconds; about 140 tests
-    open one). The cold path stays tested: ``app(..., warm=False)`` starts without it, and the tests
-    of the cache, of the progressive board and of a first start use that."""
-    from board import services
-    from board.services import board_cache, warm
-    from board.store import Store
-
-    data = tmp_path_factory.mktemp("warm-boards") / "data"
-    with Store(data_dir=data) as s:
-        services.ensure_demo(s)  # every demo, the Chinese one too
-        for ds in s.list_datasets():
-            warm._precompute(s, ds.id)
-        directory = board_cache.cache_for(s).directory
-    return directory
-
-
 @pytest.fixture
-def app(tmp_path, monkeypatch, warm_boards):
+def app(tmp_path, monkeypatch):
     """A fresh AppTest of the entry point on its own empty store (the demo loads on first run).
 
     Logged in as an admin by default (the account exists in the store); pass ``user=None`` for a
@@ -53,7 +30,7 @@ def app(tmp_path, monkeypatch, warm_boards):
     choice to the app, which opens Demo 1, the stable weeks. A tab without a login chooses as the
     app does (the deep-link tests).
 
-    The store's board cache starts with the demos' boards (:func:`warm_boards`), as on a server that
+    The store's board cache starts with the demos' boards (:mod:`tests._warm`), as on a server that
     has run before; ``warm=False`` starts it empty (a first start: every board computed on the page).
     """
     from board import services
@@ -67,8 +44,8 @@ def app(tmp_path, monkeypatch, warm_boards):
     monkeypatch.delenv(auth.AUTOLOGIN_ENV, raising=False)
 
     def make(page=None, user=(ADMIN, "admin"), warm=True, **state):
-        if warm and not (data / "cache").exists():
-            shutil.copytree(warm_boards, data / "cache" / "boards", copy_function=os.link)  # never written in place
+        if warm:
+            _warm.seed(data)
         if user is not None:
             with Store(data_dir=data) as s:
                 if s.get_user(user[0]) is None:

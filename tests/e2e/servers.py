@@ -18,6 +18,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from tests import _warm
+
 ROOT = Path(__file__).resolve().parents[2]
 STARTUP_TIMEOUT = 90  # s until /_stcore/health answers
 STOP_TIMEOUT = 10  # s after SIGTERM (and again after SIGKILL)
@@ -163,7 +165,12 @@ def spawned(cmd: list[str], *, env: dict, log_path: Path, health_url: str | None
 
 @contextlib.contextmanager
 def running_server(
-    data: Path, *, autologin: str | None = E2E_ADMIN, startup_timeout: float = STARTUP_TIMEOUT, script: str = "serve.py"
+    data: Path,
+    *,
+    autologin: str | None = E2E_ADMIN,
+    startup_timeout: float = STARTUP_TIMEOUT,
+    script: str = "serve.py",
+    warm: bool = True,
 ):
     """`streamlit run serve.py` (app.py with the login-session routes, as scripts/run.sh starts it)
     on a free port with its own data folder; yields a :class:`Server`. The only way the suite
@@ -173,8 +180,13 @@ def running_server(
     By default an admin account exists and every new tab is logged in as it (the test-only
     EVALBOARD_TEST_AUTOLOGIN switch), so page tests need no login; pass ``autologin=None`` to
     test the real login form (tests/e2e/test_governance_browser.py).
+
+    The data folder's board cache starts with the demos' boards (:mod:`tests._warm`), as on a
+    server that has run before; ``warm=False`` starts it empty (a first start).
     """
     data = Path(data)
+    if warm:
+        _warm.seed(data)
     env = {**os.environ, "EVALBOARD_DATA_DIR": str(data), "PYTHONPATH": str(ROOT), "EVALBOARD_BCRYPT_ROUNDS": "4"}
     env.pop("EVALBOARD_DB_URL", None)
     env.pop("EVALBOARD_TEST_AUTOLOGIN", None)

@@ -17,7 +17,7 @@ def test_the_board_shows_point_estimates_while_the_intervals_compute(browser, tm
     gate = tmp_path / "release-the-board"
     monkeypatch.setenv("EVALBOARD_PROGRESSIVE", "1")
     monkeypatch.setenv("EVALBOARD_TEST_BOARD_GATE", str(gate))
-    with running_server(tmp_path / "data") as srv:
+    with running_server(tmp_path / "data", warm=False) as srv:  # a first start: nothing cached yet
         ctx, page = new_tab(browser)
         try:
             page.goto(srv.url)

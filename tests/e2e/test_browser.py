@@ -91,7 +91,7 @@ def test_cold_deep_links_run_through_the_entry_point(browser, tmp_path_factory):
     from tests.e2e.conftest import new_tab
     from tests.e2e.servers import running_server
 
-    with running_server(tmp_path_factory.mktemp("cold")) as srv:
+    with running_server(tmp_path_factory.mktemp("cold"), warm=False) as srv:
         ctx, pg = new_tab(browser)
         for path, heading in (("/drift", "Drift"), ("/calibration", "Calibration"), ("/", "Decision board")):
             pg.goto(srv.url + path)
