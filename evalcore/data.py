@@ -461,8 +461,9 @@ def read_table(
         metadata, CSV the fields of the header line; both checked before parsing.
     columns : sequence of str, default=None
         Only these columns are converted (e.g. those a mapping names; a CSV's other fields are
-        split but never parsed into values). When the header lacks one of them every column is
-        read, so a message about the missing column can list the file's columns.
+        split but never parsed into values, a Parquet file's other columns are not decoded).
+        When the header lacks one of them every column is read, so a message about the missing
+        column can list the file's columns.
 
     Returns
     -------
@@ -523,7 +524,7 @@ def read_table(
                 )
             )
     if raw[:4] == b"PAR1":
-        return _read_parquet(raw, name, int(max_rows), int(max_columns))
+        return _read_parquet(raw, name, int(max_rows), int(max_columns), columns)
     if name.lower().endswith((".parquet", ".parq", ".pq")):
         raise InputError(
             _problem(
@@ -576,7 +577,7 @@ def _shape_problems(name: str, n_rows: int | None, n_columns: int, max_rows: int
     return out
 
 
-def _read_parquet(raw: bytes, name: str, max_rows: int = MAX_ROWS, max_columns: int = MAX_COLUMNS) -> pd.DataFrame:
+def _read_parquet(raw: bytes, name: str, max_rows: int = MAX_ROWS, max_columns: int = MAX_COLUMNS, columns=None) -> pd.DataFrame:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -584,9 +585,16 @@ def _read_parquet(raw: bytes, name: str, max_rows: int = MAX_ROWS, max_columns: 
         pfile = pq.ParquetFile(io.BytesIO(raw))
         meta = pfile.metadata  # the footer only: nothing is decoded yet
         too_large = _shape_problems(name, int(meta.num_rows), int(meta.num_columns), max_rows, max_columns)
-        names = [] if too_large else [str(c).strip() for c in pfile.schema_arrow.names]
+        stored = [] if too_large else [str(c) for c in pfile.schema_arrow.names]
+        names = [c.strip() for c in stored]
         dups = _duplicates(names)
-        table = None if dups or too_large else pfile.read()
+        # only the named columns are decoded, as for a CSV (and a pandas index stored with them);
+        # all of them when one is missing, so the message about it can list the file's columns
+        want = set(columns) if columns is not None else None
+        pick = [c for c, n in zip(stored, names, strict=True) if n in want] if want is not None and want <= set(names) else None
+        if pick is not None:
+            names = [c.strip() for c in pick]
+        table = None if dups or too_large else pfile.read(columns=pick, use_pandas_metadata=True)
     except (pa.ArrowException, OSError, ValueError) as exc:
         raise InputError(
             _problem(

@@ -194,6 +194,28 @@ def test_a_file_exactly_at_the_limits_is_read(fmt):
     assert frame.shape == (4, 3)
 
 
+NAMED = b" y ,p,note,when\n1,0.9,a,2026-10-01\n0,0.2,b,2026-10-02\n"
+
+
+@pytest.mark.parametrize("fmt", ["csv", "parquet", "parquet with an index"])
+def test_only_the_named_columns_are_read(fmt):
+    """``columns=`` (what the CLI passes: the columns its options name) converts those columns
+    only, in the file's order, with the same values as a full read; a name the file lacks reads
+    every column, so the message about it can list them."""
+    full = read_table(NAMED, "n.csv")
+    if fmt == "csv":
+        raw = NAMED
+    else:
+        buf = io.BytesIO()
+        full.set_index("note").to_parquet(buf) if fmt.endswith("index") else full.to_parquet(buf, index=False)
+        raw = buf.getvalue()
+    frame = read_table(raw, "n", columns=["when", "y"])
+    kept = ["y", "when"] + (["note"] if fmt.endswith("index") else [])  # a stored pandas index comes along
+    assert sorted(frame.columns) == sorted(kept)
+    pd.testing.assert_frame_equal(frame[["y", "when"]], full[["y", "when"]])
+    assert sorted(read_table(raw, "n", columns=["y", "missing"]).columns) == ["note", "p", "when", "y"]
+
+
 def test_csv_limits_are_checked_before_parsing(monkeypatch):
     import evalcore.data as data
 
