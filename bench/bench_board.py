@@ -3,7 +3,8 @@
 1. ``python -m board evaluate`` wall time and peak resident memory at 100k / 1M / 10M rows with
    B = 1000, rows and cluster bootstrap schemes, on a synthetic validation log with two models, a
    segment, a time column over 28 days, customers (about 3 rows each) and ten drift features —
-   best of ``--repeat`` runs (other work on the machine only slows a run down).
+   best of ``--repeat`` runs (other work on the machine only slows a run down); reading the CSV
+   or (``--format parquet``) the same rows as Parquet.
 2. The import cost of ``python -m board`` (``--help``: parsing arguments loads no numpy, pandas or
    SciPy) and of the full board pipeline's modules.
 3. Time from opening the board in Chromium to all five modules rendered, on the demo data,
@@ -12,7 +13,7 @@
 Prints a Markdown table (the README's "Performance" section holds one).
 
     .venv/bin/python bench/bench_board.py [--rows 100000 1000000 10000000] [--scheme rows cluster]
-        [--repeat 3] [--dir /tmp/evalboard_bench] [--skip-browser]
+        [--format csv parquet] [--repeat 3] [--dir /tmp/evalboard_bench] [--skip-browser]
 """
 
 import argparse
@@ -62,14 +63,28 @@ def synthetic(n: int, seed: int = 0):
     )
 
 
-def data_file(folder: Path, n: int) -> Path:
-    """The CSV of ``synthetic(n)``, written once (by a child process, so this one stays small and
-    the children's peak memory is their own) and reused."""
+def data_file(folder: Path, n: int, fmt: str = "csv") -> Path:
+    """The CSV (or Parquet, converted from it) of ``synthetic(n)``, written once (by a child process,
+    so this one stays small and the children's peak memory is their own) and reused."""
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"log_{n}.csv"
     if not path.exists():
         subprocess.run([sys.executable, __file__, "--write", str(n), str(path)], check=True)
+    if fmt == "parquet":
+        csv, path = path, path.with_suffix(".parquet")
+        if not path.exists():
+            subprocess.run([sys.executable, __file__, "--parquet", str(csv), str(path)], check=True)
     return path
+
+
+def write_parquet(csv: Path, path: Path) -> None:
+    """The same rows as Parquet (pyarrow's CSV reader, as the board reads them: the same values)."""
+    import pyarrow.csv as pacsv
+    import pyarrow.parquet as pq
+
+    tmp = path.with_suffix(".tmp")
+    pq.write_table(pacsv.read_csv(csv), tmp)
+    tmp.rename(path)
 
 
 def write_csv(n: int, path: Path) -> None:
@@ -130,22 +145,24 @@ def bench_imports(repeat: int) -> list:
     return rows
 
 
-def bench_cli(folder: Path, sizes: list, schemes: list, repeat: int) -> list:
+def bench_cli(folder: Path, sizes: list, schemes: list, repeat: int, formats=("csv",)) -> list:
     rows = []
     with tempfile.TemporaryDirectory() as d:
         for n in sizes:
-            csv = data_file(folder, n)
-            for scheme in schemes:
-                dt, cpu, mb = best(cli_args(csv, scheme, Path(d) / "out.json"), repeat)
-                rows.append(
-                    (
-                        f"python -m board evaluate, {n:,} rows ({csv.stat().st_size / 2**20:,.0f} MB CSV), {scheme}",
-                        f"{dt:.1f} s",
-                        f"{cpu:.1f} s",
-                        f"{mb:,.0f} MB",
+            for fmt in formats:
+                path = data_file(folder, n, fmt)
+                for scheme in schemes:
+                    dt, cpu, mb = best(cli_args(path, scheme, Path(d) / "out.json"), repeat)
+                    size = f"{path.stat().st_size / 2**20:,.0f} MB {'CSV' if fmt == 'csv' else 'Parquet'}"
+                    rows.append(
+                        (
+                            f"python -m board evaluate, {n:,} rows ({size}), {scheme}",
+                            f"{dt:.1f} s",
+                            f"{cpu:.1f} s",
+                            f"{mb:,.0f} MB",
+                        )
                     )
-                )
-                print(*rows[-1], sep=" | ", flush=True)
+                    print(*rows[-1], sep=" | ", flush=True)
     return rows
 
 
@@ -158,43 +175,48 @@ def table(rows: list) -> str:
 def bench_browser() -> None:
     from playwright.sync_api import sync_playwright
 
-    from tests.e2e.conftest import CHROMIUM, start_server, stop_server
+    from tests.e2e.conftest import CHROMIUM
+    from tests.e2e.servers import running_server
 
-    with tempfile.TemporaryDirectory() as d:
-        proc, url = start_server(Path(d))
-        try:
-            with sync_playwright() as p:
-                b = p.chromium.launch(
-                    executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+    with tempfile.TemporaryDirectory() as d, running_server(Path(d) / "data", warm=False) as srv:
+        with sync_playwright() as p:
+            b = p.chromium.launch(
+                executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+            )
+            for label in ("cold (first visit: demo stored, bootstrap, drift)", "cached (second visit)"):
+                page = b.new_page(viewport={"width": 1920, "height": 1080})
+                t = time.perf_counter()
+                page.goto(srv.url)
+                page.wait_for_selector(".eb-verdict", timeout=300_000)  # the verdict, then the whole board:
+                page.wait_for_function(
+                    "!document.body.innerText.includes('Verdict: computing')"
+                    " && document.querySelectorAll('.js-plotly-plot .main-svg').length >= 3",
+                    timeout=300_000,
                 )
-                for label in ("cold (first visit: demo stored, bootstrap, drift)", "cached (second visit)"):
-                    page = b.new_page(viewport={"width": 1920, "height": 1080})
-                    t = time.perf_counter()
-                    page.goto(url)
-                    page.wait_for_selector(".st-key-board_action", timeout=300_000)
-                    page.wait_for_function("document.querySelectorAll('.js-plotly-plot .main-svg').length >= 3")
-                    print(f"board, all five modules rendered, {label}: {time.perf_counter() - t:.1f} s")
-                    page.close()
-                b.close()
-        finally:
-            stop_server(proc)
+                print(f"board, all five modules rendered, {label}: {time.perf_counter() - t:.1f} s")
+                page.close()
+            b.close()
 
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--write"]:
         write_csv(int(sys.argv[2]), Path(sys.argv[3]))
         raise SystemExit(0)
+    if sys.argv[1:2] == ["--parquet"]:
+        write_parquet(Path(sys.argv[2]), Path(sys.argv[3]))
+        raise SystemExit(0)
     ap = argparse.ArgumentParser()
     ap.add_argument("--rows", type=int, nargs="+", default=[100_000, 1_000_000, 10_000_000])
     ap.add_argument("--scheme", nargs="+", choices=["rows", "stratified", "cluster"], default=["rows", "cluster"])
     ap.add_argument("--repeat", type=int, default=3, help="runs per measurement; the best is reported")
     ap.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()) / "evalboard_bench", help="where the CSVs are kept")
+    ap.add_argument("--format", nargs="+", choices=["csv", "parquet"], default=["csv"], help="the file the CLI reads")
     ap.add_argument("--skip-browser", action="store_true")
     a = ap.parse_args()
     print(
         f"{os.cpu_count()} cores, {os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30:.0f} GB, Python {sys.version.split()[0]}"
     )
-    results = bench_imports(a.repeat) + bench_cli(a.dir, a.rows, a.scheme, a.repeat)
+    results = bench_imports(a.repeat) + bench_cli(a.dir, a.rows, a.scheme, a.repeat, a.format)
     print()
     print(table(results))
     if not a.skip_browser:
