@@ -7,7 +7,7 @@ from pathlib import Path
 import streamlit as st
 
 from board.access import auth, governance
-from board.app import drift_view, server, state, ui
+from board.app import drift_view, not_found, server, state, ui
 from board.app.meeting import run_if_requested as meeting_board_if_requested
 from board.app.ui import role_label
 from board.words.i18n import t
@@ -15,6 +15,7 @@ from board.words.i18n import t
 # a local favicon: a ":material/…:" page icon makes every browser fetch it from fonts.gstatic.com (no internet on an intranet)
 FAVICON = str(Path(__file__).resolve().parent / "board" / "app" / "favicon.png")
 st.set_page_config(page_title="evalboard", page_icon=FAVICON, layout="wide", initial_sidebar_state="expanded")
+not_found.install()  # an address that names no page: a note in the reader's language, not Streamlit's English dialog
 
 
 def _session_ended(reason: str | None) -> None:
@@ -88,7 +89,7 @@ user = current_user()
 L = state.current_locale()
 if user is None:
     first = state.store().count_users() == 0
-    st.navigation(
+    login = st.navigation(
         [
             st.Page(
                 "views/login.py",
@@ -99,7 +100,9 @@ if user is None:
             )
         ],
         position="hidden",
-    ).run()
+    )
+    st.session_state.pop(not_found.NOT_FOUND_KEY, None)  # before a login every address opens the login form
+    login.run()
     st.stop()
 
 state.restore_link()  # the address the tab was opened with, before its login
@@ -161,5 +164,6 @@ if admin:
 # every page listed: collapsed, Streamlit adds its own English "View 3 more" button, which a
 # Chinese reader cannot read (the app cannot translate Streamlit's chrome)
 page = st.navigation(pages, expanded=True)
+not_found.notice(L, role_pages=not (inputs and admin))  # an address that named no page (or none of this role's)
 drift_view.banner()  # on every page while a drift light is red (after navigation, so it can link the Drift page)
 page.run()
