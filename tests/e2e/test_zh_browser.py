@@ -74,7 +74,11 @@ def _visible_text(page) -> str:
     """What a person reads: the app's text without the icon ligatures (Material icons are drawn
     from words such as "dashboard" in a symbol font)."""
     # an expander's icon is the same ligature under its own test id
-    page.add_style_tag(content="[data-testid='stIconMaterial'],[data-testid='stExpanderIcon'],code{display:none !important}")
+    # (an alert's icon is one too, under its own test id)
+    page.add_style_tag(
+        content="[data-testid='stIconMaterial'],[data-testid='stExpanderIcon'],[data-testid='stAlertDynamicIcon'],"
+        "code{display:none !important}"
+    )
     text = page.evaluate("() => document.querySelector(\"[data-testid='stAppViewContainer']\").innerText")
     return CHROME.sub(" ", text)
 
@@ -109,7 +113,7 @@ def test_page_in_chinese_has_no_untranslated_words(browser, zh_server, path):
         page = ctx.new_page()
         errors = []
         page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"{url}/{path}?lang=zh-CN")
+        page.goto(f"{url}/{'' if path == 'board' else path}?lang=zh-CN")  # the board's address is /
         wait_for_app(page)
         page.wait_for_timeout(800)  # the charts draw after the script run
         text = _visible_text(page)
@@ -142,7 +146,7 @@ def test_browser_language_is_the_default(browser, zh_server):
     ctx = browser.new_context(viewport={"width": 1366, "height": 768}, locale="zh-CN")  # Accept-Language: zh-CN
     try:
         page = ctx.new_page()
-        page.goto(f"{url}/board")
+        page.goto(url)  # the board: its address is /
         wait_for_app(page)
         assert "决策看板" in _visible_text(page)
     finally:
