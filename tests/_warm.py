@@ -8,8 +8,8 @@ computing it again (seconds each; about 140 page tests and every browser test's 
 The files are never written in place (the cache replaces a file atomically), so the links are safe.
 
 The cold path stays tested: the page tests' ``app(..., warm=False)`` and the browser tests'
-``running_server(..., warm=False)`` start without it (a first start, the progressive board, the
-cache's own tests).
+``running_server(..., warm=False)`` start without it (the first-start board test, the progressive
+board, the cold deep links).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""An address that names no page (issue 13's readers: Chinese first): the app's own note in the
+"""An address that names no page: the app's own note in the
 reader's language instead of Streamlit's English "Page not found" dialog (board/app/not_found.py)."""
 
 import streamlit.commands.navigation as nav
